@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "feedcli",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "feedcli", targets: ["FeedCLI"]),
+        .library(name: "FeedCore", targets: ["FeedCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "FeedCore",
+            dependencies: [
+                "CCurl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "FeedCLI",
+            dependencies: [
+                "FeedCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "FeedCoreTests",
+            dependencies: [
+                "FeedCore",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import FeedCore
+print("feedcli")

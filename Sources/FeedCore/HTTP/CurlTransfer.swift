@@ -1,0 +1,144 @@
+import CCurl
+import Foundation
+
+/// One request in flight: an easy handle, the buffers its callbacks fill, and the observer that
+/// gets the outcome.
+///
+/// Thread contract: created, driven and destroyed on the client's worker thread only. curl calls
+/// the callbacks from inside `curl_multi_perform` on that thread, and the worker keeps the
+/// transfer alive (in its table) for as long as the handle is in the multi handle, which is why the
+/// callbacks' user data can be unretained.
+final class CurlTransfer {
+    let easy: UnsafeMutableRawPointer
+    let observer: Observer<HTTPResponse>
+    private let maxBodySize: Int
+    private let startedAt = ContinuousClock.now
+    private var body = Data()
+    private var headers = HTTPHeaders()
+    private var bodyTooLarge = false
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Creates and configures the handle; fails with `HTTPError` if curl refuses an option.
+    init(request: HTTPRequest, userAgent: String, observer: Observer<HTTPResponse>) throws(HTTPError) {
+        guard let easy = curl_easy_init() else {
+            throw HTTPError(.other, message: "curl_easy_init failed")
+        }
+        self.easy = easy
+        self.observer = observer
+        self.maxBodySize = request.maxBodySize
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        do {
+            try configure(request, userAgent: userAgent)
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    private func configure(_ request: HTTPRequest, userAgent: String) throws(HTTPError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try check(feed_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        try check(feed_easy_setopt_string(easy, CURLOPT_URL, request.url))
+        try check(feed_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+        try check(feed_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        try check(feed_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        try check(feed_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        try check(feed_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        try check(feed_easy_setopt_long(easy, CURLOPT_MAXREDIRS, request.maxRedirects))
+        try check(feed_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
+        try check(feed_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
+        try check(feed_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
+        try check(feed_easy_setopt_string(easy, CURLOPT_USERAGENT, userAgent))
+        try check(feed_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeout.milliseconds))
+        try check(feed_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds))
+        try check(feed_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodySize)))
+        try check(feed_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody))
+        try check(feed_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
+        try check(feed_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader))
+        try check(feed_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        for field in request.headers {
+            headerList = curl_slist_append(headerList, "\(field.name): \(field.value)")
+        }
+        if let headerList {
+            try check(feed_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        }
+    }
+
+    private func check(_ code: CURLcode) throws(HTTPError) {
+        guard code == CURLE_OK else { throw HTTPError.from(curl: code, message: errorMessage) }
+    }
+
+    private var errorMessage: String { String(cString: errorBuffer) }
+
+    /// Appends body bytes; returns a short count (which makes curl abort) past the size cap.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if body.count + bytes.count > maxBodySize {
+            bodyTooLarge = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    /// Records one header line. A status line starts a new header block (after a redirect or a
+    /// 1xx), so only the final response's headers are kept.
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers = HTTPHeaders()
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            if !name.isEmpty { headers.add(name: name, value: value) }
+        }
+        return bytes.count
+    }
+
+    /// The outcome once curl reports the transfer done.
+    func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return .failure(HTTPError(.bodyTooLarge, message: "response body exceeds \(maxBodySize) bytes",
+                                      curlCode: Int(CURLE_FILESIZE_EXCEEDED.rawValue)))
+        }
+        guard code == CURLE_OK else { return .failure(HTTPError.from(curl: code, message: errorMessage)) }
+        var status = 0
+        _ = feed_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var urlPointer: UnsafeMutablePointer<CChar>?
+        _ = feed_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer)
+        var retryAfter: Duration?
+        if headers["Retry-After"] != nil {
+            var seconds: curl_off_t = 0
+            if feed_easy_getinfo_off(easy, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK {
+                retryAfter = .seconds(max(0, seconds))
+            }
+        }
+        return .success(HTTPResponse(
+            status: status, headers: headers, body: body,
+            effectiveURL: urlPointer.map { String(cString: $0) } ?? "",
+            retryAfter: retryAfter, elapsed: ContinuousClock.now - startedAt))
+    }
+
+    /// Frees the handle and everything curl was given. Call after removing it from the multi handle.
+    func release() {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer.deallocate()
+    }
+}
+
+private func transfer(_ context: UnsafeMutableRawPointer?) -> CurlTransfer? {
+    context.map { Unmanaged<CurlTransfer>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private let curlWriteBody: curl_write_callback = { data, size, count, context in
+    guard let data, let transfer = transfer(context) else { return 0 }
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlWriteHeader: curl_write_callback = { data, size, count, context in
+    guard let data, let transfer = transfer(context) else { return 0 }
+    return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+}

@@ -1,0 +1,156 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The thread that owns a curl multi handle and runs every transfer of one `HTTPClient`.
+///
+/// Thread contract: every curl call on the multi handle and its easy handles happens on this
+/// thread. Other threads only append commands to the inbox and call `curl_multi_wakeup`, the one
+/// multi call libcurl documents as safe from any thread. That is what makes cancellation prompt:
+/// a dispose wakes `curl_multi_poll` at once and the handle is removed within milliseconds, even
+/// while the server sends nothing.
+///
+/// The multi handle's connection cache gives keep-alive across requests, and
+/// `CURLMOPT_MAX_HOST_CONNECTIONS` caps transfers per host (curl queues the rest).
+final class CurlWorker: Sendable {
+    private enum Command {
+        case start(id: Int, request: HTTPRequest, observer: Observer<HTTPResponse>)
+        case cancel(id: Int)
+    }
+
+    private struct Inbox: ~Copyable {
+        var commands: [Command] = []
+        var nextID = 0
+        var isShuttingDown = false
+    }
+
+    /// The multi handle's address, shareable so other threads can call `curl_multi_wakeup`.
+    /// @unchecked Sendable invariant: off the worker thread the pointer is only passed to
+    /// `curl_multi_wakeup` (thread-safe since 7.68), and only before `finished` is signalled.
+    private struct MultiHandle: @unchecked Sendable {
+        let raw: UnsafeMutableRawPointer
+    }
+
+    private let multi: MultiHandle
+    private let inbox = Mutex(Inbox())
+    private let userAgent: String
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(userAgent: String, maxConnectionsPerHost: Int) throws(HTTPError) {
+        CurlGlobal.initialize()
+        guard let raw = curl_multi_init() else { throw HTTPError(.other, message: "curl_multi_init failed") }
+        _ = feed_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+        _ = feed_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, max(8, maxConnectionsPerHost * 4))
+        multi = MultiHandle(raw: raw)
+        self.userAgent = userAgent
+        let thread = Thread { [self] in self.run() }
+        thread.name = "feedcli.curl"
+        thread.start()
+    }
+
+    /// Queues a transfer; its outcome goes to `observer` on the worker thread. Returns its id.
+    func start(_ request: HTTPRequest, observer: Observer<HTTPResponse>) -> Int? {
+        let id = inbox.withLock { inbox -> Int? in
+            guard !inbox.isShuttingDown else { return nil }
+            defer { inbox.nextID += 1 }
+            inbox.commands.append(.start(id: inbox.nextID, request: request, observer: observer))
+            return inbox.nextID
+        }
+        if id != nil { curl_multi_wakeup(multi.raw) }
+        return id
+    }
+
+    /// Aborts transfer `id` if it is still running; its observer hears nothing more.
+    func cancel(_ id: Int) {
+        let queued = inbox.withLock { inbox -> Bool in
+            guard !inbox.isShuttingDown else { return false }
+            inbox.commands.append(.cancel(id: id))
+            return true
+        }
+        if queued { curl_multi_wakeup(multi.raw) }
+    }
+
+    /// Aborts every transfer, frees every handle and ends the thread; waits for that unless called
+    /// on the worker thread itself. Idempotent.
+    func shutdown() {
+        let first = inbox.withLock { inbox -> Bool in
+            defer { inbox.isShuttingDown = true }
+            return !inbox.isShuttingDown
+        }
+        guard first else { return }
+        curl_multi_wakeup(multi.raw)
+        if Thread.current.name != "feedcli.curl" { finished.wait() }
+    }
+
+    private func run() {
+        var transfers: [Int: CurlTransfer] = [:]
+        var ids: [UnsafeMutableRawPointer: Int] = [:]
+
+        func remove(_ id: Int) -> CurlTransfer? {
+            guard let transfer = transfers.removeValue(forKey: id) else { return nil }
+            ids[transfer.easy] = nil
+            curl_multi_remove_handle(multi.raw, transfer.easy)
+            transfer.release()
+            return transfer
+        }
+
+        while true {
+            let (commands, shuttingDown) = inbox.withLock { inbox in
+                defer { inbox.commands = [] }
+                return (inbox.commands, inbox.isShuttingDown)
+            }
+            if shuttingDown { break }
+            for command in commands {
+                switch command {
+                case .start(let id, let request, let observer):
+                    do {
+                        let transfer = try CurlTransfer(request: request, userAgent: userAgent, observer: observer)
+                        transfers[id] = transfer
+                        ids[transfer.easy] = id
+                        curl_multi_add_handle(multi.raw, transfer.easy)
+                    } catch {
+                        observer.fail(error)
+                    }
+                case .cancel(let id):
+                    _ = remove(id)
+                }
+            }
+
+            var running: Int32 = 0
+            curl_multi_perform(multi.raw, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi.raw, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE,
+                      let easy = message.pointee.easy_handle,
+                      let id = ids[easy] else { continue }
+                let code = message.pointee.data.result
+                guard let transfer = transfers[id] else { continue }
+                let outcome = transfer.outcome(code)
+                _ = remove(id)
+                switch outcome {
+                case .success(let response):
+                    transfer.observer.next(response)
+                    transfer.observer.complete()
+                case .failure(let error):
+                    transfer.observer.fail(error)
+                }
+            }
+            curl_multi_poll(multi.raw, nil, 0, 1000, nil)
+        }
+
+        for id in Array(transfers.keys) {
+            remove(id)?.observer.fail(HTTPError(.cancelled, message: "the HTTP client shut down"))
+        }
+        curl_multi_cleanup(multi.raw)
+        finished.signal()
+    }
+}
+
+/// `curl_global_init`, exactly once per process, before the first handle.
+enum CurlGlobal {
+    private static let once: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    static func initialize() { once }
+}

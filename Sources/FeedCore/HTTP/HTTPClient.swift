@@ -1,0 +1,37 @@
+/// An HTTP client on libcurl whose requests are cold observables.
+///
+/// `get(_:)` sends nothing until subscription, and sends again for each subscription. Disposing
+/// the subscription aborts the transfer promptly (the worker is woken, not polled). Outcomes arrive
+/// on the client's worker thread: observers should hand heavy work elsewhere rather than block it,
+/// since every transfer of this client shares that thread.
+///
+/// One client reuses connections across its requests and runs at most `maxConnectionsPerHost`
+/// transfers per host at once; more wait their turn. Call `shutdown()` before the process exits so
+/// every curl handle is freed while the TLS library is still intact; it is also called on deinit.
+public final class HTTPClient: Sendable {
+    public static let version = "0.1.0"
+    public static let userAgent = "feedcli/\(version)"
+
+    private let worker: CurlWorker
+
+    public init(userAgent: String = HTTPClient.userAgent, maxConnectionsPerHost: Int = 4) throws(HTTPError) {
+        worker = try CurlWorker(userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost)
+    }
+
+    deinit { worker.shutdown() }
+
+    /// A cold observable of one GET: on subscription it starts the transfer and later emits one
+    /// response (any status) and completes, or fails with `HTTPError`.
+    public func get(_ request: HTTPRequest) -> Observable<HTTPResponse> {
+        Observable { [worker] observer in
+            guard let id = worker.start(request, observer: observer) else {
+                observer.fail(HTTPError(.cancelled, message: "the HTTP client shut down"))
+                return Disposables.empty
+            }
+            return Disposables.create { worker.cancel(id) }
+        }
+    }
+
+    /// Aborts every transfer and frees every curl handle. Idempotent.
+    public func shutdown() { worker.shutdown() }
+}

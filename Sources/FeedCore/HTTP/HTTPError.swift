@@ -1,0 +1,80 @@
+import CCurl
+
+/// Why a request produced no response. `message` is curl's own explanation (its error buffer) when
+/// it gave one, for `--verbose` and for `status`.
+public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// The URL could not be parsed.
+        case invalidURL
+        /// A scheme other than http or https, for the request or for a redirect.
+        case unsupportedProtocol
+        case couldNotResolveHost
+        case couldNotConnect
+        case timedOut
+        case tooManyRedirects
+        /// The body passed the request's `maxBodySize`.
+        case bodyTooLarge
+        case badContentEncoding
+        /// The connection closed before the announced body was complete.
+        case partialBody
+        /// The server's reply was not HTTP (garbage, nothing at all, broken framing).
+        case malformedReply
+        /// Connection reset or a send/receive failure midway.
+        case connectionLost
+        /// TLS handshake or certificate verification failed.
+        case tls
+        /// The subscriber disposed the request.
+        case cancelled
+        /// Anything else curl reported.
+        case other
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// curl's `CURLcode`, 0 when the error did not come from curl.
+    public var curlCode: Int
+
+    public init(_ kind: Kind, message: String = "", curlCode: Int = 0) {
+        self.kind = kind
+        self.message = message
+        self.curlCode = curlCode
+    }
+
+    public var description: String {
+        message.isEmpty ? kind.rawValue : "\(kind.rawValue): \(message)"
+    }
+
+    /// True for failures worth retrying later: the network or the server may recover.
+    public var isTransient: Bool {
+        switch kind {
+        case .couldNotResolveHost, .couldNotConnect, .timedOut, .partialBody, .connectionLost: true
+        default: false
+        }
+    }
+
+    static func from(curl code: CURLcode, message: String) -> HTTPError {
+        let kind: Kind
+        switch code {
+        case CURLE_URL_MALFORMAT: kind = .invalidURL
+        case CURLE_UNSUPPORTED_PROTOCOL: kind = .unsupportedProtocol
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: kind = .couldNotResolveHost
+        case CURLE_COULDNT_CONNECT: kind = .couldNotConnect
+        case CURLE_OPERATION_TIMEDOUT: kind = .timedOut
+        case CURLE_TOO_MANY_REDIRECTS: kind = .tooManyRedirects
+        case CURLE_FILESIZE_EXCEEDED: kind = .bodyTooLarge
+        case CURLE_BAD_CONTENT_ENCODING: kind = .badContentEncoding
+        case CURLE_PARTIAL_FILE: kind = .partialBody
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+             CURLE_HTTP3:
+            kind = .malformedReply
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: kind = .connectionLost
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
+            kind = .tls
+        case CURLE_ABORTED_BY_CALLBACK: kind = .cancelled
+        default: kind = .other
+        }
+        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        return HTTPError(kind, message: text, curlCode: Int(code.rawValue))
+    }
+}

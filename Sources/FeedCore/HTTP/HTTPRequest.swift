@@ -1,0 +1,38 @@
+/// One GET request and the limits it runs under. Defaults are the contract's.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: String
+    /// Extra request headers (`If-None-Match`, `Authorization`, …). `User-Agent` and
+    /// `Accept-Encoding` are set by the client.
+    public var headers: HTTPHeaders
+    /// The whole request, from connecting to the last body byte.
+    public var timeout: Duration
+    public var connectTimeout: Duration
+    /// Largest body accepted, counted while receiving (decoded bytes). Larger is `bodyTooLarge`.
+    public var maxBodySize: Int
+    public var maxRedirects: Int
+
+    public init(
+        url: String,
+        headers: HTTPHeaders = HTTPHeaders(),
+        timeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(10),
+        maxBodySize: Int = 16 * 1024 * 1024,
+        maxRedirects: Int = 5
+    ) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxBodySize = maxBodySize
+        self.maxRedirects = maxRedirects
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so that a tiny positive duration is never 0 ("no limit" to curl).
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int(clamping: millis)
+    }
+}

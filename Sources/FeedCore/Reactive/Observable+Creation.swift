@@ -1,0 +1,61 @@
+extension Observable {
+    /// Same as `init(_:)`; reads well at call sites: `Observable.create { observer in … }`.
+    public static func create(_ producer: @escaping Producer) -> Observable {
+        Observable(producer)
+    }
+
+    /// Emits `element` then completes, synchronously on subscription.
+    public static func just(_ element: Element) -> Observable {
+        from([element])
+    }
+
+    /// Emits each element of `elements` in order, then completes, synchronously on subscription.
+    /// Stops early if the subscriber disposes while it is emitting.
+    public static func from(_ elements: [Element]) -> Observable {
+        Observable { observer in
+            let cancelled = AnonymousDisposable {}
+            for element in elements {
+                if cancelled.isDisposed { break }
+                observer.next(element)
+            }
+            observer.complete()
+            return cancelled
+        }
+    }
+
+    /// Completes at once without elements.
+    public static func empty() -> Observable {
+        Observable { observer in
+            observer.complete()
+            return Disposables.empty
+        }
+    }
+
+    /// Fails at once with `error`.
+    public static func fail(_ error: any Error) -> Observable {
+        Observable { observer in
+            observer.fail(error)
+            return Disposables.empty
+        }
+    }
+
+    /// Builds the observable at subscription time, so it sees the world as it is then (the latest
+    /// state, the current time) rather than when the pipeline was assembled. A thrown error becomes
+    /// the sequence's failure.
+    public static func deferred(_ factory: @escaping @Sendable () throws -> Observable) -> Observable {
+        Observable { observer in
+            do {
+                return try factory().subscribe(observer.send)
+            } catch {
+                observer.fail(error)
+                return Disposables.empty
+            }
+        }
+    }
+
+    /// Subscribes to each observable only after the previous one completed; fails with the first
+    /// failure. Elements keep the order of the list.
+    public static func concat(_ observables: [Observable]) -> Observable {
+        Observable<Observable>.from(observables).flatMap(.concat) { $0 }
+    }
+}

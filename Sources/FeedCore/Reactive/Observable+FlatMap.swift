@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+
+extension Observable {
+    /// Maps each element to an observable and flattens the results by `strategy`.
+    ///
+    /// Termination: completes when the source has completed and every inner has completed (for
+    /// `.latest`, the last one). The first failure, of the source or of any inner, fails the result
+    /// and disposes everything else. A thrown `transform` error is such a failure.
+    ///
+    /// Threading: inners may emit from different threads; the result's events are serialized (one
+    /// at a time), and may be re-entrant on the same thread. Queued inners are started by a
+    /// trampoline rather than by recursion, so a long `.concat` of synchronous inners does not grow
+    /// the stack.
+    public func flatMap<T: Sendable>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping @Sendable (Element) throws -> Observable<T>
+    ) -> Observable<T> {
+        Observable<T> { observer in
+            let limit: Int
+            switch strategy {
+            case .concat: limit = 1
+            case .merge(let maxConcurrent): limit = max(1, maxConcurrent)
+            case .latest: limit = .max
+            }
+            let flattener = Flattener<Element, T>(
+                limit: limit, switchesToLatest: strategy == .latest,
+                transform: transform, downstream: observer)
+            flattener.outer.replace(with: self.subscribe { flattener.receiveOuter($0) })
+            return flattener
+        }
+    }
+}
+
+/// The state of one `flatMap` subscription.
+private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
+    private struct State: ~Copyable {
+        var pending: [Source] = []
+        var pendingStart = 0
+        var active = 0
+        var generation = 0
+        var outerDone = false
+        var isStopped = false
+        var isDraining = false
+    }
+
+    let outer = SerialDisposable()
+    private let inners = CompositeDisposable()
+    private let latestInner = SerialDisposable()
+    private let state = Mutex(State())
+    /// Serializes downstream events across inners; recursive because an event handler may cause
+    /// the source to emit again on the same thread.
+    private let emitting = NSRecursiveLock()
+    private let limit: Int
+    private let switchesToLatest: Bool
+    private let transform: @Sendable (Source) throws -> Observable<Element>
+    private let downstream: Observer<Element>
+
+    init(
+        limit: Int, switchesToLatest: Bool,
+        transform: @escaping @Sendable (Source) throws -> Observable<Element>,
+        downstream: Observer<Element>
+    ) {
+        self.limit = limit
+        self.switchesToLatest = switchesToLatest
+        self.transform = transform
+        self.downstream = downstream
+    }
+
+    func receiveOuter(_ event: Event<Source>) {
+        switch event {
+        case .next(let element):
+            if switchesToLatest {
+                let generation = state.withLock { state -> Int? in
+                    guard !state.isStopped else { return nil }
+                    state.generation += 1
+                    state.active = 1
+                    return state.generation
+                }
+                if let generation { start(element, generation: generation) }
+            } else {
+                state.withLock { $0.pending.append(element) }
+                drain()
+            }
+        case .failed(let error):
+            stop(with: .failed(error))
+        case .completed:
+            state.withLock { $0.outerDone = true }
+            drain()
+        }
+    }
+
+    /// Starts queued inners while there is room, then completes if everything is done. Only one
+    /// thread drains at a time; others leave their work to it.
+    private func drain() {
+        let canDrain = state.withLock { state -> Bool in
+            if state.isDraining { return false }
+            state.isDraining = true
+            return true
+        }
+        guard canDrain else { return }
+        while true {
+            let step = state.withLock { state -> DrainStep in
+                if !state.isStopped, state.active < limit, state.pendingStart < state.pending.count {
+                    let next = state.pending[state.pendingStart]
+                    state.pendingStart += 1
+                    if state.pendingStart > 64, state.pendingStart * 2 > state.pending.count {
+                        state.pending.removeFirst(state.pendingStart)
+                        state.pendingStart = 0
+                    }
+                    state.active += 1
+                    return .start(next)
+                }
+                state.isDraining = false
+                let done = state.outerDone && state.active == 0
+                    && state.pendingStart == state.pending.count && !state.isStopped
+                return done ? .finish : .idle
+            }
+            switch step {
+            case .start(let element): start(element, generation: 0)
+            case .finish: return stop(with: .completed)
+            case .idle: return
+            }
+        }
+    }
+
+    private enum DrainStep {
+        case start(Source), finish, idle
+    }
+
+    private func start(_ element: Source, generation: Int) {
+        let inner: Observable<Element>
+        do {
+            inner = try transform(element)
+        } catch {
+            return stop(with: .failed(error))
+        }
+        let subscription = inner.subscribe { [self] event in
+            switch event {
+            case .next(let value):
+                guard isCurrent(generation) else { return }
+                emitting.withLock { downstream.next(value) }
+            case .failed(let error):
+                guard isCurrent(generation) else { return }
+                stop(with: .failed(error))
+            case .completed:
+                guard isCurrent(generation) else { return }
+                if switchesToLatest {
+                    let done = state.withLock { state -> Bool in
+                        state.active = 0
+                        return state.outerDone && !state.isStopped
+                    }
+                    if done { stop(with: .completed) }
+                } else {
+                    state.withLock { $0.active -= 1 }
+                    drain()
+                }
+            }
+        }
+        if switchesToLatest { latestInner.replace(with: subscription) } else { inners.add(subscription) }
+    }
+
+    private func isCurrent(_ generation: Int) -> Bool {
+        !switchesToLatest || state.withLock { $0.generation == generation }
+    }
+
+    private func stop(with event: Event<Element>) {
+        let first = state.withLock { state -> Bool in
+            defer { state.isStopped = true }
+            return !state.isStopped
+        }
+        guard first else { return }
+        emitting.withLock { downstream.send(event) }
+        dispose()
+    }
+
+    func dispose() {
+        state.withLock { $0.isStopped = true }
+        outer.dispose()
+        inners.dispose()
+        latestInner.dispose()
+    }
+}
+
+extension NSRecursiveLock {
+    fileprivate func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

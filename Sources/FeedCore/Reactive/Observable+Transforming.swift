@@ -1,0 +1,104 @@
+extension Observable {
+    /// Transforms each element. A thrown error fails the sequence and disposes the source.
+    public func map<T: Sendable>(_ transform: @escaping @Sendable (Element) throws -> T) -> Observable<T> {
+        compactMap(transform)
+    }
+
+    /// Transforms each element and drops the `nil` results. A thrown error fails the sequence and
+    /// disposes the source.
+    public func compactMap<T: Sendable>(
+        _ transform: @escaping @Sendable (Element) throws -> T?
+    ) -> Observable<T> {
+        Observable<T> { observer in
+            let source = SerialDisposable()
+            source.replace(with: self.subscribe { event in
+                switch event {
+                case .next(let element):
+                    do {
+                        if let mapped = try transform(element) { observer.next(mapped) }
+                    } catch {
+                        observer.fail(error)
+                        source.dispose()
+                    }
+                case .failed(let error): observer.fail(error)
+                case .completed: observer.complete()
+                }
+            })
+            return source
+        }
+    }
+
+    /// Passes on the elements for which `isIncluded` is true.
+    public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Observable {
+        compactMap { isIncluded($0) ? $0 : nil }
+    }
+
+    /// Emits the running accumulation: `accumulate(seed, e1)`, then `accumulate(that, e2)`, … One
+    /// accumulator per subscription, so resubscribing starts again from `seed`.
+    public func scan<Result: Sendable>(
+        _ seed: Result,
+        _ accumulate: @escaping @Sendable (Result, Element) -> Result
+    ) -> Observable<Result> {
+        Observable<Result> { observer in
+            let accumulator = Accumulator(seed)
+            return self.subscribe { event in
+                switch event {
+                case .next(let element): observer.next(accumulator.update { accumulate($0, element) })
+                case .failed(let error): observer.fail(error)
+                case .completed: observer.complete()
+                }
+            }
+        }
+    }
+
+    /// Side effects at each point of a subscription's life, for logging and progress. The hooks
+    /// run before the event is passed on; `onSubscribe` runs before the source is subscribed, and
+    /// `onDispose` once when the subscription ends, by a terminal event or by disposal.
+    public func handleEvents(
+        onSubscribe: (@Sendable () -> Void)? = nil,
+        onNext: (@Sendable (Element) -> Void)? = nil,
+        onFailed: (@Sendable (any Error) -> Void)? = nil,
+        onCompleted: (@Sendable () -> Void)? = nil,
+        onDispose: (@Sendable () -> Void)? = nil
+    ) -> Observable {
+        Observable { observer in
+            onSubscribe?()
+            let source = self.subscribe { event in
+                switch event {
+                case .next(let element): onNext?(element)
+                case .failed(let error): onFailed?(error)
+                case .completed: onCompleted?()
+                }
+                observer.send(event)
+            }
+            return Disposables.create {
+                onDispose?()
+                source.dispose()
+            }
+        }
+    }
+
+    /// Alias of `handleEvents(onNext:)` in the Rx tradition.
+    public func `do`(onNext: @escaping @Sendable (Element) -> Void) -> Observable {
+        handleEvents(onNext: onNext)
+    }
+}
+
+extension Observable where Element: Equatable {
+    /// Drops an element equal to the one passed on just before it. Keep one-shot events out of
+    /// deduplicated streams (or give them a revision), or a repeat is lost.
+    public func distinctUntilChanged() -> Observable {
+        Observable { observer in
+            let last = Accumulator<Element?>(nil)
+            return self.subscribe { event in
+                guard case .next(let element) = event else { return observer.send(event) }
+                var isRepeat = false
+                _ = last.update { previous in
+                    isRepeat = previous == element
+                    return element
+                }
+                if !isRepeat { observer.next(element) }
+            }
+        }
+    }
+}

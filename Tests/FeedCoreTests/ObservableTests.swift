@@ -1,0 +1,207 @@
+import FeedCore
+import Synchronization
+import Testing
+
+@Suite("Observable: creation, grammar, disposal")
+struct ObservableTests {
+    @Test func producerRunsOncePerSubscription() {
+        let runs = Mutex(0)
+        let source = Observable<Int> { observer in
+            runs.withLock { $0 += 1 }
+            observer.next(1)
+            observer.complete()
+            return Disposables.empty
+        }
+        #expect(runs.withLock { $0 } == 0, "nothing runs before subscribe")
+        source.subscribe { _ in }
+        source.subscribe { _ in }
+        #expect(runs.withLock { $0 } == 2)
+    }
+
+    @Test func nothingIsDeliveredAfterATerminalEvent() {
+        let recorder = Recorder<Int>()
+        Observable<Int> { observer in
+            observer.next(1)
+            observer.complete()
+            observer.next(2)
+            observer.fail(TestError())
+            observer.complete()
+            return Disposables.empty
+        }.subscribe(recorder.handler)
+        #expect(recorder.elements == [1])
+        #expect(recorder.isCompleted)
+        #expect(recorder.terminalCount == 1)
+    }
+
+    @Test func nothingIsDeliveredAfterDisposal() {
+        let captured = Mutex<Observer<Int>?>(nil)
+        let recorder = Recorder<Int>()
+        let subscription = Observable<Int> { observer in
+            captured.withLock { $0 = observer }
+            return Disposables.empty
+        }.subscribe(recorder.handler)
+        let observer = captured.withLock { $0 }
+        observer?.next(1)
+        subscription.dispose()
+        observer?.next(2)
+        observer?.complete()
+        #expect(recorder.elements == [1])
+        #expect(!recorder.isTerminated)
+    }
+
+    @Test func teardownRunsExactlyOnceOnDisposal() {
+        let teardowns = Mutex(0)
+        let subscription = Observable<Int> { _ in
+            Disposables.create { teardowns.withLock { $0 += 1 } }
+        }.subscribe { _ in }
+        subscription.dispose()
+        subscription.dispose()
+        #expect(teardowns.withLock { $0 } == 1)
+    }
+
+    @Test func teardownRunsExactlyOnceOnTerminationThenDisposal() {
+        let teardowns = Mutex(0)
+        let captured = Mutex<Observer<Int>?>(nil)
+        let subscription = Observable<Int> { observer in
+            captured.withLock { $0 = observer }
+            return Disposables.create { teardowns.withLock { $0 += 1 } }
+        }.subscribe { _ in }
+        captured.withLock { $0 }?.complete()
+        #expect(teardowns.withLock { $0 } == 1)
+        subscription.dispose()
+        #expect(teardowns.withLock { $0 } == 1)
+    }
+
+    @Test func teardownOfASynchronousProducerRunsAtOnce() {
+        let teardowns = Mutex(0)
+        Observable<Int> { observer in
+            observer.complete()
+            return Disposables.create { teardowns.withLock { $0 += 1 } }
+        }.subscribe { _ in }
+        #expect(teardowns.withLock { $0 } == 1)
+    }
+
+    @Test func justEmptyFail() {
+        let just = Recorder<Int>()
+        Observable.just(7).subscribe(just.handler)
+        #expect(just.elements == [7] && just.isCompleted)
+
+        let empty = Recorder<Int>()
+        Observable<Int>.empty().subscribe(empty.handler)
+        #expect(empty.elements.isEmpty && empty.isCompleted)
+
+        let failed = Recorder<Int>()
+        Observable<Int>.fail(TestError(id: 3)).subscribe(failed.handler)
+        #expect(failed.error as? TestError == TestError(id: 3))
+    }
+
+    @Test func deferredBuildsAtSubscriptionTime() {
+        let counter = Mutex(0)
+        let source = Observable<Int>.deferred {
+            .just(counter.withLock { $0 += 1; return $0 })
+        }
+        #expect(counter.withLock { $0 } == 0)
+        let first = Recorder<Int>(), second = Recorder<Int>()
+        source.subscribe(first.handler)
+        source.subscribe(second.handler)
+        #expect(first.elements == [1])
+        #expect(second.elements == [2])
+
+        let throwing = Recorder<Int>()
+        Observable<Int>.deferred { throw TestError(id: 9) }.subscribe(throwing.handler)
+        #expect(throwing.error as? TestError == TestError(id: 9))
+    }
+
+    @Test func concatRunsInOrderAndOneAtATime() {
+        let subscribed = Mutex<[Int]>([])
+        func source(_ n: Int) -> Observable<Int> {
+            .deferred {
+                subscribed.withLock { $0.append(n) }
+                return .from([n * 10, n * 10 + 1])
+            }
+        }
+        let recorder = Recorder<Int>()
+        Observable.concat([source(1), source(2), source(3)]).subscribe(recorder.handler)
+        #expect(recorder.elements == [10, 11, 20, 21, 30, 31])
+        #expect(subscribed.withLock { $0 } == [1, 2, 3])
+        #expect(recorder.isCompleted)
+    }
+
+    @Test func concatStopsAtTheFirstFailure() {
+        let recorder = Recorder<Int>()
+        let laterRan = Mutex(false)
+        Observable.concat([
+            .just(1), .fail(TestError(id: 1)),
+            .deferred { laterRan.withLock { $0 = true }; return .just(3) },
+        ]).subscribe(recorder.handler)
+        #expect(recorder.elements == [1])
+        #expect(recorder.error as? TestError == TestError(id: 1))
+        #expect(!laterRan.withLock { $0 })
+    }
+
+    @Test func longSynchronousConcatDoesNotGrowTheStack() {
+        let recorder = Recorder<Int>()
+        Observable.concat((0..<20_000).map { Observable.just($0) }).subscribe(recorder.handler)
+        #expect(recorder.elements.count == 20_000)
+        #expect(recorder.isCompleted)
+    }
+
+    @Test func valuesBridgesToAsyncAndDisposesOnEarlyExit() async throws {
+        let disposed = Mutex(false)
+        let captured = Mutex<Observer<Int>?>(nil)
+        let source = Observable<Int> { observer in
+            captured.withLock { $0 = observer }
+            observer.next(1)
+            observer.next(2)
+            return Disposables.create { disposed.withLock { $0 = true } }
+        }
+        var seen: [Int] = []
+        for try await value in source.values {
+            seen.append(value)
+            if value == 2 { break }
+        }
+        #expect(seen == [1, 2])
+        #expect(disposed.withLock { $0 }, "leaving the loop disposes the subscription")
+
+        var all: [Int] = []
+        for try await value in Observable.from([1, 2, 3]).values { all.append(value) }
+        #expect(all == [1, 2, 3])
+
+        await #expect(throws: TestError.self) {
+            for try await _ in Observable<Int>.fail(TestError()).values {}
+        }
+    }
+
+    @Test func valuesCancellationReachesTheProducer() async {
+        let disposed = AsyncStream<Void>.makeStream()
+        let source = Observable<Int> { _ in
+            Disposables.create { disposed.continuation.yield() }
+        }
+        let task = Task {
+            for try await _ in source.values {}
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+        task.cancel()
+        var iterator = disposed.stream.makeAsyncIterator()
+        let signal: Void? = await iterator.next()
+        #expect(signal != nil)
+    }
+
+    @Test func subjectMulticastsAndReplaysOnlyTheTerminalEvent() {
+        let subject = Subject<Int>()
+        let first = Recorder<Int>()
+        let subscription = subject.observable.subscribe(first.handler)
+        subject.send(.next(1))
+        let second = Recorder<Int>()
+        subject.observable.subscribe(second.handler)
+        subject.send(.next(2))
+        subscription.dispose()
+        subject.send(.next(3))
+        subject.send(.completed)
+        let late = Recorder<Int>()
+        subject.observable.subscribe(late.handler)
+        #expect(first.elements == [1, 2])
+        #expect(second.elements == [2, 3] && second.isCompleted)
+        #expect(late.elements.isEmpty && late.isCompleted)
+    }
+}
