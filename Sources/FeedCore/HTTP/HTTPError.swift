@@ -75,6 +75,11 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         default: kind = .other
         }
         let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        // A reply without a status line is HTTP/0.9 to curl, which reports it as an unsupported
+        // protocol; it is the server breaking HTTP, not a scheme we refused.
+        if code == CURLE_UNSUPPORTED_PROTOCOL, text.contains("HTTP/0.9") {
+            return HTTPError(.malformedReply, message: text, curlCode: Int(code.rawValue))
+        }
         return HTTPError(kind, message: text, curlCode: Int(code.rawValue))
     }
 }

@@ -1,0 +1,250 @@
+import FeedCore
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs `request` on `client` and waits for its outcome.
+func fetch(_ client: HTTPClient, _ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
+    let recorder = Recorder<HTTPResponse>()
+    client.get(request).subscribe(recorder.handler)
+    guard recorder.wait(seconds: 20) else { return .failure(HTTPError(.other, message: "test timed out")) }
+    if let error = recorder.error { return .failure(error as? HTTPError ?? HTTPError(.other)) }
+    guard let response = recorder.elements.first else { return .failure(HTTPError(.other, message: "no response")) }
+    return .success(response)
+}
+
+extension Result {
+    var value: Success? { try? get() }
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+@Suite("HTTP client against a loopback server", .serialized)
+struct HTTPClientTests {
+    let client: HTTPClient
+
+    init() throws {
+        client = try HTTPClient()
+    }
+
+    @Test func statusHeadersAndBody() throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/ok":
+                connection.respond(200, headers: [("X-Multi", "a"), ("x-multi", "b"), ("Content-Type", "application/json")],
+                                   text: #"{"ok":true}"#)
+            case "/missing": connection.respond(404, text: "{}")
+            default: connection.respond(500, text: "boom")
+            }
+        }
+        let ok = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/ok")).value)
+        #expect(ok.status == 200)
+        #expect(String(decoding: ok.body, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(ok.headers["content-type"] == "application/json", "lookup ignores case")
+        #expect(ok.headers.values(for: "X-MULTI") == ["a", "b"], "repeated headers are kept")
+        #expect(ok.effectiveURL == server.baseURL + "/ok")
+        #expect(ok.retryAfter == nil)
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/missing")).value?.status == 404)
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/fail")).value?.status == 500)
+    }
+
+    @Test func sendsUserAgentAndExtraHeaders() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: "") }
+        var request = HTTPRequest(url: server.baseURL + "/")
+        request.headers.add(name: "If-None-Match", value: #""v1""#)
+        _ = fetch(client, request)
+        let seen = try #require(server.requests.first)
+        #expect(seen.header("User-Agent") == "feedcli/\(HTTPClient.version)")
+        #expect(seen.header("If-None-Match") == #""v1""#)
+        #expect(seen.header("Accept-Encoding")?.contains("gzip") == true)
+    }
+
+    @Test func requestsAreColdAndRepeatable() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: "x") }
+        let request = client.get(HTTPRequest(url: server.baseURL + "/"))
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(server.requests.isEmpty, "nothing is sent before subscription")
+        for _ in 0..<2 {
+            let recorder = Recorder<HTTPResponse>()
+            request.subscribe(recorder.handler)
+            recorder.wait()
+        }
+        #expect(server.requests.count == 2, "each subscription sends again")
+    }
+
+    @Test func decodesGzip() throws {
+        let compressed = try Fixtures.data("http/greeting.txt.gz")
+        let plain = try Fixtures.data("http/greeting.txt")
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/gzip" {
+                connection.respond(200, headers: [("Content-Encoding", "gzip")], body: Array(compressed))
+            } else {
+                connection.respond(200, headers: [("Content-Encoding", "gzip")], text: "not gzip at all")
+            }
+        }
+        let response = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/gzip")).value)
+        #expect(response.body == plain)
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/bad")).failure?.kind == .badContentEncoding)
+    }
+
+    @Test func followsARedirectChainAndStopsALoop() throws {
+        let server = try LoopbackServer { request, connection in
+            let path = request.path
+            if path.hasPrefix("/hop/"), let n = Int(path.dropFirst(5)), n > 0 {
+                connection.respond(302, headers: [("Location", "/hop/\(n - 1)")], text: "")
+            } else if path == "/hop/0" {
+                connection.respond(200, text: "arrived")
+            } else if path == "/loop" {
+                connection.respond(301, headers: [("Location", "/loop")], text: "")
+            } else if path == "/ftp" {
+                connection.respond(302, headers: [("Location", "ftp://127.0.0.1/file")], text: "")
+            }
+        }
+        let arrived = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/hop/5")).value)
+        #expect(arrived.status == 200)
+        #expect(arrived.effectiveURL == server.baseURL + "/hop/0")
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/hop/6")).failure?.kind == .tooManyRedirects,
+                "six redirects are one too many")
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/loop")).failure?.kind == .tooManyRedirects)
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/ftp")).failure?.kind == .unsupportedProtocol)
+    }
+
+    @Test func refusesOtherSchemesAndBadURLs() throws {
+        #expect(fetch(client, HTTPRequest(url: "ftp://127.0.0.1/x")).failure?.kind == .unsupportedProtocol)
+        #expect(fetch(client, HTTPRequest(url: "file:///etc/passwd")).failure?.kind == .unsupportedProtocol)
+        #expect(fetch(client, HTTPRequest(url: "http://[::1")).failure?.kind == .invalidURL)
+    }
+
+    @Test func timesOutOnASlowServer() throws {
+        let server = try LoopbackServer { _, connection in
+            Thread.sleep(forTimeInterval: 1.5)
+            connection.respond(200, text: "late")
+        }
+        let started = ContinuousClock.now
+        let outcome = fetch(client, HTTPRequest(url: server.baseURL + "/", timeout: .milliseconds(300)))
+        #expect(outcome.failure?.kind == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
+    @Test func connectionRefused() throws {
+        let port: UInt16
+        do {
+            let server = try LoopbackServer { _, _ in }
+            port = server.port
+            server.stop()
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(fetch(client, HTTPRequest(url: "http://127.0.0.1:\(port)/")).failure?.kind == .couldNotConnect)
+    }
+
+    @Test func disposingAbortsAStalledTransferWithin100ms() throws {
+        let requested = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _, connection in
+            requested.signal()
+            connection.waitForPeerClose()
+        }
+        let recorder = Recorder<HTTPResponse>()
+        let subscription = client.get(HTTPRequest(url: server.baseURL + "/stall")).subscribe(recorder.handler)
+        #expect(requested.wait(timeout: .now() + 5) == .success)
+        Thread.sleep(forTimeInterval: 0.3)  // let curl settle into its idle wait
+        let disposedAt = ContinuousClock.now
+        subscription.dispose()
+        var closedAt: ContinuousClock.Instant?
+        for _ in 0..<200 where closedAt == nil {
+            closedAt = server.disconnects.first
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        let elapsed = try #require(closedAt) - disposedAt
+        print("cancellation: the server saw the connection closed \(elapsed) after dispose()")
+        #expect(elapsed < .milliseconds(100))
+        #expect(!recorder.isTerminated, "a disposed subscription hears nothing more")
+    }
+
+    @Test func refusesABodyOverTheCap() throws {
+        let server = try LoopbackServer { request, connection in
+            let big = [UInt8](repeating: 65, count: 10_000)
+            if request.path == "/declared" {
+                connection.respond(200, body: big)
+            } else {
+                // No Content-Length: only counting while receiving can catch it.
+                connection.send("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
+                connection.send(big)
+                connection.close()
+            }
+        }
+        let declared = fetch(client, HTTPRequest(url: server.baseURL + "/declared", maxBodySize: 1000))
+        #expect(declared.failure?.kind == .bodyTooLarge)
+        let streamed = fetch(client, HTTPRequest(url: server.baseURL + "/streamed", maxBodySize: 1000))
+        #expect(streamed.failure?.kind == .bodyTooLarge)
+        let fits = fetch(client, HTTPRequest(url: server.baseURL + "/streamed", maxBodySize: 10_000))
+        #expect(fits.value?.body.count == 10_000)
+    }
+
+    @Test func truncatedAndMalformedReplies() throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/truncated":
+                connection.send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
+            case "/garbage":
+                connection.send("this is not http\r\n\r\n")
+            default:
+                break  // close without a byte
+            }
+            connection.close()
+        }
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/truncated")).failure?.kind == .partialBody)
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/garbage")).failure?.kind == .malformedReply)
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/nothing")).failure?.kind == .malformedReply)
+    }
+
+    @Test func parsesRetryAfter() throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/seconds" {
+                connection.respond(429, headers: [("Retry-After", "120")], text: "")
+            } else {
+                connection.respond(503, headers: [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")], text: "")
+            }
+        }
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/seconds")).value?.retryAfter == .seconds(120))
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/date")).value?.retryAfter == .zero,
+                "a date in the past is clamped to now")
+    }
+
+    @Test func reusesOneConnectionForSequentialRequests() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: "x") }
+        for n in 0..<5 { _ = fetch(client, HTTPRequest(url: server.baseURL + "/\(n)")) }
+        #expect(server.requests.count == 5)
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test func runsAtMostFourTransfersPerHost() throws {
+        let server = try LoopbackServer { _, connection in
+            Thread.sleep(forTimeInterval: 0.2)
+            connection.respond(200, text: "x")
+        }
+        let recorders = (0..<10).map { _ in Recorder<HTTPResponse>() }
+        let subscriptions = recorders.enumerated().map { n, recorder in
+            client.get(HTTPRequest(url: server.baseURL + "/\(n)")).subscribe(recorder.handler)
+        }
+        for recorder in recorders { #expect(recorder.wait()) }
+        #expect(recorders.allSatisfy { $0.elements.first?.status == 200 })
+        #expect(server.peakInFlight == 4)
+        #expect(server.connectionCount <= 4)
+        _ = subscriptions
+    }
+
+    @Test func shutdownFailsWhatIsStillRunning() throws {
+        let server = try LoopbackServer { _, connection in connection.waitForPeerClose() }
+        let local = try HTTPClient()
+        let recorder = Recorder<HTTPResponse>()
+        local.get(HTTPRequest(url: server.baseURL + "/")).subscribe(recorder.handler)
+        Thread.sleep(forTimeInterval: 0.1)
+        local.shutdown()
+        #expect(recorder.wait(seconds: 2))
+        #expect((recorder.error as? HTTPError)?.kind == .cancelled)
+        let after = Recorder<HTTPResponse>()
+        local.get(HTTPRequest(url: server.baseURL + "/")).subscribe(after.handler)
+        #expect((after.error as? HTTPError)?.kind == .cancelled)
+    }
+}
