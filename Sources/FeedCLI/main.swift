@@ -1,2 +1,0 @@
-import FeedCore
-print("feedcli")

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+
+/// What a command needs from the world, injected so that commands run hermetically in tests:
+/// paths, options, output sinks, clock, environment and how to make the HTTP client.
+public struct CommandContext: Sendable {
+    public var statePath: String
+    /// How long to wait for another run on the same feed (or store) before exiting 75.
+    public var wait: Duration
+    public var fetch: FetchOptions
+    public var format: OutputFormat
+    public var stdout: any OutputSink
+    public var stderr: any OutputSink
+    /// Draw the progress line on stderr (a terminal, and not `--quiet`).
+    public var showsProgress: Bool
+    public var environment: [String: String]
+    public var now: @Sendable () -> Date
+    public var scheduler: any Scheduler
+    public var logger: Logger
+    public var interruption: Interruption
+    public var makeHTTPClient: @Sendable () throws(HTTPError) -> HTTPClient
+
+    public init(
+        statePath: String, wait: Duration = .seconds(30), fetch: FetchOptions = FetchOptions(),
+        format: OutputFormat = .plain, stdout: any OutputSink, stderr: any OutputSink,
+        showsProgress: Bool = false, environment: [String: String] = [:],
+        now: @escaping @Sendable () -> Date = { Date() }, scheduler: any Scheduler = DispatchScheduler(),
+        logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
+        interruption: Interruption = Interruption(),
+        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() }
+    ) {
+        self.statePath = statePath
+        self.wait = wait
+        self.fetch = fetch
+        self.format = format
+        self.stdout = stdout
+        self.stderr = stderr
+        self.showsProgress = showsProgress
+        self.environment = environment
+        self.now = now
+        self.scheduler = scheduler
+        self.logger = logger
+        self.interruption = interruption
+        self.makeHTTPClient = makeHTTPClient
+    }
+
+    /// The store path when `--state` is not given: `$FEEDCLI_STATE`, else
+    /// `$XDG_STATE_HOME/feedcli/feedcli.sqlite`, else `~/.local/state/feedcli/feedcli.sqlite`.
+    public static func defaultStatePath(environment: [String: String]) -> String {
+        if let path = environment["FEEDCLI_STATE"], !path.isEmpty { return path }
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/feedcli/feedcli.sqlite"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/feedcli/feedcli.sqlite"
+    }
+
+    /// Reports a failure on stderr: `feedcli: message`.
+    func report(_ failure: FeedFailure, feed: String? = nil) {
+        stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
+        stderr.flush()
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+
+/// Sends a feed's requests politely: its bearer token, conditional-GET validators, retries with
+/// backoff and jitter for what may recover, and a log line per request under `--verbose`.
+///
+/// A fetch emits the response for 2xx, 304 and (when `acceptsNotFound`) 404; any other status
+/// fails with `HTTPStatusFailure`, transport errors with `HTTPError`. Retries cover transport
+/// errors that may pass (timeouts, refused or reset connections) and 408/429/5xx, never other
+/// 4xx; a `Retry-After` longer than the backoff cap is not waited for in-run (the feed's
+/// not-before time is stored instead).
+struct FeedFetcher: Sendable {
+    let http: HTTPClient
+    let options: FetchOptions
+    let scheduler: any Scheduler
+    let random: @Sendable () -> Double
+    let environment: [String: String]
+    let logger: Logger
+
+    func get(
+        _ url: String, feed: FeedRegistration, validators: Validators? = nil, acceptsNotFound: Bool = false
+    ) -> Observable<HTTPResponse> {
+        var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
+        if let token = token(for: feed) {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let date = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
+        let logger = self.logger
+        let once = http.get(request)
+            .handleEvents(onNext: { response in
+                logger.info("GET \(url) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
+            }, onFailed: { error in
+                if !(error is HTTPStatusFailure) { logger.info("GET \(url) -> \(error)") }
+            })
+            .map { response -> HTTPResponse in
+                let ok = (200...299).contains(response.status) || response.status == 304
+                    || (acceptsNotFound && response.status == 404)
+                guard ok else {
+                    throw HTTPStatusFailure(status: response.status, url: url, retryAfter: response.retryAfter)
+                }
+                return response
+            }
+        let cap = options.retryCap
+        let policy = RetryPolicy(
+            maxRetries: options.retries, base: options.retryBase, cap: cap,
+            shouldRetry: { error in
+                switch error {
+                case let status as HTTPStatusFailure:
+                    return status.isRetryable && (status.retryAfter ?? .zero) <= cap
+                case let http as HTTPError:
+                    return http.isTransient
+                default:
+                    return false
+                }
+            },
+            minimumDelay: { ($0 as? HTTPStatusFailure)?.retryAfter })
+        return once.retry(policy, scheduler: scheduler, random: random) { attempt, delay, error in
+            logger.info("retry \(attempt) of \(url) in \(Self.milliseconds(delay)) ms after \(error)")
+        }
+    }
+
+    /// The bearer token: the feed's own variable when it names one, else `FEEDCLI_TOKEN`.
+    private func token(for feed: FeedRegistration) -> String? {
+        let value = environment[feed.tokenEnv ?? "FEEDCLI_TOKEN"]
+        return value?.isEmpty == false ? value : nil
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

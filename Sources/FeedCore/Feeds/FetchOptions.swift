@@ -1,0 +1,15 @@
+/// The per-run knobs of fetching, from the command line.
+public struct FetchOptions: Sendable, Equatable {
+    public var timeout: Duration = .seconds(30)
+    public var retries: Int = 2
+    public var maxBodySize: Int = 16 * 1024 * 1024
+    /// nil means the kind's default (`FeedKind.defaultMaxPages`).
+    public var maxPages: Int?
+    /// Ignore a stored `Retry-After`.
+    public var force = false
+    /// First retry's backoff ceiling; doubles per retry (full jitter), capped at `retryCap`.
+    public var retryBase: Duration = .milliseconds(500)
+    public var retryCap: Duration = .seconds(30)
+
+    public init() {}
+}

@@ -1,0 +1,19 @@
+/// A response whose status means the fetch failed, before it is judged as a `FeedFailure`. Kept
+/// separate so retries can look at the status and the server's `Retry-After`.
+struct HTTPStatusFailure: Error, Sendable {
+    let status: Int
+    let url: String
+    let retryAfter: Duration?
+
+    /// 408, 429 and 5xx may succeed later; every other failing status will not.
+    var isRetryable: Bool { status == 408 || status == 429 || (500...599).contains(status) }
+
+    var failure: FeedFailure {
+        switch status {
+        case 401, 403: .unauthorized(status: status, url: url)
+        case _ where isRetryable: .temporary("HTTP \(status) from \(url)")
+        case 400...499: .refused(status: status, url: url)
+        default: .protocolError("unexpected HTTP \(status) from \(url)")
+        }
+    }
+}

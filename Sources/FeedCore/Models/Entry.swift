@@ -1,0 +1,70 @@
+/// One stored item of a feed, in the contract's shape. Unique per `(feed, id)`.
+///
+/// Times are RFC 3339 strings in UTC (`Timestamp.format`), kept as text so listing never
+/// re-formats them. `source` is the item exactly as the server sent it, compacted to one line
+/// (whitespace between tokens removed), so it embeds as-is in JSON and JSON Lines output.
+public struct Entry: Sendable, Equatable, Codable {
+    public var feed: String
+    public var id: String
+    public var title: String?
+    public var text: String?
+    public var author: String?
+    public var url: String?
+    public var published: String?
+    public var fetchedAt: String
+    public var read: Bool
+    public var source: RawJSON
+
+    public init(
+        feed: String, id: String, title: String? = nil, text: String? = nil, author: String? = nil,
+        url: String? = nil, published: String? = nil, fetchedAt: String, read: Bool = false,
+        source: RawJSON
+    ) {
+        self.feed = feed
+        self.id = id
+        self.title = title
+        self.text = text
+        self.author = author
+        self.url = url
+        self.published = published
+        self.fetchedAt = fetchedAt
+        self.read = read
+        self.source = source
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case feed, id, title, text, author, url, published
+        case fetchedAt = "fetched_at"
+        case read, source
+    }
+}
+
+/// What a feed kind extracts from one item before it is stored: an `Entry` without the feed's
+/// name, the fetch time and the read flag.
+public struct FeedItem: Sendable, Equatable {
+    public var id: String
+    public var title: String?
+    public var text: String?
+    public var author: String?
+    public var url: String?
+    public var published: String?
+    public var source: RawJSON
+
+    public init(
+        id: String, title: String? = nil, text: String? = nil, author: String? = nil,
+        url: String? = nil, published: String? = nil, source: RawJSON
+    ) {
+        self.id = id
+        self.title = title
+        self.text = text
+        self.author = author
+        self.url = url
+        self.published = published
+        self.source = source
+    }
+
+    public func entry(feed: String, fetchedAt: String, read: Bool = false) -> Entry {
+        Entry(feed: feed, id: id, title: title, text: text, author: author, url: url,
+              published: published, fetchedAt: fetchedAt, read: read, source: source)
+    }
+}

@@ -1,0 +1,14 @@
+/// How a feed's server pages its items; see the contract's Feeds table.
+public enum FeedKind: String, Codable, Sendable, CaseIterable {
+    /// `GET {url}/{n}` returns post `n`; 404 means "not yet".
+    case indexed
+    /// Graph-API style `{data, paging: {next}}` pages, newest first.
+    case graph
+    /// JSON Feed 1.0 / 1.1 documents chained by `next_url`.
+    case jsonfeed
+    /// A JSON array per page, chained by an RFC 8288 `Link: <…>; rel="next"` header.
+    case linked
+
+    /// The default `--max-pages` for a walk of this kind.
+    public var defaultMaxPages: Int { self == .indexed ? 100 : 10 }
+}

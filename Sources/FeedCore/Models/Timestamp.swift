@@ -1,0 +1,88 @@
+import Foundation
+
+/// RFC 3339 timestamps, the only time format feedcli prints: `2026-11-21T19:00:00Z`, always UTC.
+///
+/// Parsing accepts what feeds send: RFC 3339 with `Z` or `±hh:mm`, the Graph API's `±hhmm`,
+/// and optional fractional seconds. Hand-written because `ISO8601DateFormatter` rejects the Graph
+/// spelling and is slow enough to matter when listing 100,000 entries.
+public enum Timestamp {
+    public static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
+            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Parses an RFC 3339 (or Graph-style) timestamp; nil when it is not one.
+    public static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var position = 0
+        func number(_ digits: Int) -> Int? {
+            guard position + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[position..<(position + digits)] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            position += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard position < bytes.count, characters.utf8.contains(bytes[position]) else { return false }
+            position += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              let second = number(2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            var scale = 0.1
+            let start = position
+            while position < bytes.count, (0x30...0x39).contains(bytes[position]) {
+                fraction += Double(bytes[position] - 0x30) * scale
+                scale /= 10
+                position += 1
+            }
+            guard position > start else { return nil }
+        }
+        var offset = 0
+        if expect("Zz") {
+            offset = 0
+        } else if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+            let sign = bytes[position] == UInt8(ascii: "-") ? -1 : 1
+            position += 1
+            guard let hours = number(2) else { return nil }
+            _ = expect(":")
+            guard let minutes = number(2) else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard position == bytes.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Normalizes a feed's timestamp to UTC RFC 3339; nil for anything unparseable.
+    public static func normalize(_ text: String?) -> String? {
+        text.flatMap(parse).map(format)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

@@ -1,0 +1,40 @@
+/// The reactor's state: per feed, what the store says and what this run did; plus the entries
+/// this action produced for printing.
+public struct FeedReactorState: Sendable, Equatable {
+    public var feeds: [String: FeedStatus] = [:]
+    /// Entries `next` delivered in the current action.
+    public var delivered: [Entry] = []
+    /// Entries `sync` (or a `next` that synced) found new in the current action, oldest first per
+    /// feed.
+    public var newEntries: [Entry] = []
+    /// A failure that belongs to no single feed (the store could not be opened, …).
+    public var failure: FeedFailure?
+    /// Counts actions started, so observers can tell one action's output from the next.
+    public var revision = 0
+
+    public init() {}
+
+    /// Every failure of the current action.
+    public var failures: [FeedFailure] {
+        feeds.keys.sorted().compactMap { feeds[$0]?.failure } + (failure.map { [$0] } ?? [])
+    }
+}
+
+/// One feed's state.
+public struct FeedStatus: Sendable, Equatable {
+    public var name: String
+    /// As last loaded from (or committed to) the store.
+    public var record: FeedRecord?
+    public var activity: FeedActivity = .idle
+    /// This action's failure, if any.
+    public var failure: FeedFailure?
+    /// The server had nothing new in this action.
+    public var isUpToDate = false
+    /// Not fetched in this action because of a stored `Retry-After`.
+    public var skippedUntil: String?
+
+    public init(name: String, record: FeedRecord? = nil) {
+        self.name = name
+        self.record = record
+    }
+}

@@ -1,0 +1,58 @@
+/// Renders feeds and their polling state for `status` and `feeds list`.
+public enum StatusRenderer {
+    public static func render(_ statuses: [FeedStatus], format: OutputFormat, sink: any OutputSink) {
+        switch format {
+        case .plain:
+            for status in statuses { sink.write(plain(status)) }
+        case .json:
+            let objects = statuses.map { String(decoding: json($0), as: UTF8.self) }
+            sink.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
+        case .jsonl:
+            for status in statuses { sink.write(bytes: json(status) + [0x0A]) }
+        }
+        sink.flush()
+    }
+
+    static func json(_ status: FeedStatus) -> [UInt8] {
+        var writer = JSONWriter()
+        let record = status.record
+        writer.object([
+            ("name", { $0.string(status.name) }),
+            ("kind", { $0.string(record?.registration.kind.rawValue) }),
+            ("url", { $0.string(record?.registration.url) }),
+            ("token_env", { $0.string(record?.registration.tokenEnv) }),
+            ("entries", { $0.number(record?.total) }),
+            ("unread", { $0.number(record?.unread) }),
+            ("last_read_id", { $0.string(record?.lastReadID) }),
+            ("next_index", { $0.number(record?.registration.kind == .indexed ? record?.nextIndex : nil) }),
+            ("last_fetch_at", { $0.string(record?.lastFetchAt) }),
+            ("last_error", { $0.string(record?.lastError) }),
+            ("last_error_code", { $0.number(record?.lastErrorCode.map(Int.init)) }),
+            ("etag", { $0.string(record?.validators.etag) }),
+            ("last_modified", { $0.string(record?.validators.lastModified) }),
+            ("retry_not_before", { $0.string(record?.retryNotBefore) }),
+        ])
+        return writer.bytes
+    }
+
+    static func plain(_ status: FeedStatus) -> String {
+        guard let record = status.record else { return "\(TerminalText.safe(status.name))\n" }
+        let registration = record.registration
+        var lines = ["\(TerminalText.safe(status.name)) (\(registration.kind.rawValue)) \(TerminalText.safe(registration.url))"]
+        var counts = "  entries: \(record.total), unread: \(record.unread)"
+        if let lastRead = record.lastReadID { counts += ", read up to: \(TerminalText.safe(lastRead))" }
+        if registration.kind == .indexed { counts += ", next index: \(record.nextIndex)" }
+        lines.append(counts)
+        lines.append("  last fetch: \(record.lastFetchAt ?? "never")"
+            + (record.lastError.map { ", last error: " + TerminalText.safe($0) } ?? ""))
+        if !record.validators.isEmpty {
+            lines.append("  validators: "
+                + [record.validators.etag.map { "etag " + TerminalText.safe($0) },
+                   record.validators.lastModified.map { "last-modified " + TerminalText.safe($0) }]
+                .compactMap { $0 }.joined(separator: ", "))
+        }
+        if let until = record.retryNotBefore { lines.append("  retry not before: \(until)") }
+        if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

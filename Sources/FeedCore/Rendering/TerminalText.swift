@@ -1,0 +1,29 @@
+/// Text from feeds made safe for a terminal: control characters (C0 except newline and tab in
+/// multi-line text, DEL, C1) are shown escaped, so a feed cannot move the cursor, change colours
+/// or retitle the window.
+enum TerminalText {
+    static func safe(_ text: String, multiline: Bool = false) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where multiline, 0x09 where multiline:
+                result.unicodeScalars.append(scalar)
+            case 0x0A: result += "\\n"
+            case 0x09: result += "\\t"
+            case 0x00..<0x20, 0x7F:
+                result += "\\x" + hex(scalar.value, width: 2)
+            case 0x80..<0xA0:
+                result += "\\u" + hex(scalar.value, width: 4)
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ value: UInt32, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}

@@ -1,0 +1,49 @@
+/// A feed's registration plus everything the store keeps about its polling: the persistent part
+/// of the reactor's per-feed state.
+public struct FeedRecord: Sendable, Equatable {
+    public var registration: FeedRegistration
+    /// For `indexed` feeds: the next index to request (highest id seen + 1).
+    public var nextIndex: Int
+    public var validators: Validators
+    public var retryNotBefore: String?
+    public var lastFetchAt: String?
+    public var lastError: String?
+    public var lastErrorCode: Int32?
+    public var total: Int
+    public var unread: Int
+    /// The id of the newest entry marked read (the read cursor), nil when none is read.
+    public var lastReadID: String?
+
+    public var name: String { registration.name }
+
+    public init(
+        registration: FeedRegistration, nextIndex: Int = 1, validators: Validators = Validators(),
+        retryNotBefore: String? = nil, lastFetchAt: String? = nil, lastError: String? = nil,
+        lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil
+    ) {
+        self.registration = registration
+        self.nextIndex = nextIndex
+        self.validators = validators
+        self.retryNotBefore = retryNotBefore
+        self.lastFetchAt = lastFetchAt
+        self.lastError = lastError
+        self.lastErrorCode = lastErrorCode
+        self.total = total
+        self.unread = unread
+        self.lastReadID = lastReadID
+    }
+}
+
+/// HTTP cache validators of a feed's first page, sent back as `If-None-Match` /
+/// `If-Modified-Since`.
+public struct Validators: Sendable, Equatable, Codable {
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+}

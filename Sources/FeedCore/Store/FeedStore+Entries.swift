@@ -1,0 +1,119 @@
+import GRDB
+
+/// What a successful fetch changes, committed together with its entries in one transaction.
+public struct FetchCommit: Sendable, Equatable {
+    public var fetchedAt: String
+    /// New `next_index` of an `indexed` feed; nil leaves it.
+    public var nextIndex: Int?
+    /// New validators of the first page; nil leaves them.
+    public var validators: Validators?
+
+    public init(fetchedAt: String, nextIndex: Int? = nil, validators: Validators? = nil) {
+        self.fetchedAt = fetchedAt
+        self.nextIndex = nextIndex
+        self.validators = validators
+    }
+}
+
+/// Entries: delivery, storage, listing.
+extension FeedStore {
+    /// Marks the oldest unread entry of `feed` read and returns it, in one transaction; nil when
+    /// none is unread. Uses the (feed, read, seq) index, so its cost does not grow with history.
+    public func deliverNext(feed: String) throws(FeedFailure) -> Entry? {
+        try write { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1", arguments: [feed])
+            else { return nil }
+            try db.execute(sql: "UPDATE entry SET read = 1 WHERE seq = ?", arguments: [row["seq"] as Int64])
+            var entry = Self.entry(row)
+            entry.read = true
+            return entry
+        }
+    }
+
+    /// Stores `entries` (in the given order, oldest first) and the fetch's bookkeeping in one
+    /// transaction, clearing the feed's last error and retry time. Entries whose id is already
+    /// stored are skipped; returns the ones that were new.
+    @discardableResult
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> [Entry] {
+        try write { db in
+            var inserted: [Entry] = []
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO entry (feed, id, title, text, author, url, published, fetched_at, read, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for entry in entries {
+                try statement.execute(arguments: [
+                    feed, entry.id, entry.title, entry.text, entry.author, entry.url, entry.published,
+                    entry.fetchedAt, entry.read, entry.source.text,
+                ])
+                if db.changesCount > 0 { inserted.append(entry) }
+            }
+            try db.execute(sql: """
+                UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL,
+                    next_index = COALESCE(?, next_index),
+                    etag = CASE WHEN ? THEN ? ELSE etag END,
+                    last_modified = CASE WHEN ? THEN ? ELSE last_modified END
+                WHERE name = ?
+                """, arguments: [
+                    commit.fetchedAt, commit.nextIndex,
+                    commit.validators != nil, commit.validators?.etag,
+                    commit.validators != nil, commit.validators?.lastModified, feed,
+                ])
+            return inserted
+        }
+    }
+
+    /// Which of `ids` are stored for `feed`.
+    public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let arguments = StatementArguments([feed] + ids)
+            return Set(try String.fetchAll(db, sql: "SELECT id FROM entry WHERE feed = ? AND id IN (\(marks))",
+                                           arguments: arguments))
+        }
+    }
+
+    /// The entries with `id`, of `feed` when given (several feeds may share an id).
+    public func entries(id: String, feed: String?) throws(FeedFailure) -> [Entry] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
+                arguments: [id, feed, feed]
+            ).map(Self.entry)
+        }
+    }
+
+    /// Streams stored entries oldest first, one row at a time (memory stays flat however many
+    /// there are). `limit` keeps the newest N.
+    public func forEachEntry(
+        feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) throws -> Void
+    ) throws(FeedFailure) {
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let feed {
+            conditions.append("feed = ?")
+            arguments.append(feed)
+        }
+        if unreadOnly { conditions.append("read = 0") }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql: String
+        if let limit {
+            arguments.append(limit)
+            sql = "SELECT * FROM (SELECT * FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+        } else {
+            sql = "SELECT * FROM entry \(filter) ORDER BY seq"
+        }
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            while let row = try rows.next() { try body(Self.entry(row)) }
+        }
+    }
+
+    static func entry(_ row: Row) -> Entry {
+        Entry(feed: row["feed"], id: row["id"], title: row["title"], text: row["text"], author: row["author"],
+              url: row["url"], published: row["published"], fetchedAt: row["fetched_at"], read: row["read"],
+              source: RawJSON(compactText: row["source"]))
+    }
+}

@@ -1,0 +1,92 @@
+import GRDB
+
+/// Registered feeds and their polling state.
+extension FeedStore {
+    /// Every feed, by name, with counts.
+    public func feeds() throws(FeedFailure) -> [FeedRecord] {
+        try read { db in try Row.fetchAll(db, sql: Self.feedQuery + " ORDER BY name").map(Self.record) }
+    }
+
+    /// One feed with counts, or `.notFound`.
+    public func feed(named name: String) throws(FeedFailure) -> FeedRecord {
+        let record = try read { db in
+            try Row.fetchOne(db, sql: Self.feedQuery + " WHERE name = ?", arguments: [name]).map(Self.record)
+        }
+        guard let record else { throw .notFound("no feed named \(name)") }
+        return record
+    }
+
+    /// The registration and polling state of `name`, without counting entries: what a fetch
+    /// needs, at a cost that does not grow with the number of entries.
+    public func registration(named name: String) throws(FeedFailure) -> FeedRecord {
+        let record = try read { db in
+            try Row.fetchOne(db, sql: "SELECT *, 0 AS total, 0 AS unread, NULL AS last_read_id FROM feed WHERE name = ?",
+                             arguments: [name]).map(Self.record)
+        }
+        guard let record else { throw .notFound("no feed named \(name)") }
+        return record
+    }
+
+    /// Registers a feed. An existing name is a usage error unless `replace`; replacing keeps the
+    /// entries but forgets validators, retry time and last error (the URL may have changed).
+    public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
+        try write { db in
+            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM feed WHERE name = ?", arguments: [feed.name]) ?? false
+            if exists {
+                guard replace else {
+                    throw FeedFailure.usage("feed \(feed.name) exists; use --replace to change it")
+                }
+                try db.execute(sql: """
+                    UPDATE feed SET url = ?, kind = ?, token_env = ?, etag = NULL, last_modified = NULL,
+                        retry_not_before = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
+                    """, arguments: [feed.url, feed.kind.rawValue, feed.tokenEnv, feed.name])
+            } else {
+                try db.execute(
+                    sql: "INSERT INTO feed (name, url, kind, token_env, created_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [feed.name, feed.url, feed.kind.rawValue, feed.tokenEnv, Timestamp.format(.now)])
+            }
+        }
+    }
+
+    /// Removes a feed and its entries.
+    public func removeFeed(named name: String) throws(FeedFailure) {
+        let removed = try write { db in
+            try db.execute(sql: "DELETE FROM feed WHERE name = ?", arguments: [name])
+            return db.changesCount
+        }
+        if removed == 0 { throw .notFound("no feed named \(name)") }
+    }
+
+    /// Records a failed fetch: the error and, for 429/503, when to try again. Nothing else
+    /// changes, so the next run retries from the same place.
+    public func recordFailure(feed: String, _ failure: FeedFailure, at time: String, retryNotBefore: String?) throws(FeedFailure) {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE feed SET last_fetch_at = ?, last_error = ?, last_error_code = ?,
+                    retry_not_before = COALESCE(?, retry_not_before) WHERE name = ?
+                """, arguments: [time, failure.description, failure.exitCode, retryNotBefore, feed])
+        }
+    }
+
+    private static let feedQuery = """
+        SELECT feed.*,
+            (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name) AS total,
+            (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name AND read = 0) AS unread,
+            (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id
+        FROM feed
+        """
+
+    private static func record(_ row: Row) throws -> FeedRecord {
+        let kindName: String = row["kind"]
+        guard let kind = FeedKind(rawValue: kindName) else {
+            throw FeedFailure.storeAccess("feed \(row["name"] as String) has an unknown kind \(kindName)")
+        }
+        return FeedRecord(
+            registration: FeedRegistration(name: row["name"], url: row["url"], kind: kind, tokenEnv: row["token_env"]),
+            nextIndex: row["next_index"],
+            validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
+            retryNotBefore: row["retry_not_before"], lastFetchAt: row["last_fetch_at"],
+            lastError: row["last_error"], lastErrorCode: row["last_error_code"],
+            total: row["total"], unread: row["unread"], lastReadID: row["last_read_id"])
+    }
+}
