@@ -10,6 +10,10 @@ public struct FeedReactor: Reactor {
     public let environment: FeedEnvironment
     public let initialState = FeedReactorState()
 
+    /// Where a feed's work starts: waiting for its lock and reading the store block this queue,
+    /// never the HTTP client's worker thread or the caller.
+    private static let workQueue = DispatchQueue(label: "feedcli.reactor")
+
     public init(environment: FeedEnvironment) {
         self.environment = environment
     }
@@ -42,14 +46,15 @@ public struct FeedReactor: Reactor {
     ) -> Observable<FeedMutation> {
         let store = environment.store
         let work = Observable<FeedMutation>.deferred {
-            let lock = try store.lock(feed: name)
+            let lock = SubscriptionResource(try store.lock(feed: name))
             let record = try store.registration(named: name)
-            return Observable.concat([
+            return lock.bound(to: Observable.concat([
                 .just(.loaded(record)),
                 .just(.activity(feed: name, .delivering)),
                 try body(record),
-            ]).handleEvents(onDispose: { withExtendedLifetime(lock) {} })
+            ]))
         }
+        .subscribe(on: Self.workQueue)
         .catch { error in .deferred { try recordFailure(error, feed: name) } }
         return .concat([
             .just(.activity(feed: name, .waitingForLock)),

@@ -1,0 +1,81 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// The feed reactor with the real HTTP client against a loopback posts server and a real store.
+@Suite("FeedReactor against a loopback server", .serialized)
+struct FeedReactorTests {
+    let posts: PostsServer
+    let store: FeedStore
+    let host: ReactorHost<FeedReactor>
+    let observed = Locked<[FeedReactorState]>([])
+
+    init() throws {
+        posts = try PostsServer(available: 3)
+        store = try FeedStore.open(at: temporaryStorePath())
+        try store.addFeed(FeedRegistration(name: "local", url: posts.url, kind: .indexed), replace: false)
+        var options = FetchOptions()
+        options.retries = 0
+        let environment = FeedEnvironment(store: store, http: try HTTPClient(), options: options)
+        host = ReactorHost(reactor: FeedReactor(environment: environment))
+        _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
+    }
+
+    @Test func nextFetchesStoresAndDeliversWithActivityAroundIt() throws {
+        let state = host.run(.next(feed: "local"))
+        let entry = try #require(state.delivered.first)
+        #expect(entry.id == "1" && entry.read && entry.feed == "local")
+        #expect(state.feeds["local"]?.activity == .idle)
+        #expect(state.feeds["local"]?.record?.nextIndex == 2)
+        let activities = observed.value.compactMap { $0.feeds["local"]?.activity }
+        #expect(activities.first == .waitingForLock)
+        #expect(activities.contains(.fetching(url: posts.url + "/1", page: 1)))
+        #expect(activities.last == .idle)
+        #expect(try store.registration(named: "local").nextIndex == 2, "the cursor is committed")
+    }
+
+    /// Regression: the feed lock was let go in the subscription's teardown, after the terminal
+    /// event had already started the next queued action, which then waited 30 s for that lock.
+    @Test(.timeLimit(.minutes(1))) func twoActionsAreProcessedSerially() throws {
+        posts.setDelay(0.1)
+        let finished = DispatchSemaphore(value: 0)
+        host.send(.next(feed: "local"))
+        host.send(.next(feed: "local")) { finished.signal() }
+        finished.wait()
+        let delivered = observed.value.compactMap { $0.delivered.first?.id }
+        #expect(delivered.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == ["1", "2"])
+        #expect(posts.server.peakInFlight == 1, "the second request starts after the first action ended")
+    }
+
+    @Test func theEndOfTheFeedIsNotAnError() throws {
+        for _ in 0..<3 { host.run(.next(feed: "local")) }
+        let state = host.run(.next(feed: "local"))
+        #expect(state.delivered.isEmpty)
+        #expect(state.failures.isEmpty)
+        #expect(state.feeds["local"]?.isUpToDate == true)
+        #expect(try store.registration(named: "local").nextIndex == 4, "a 404 leaves the cursor")
+    }
+
+    @Test func aServerErrorIsStateAndChangesNoCursor() throws {
+        posts.failNext(500)
+        let state = host.run(.next(feed: "local"))
+        #expect(state.delivered.isEmpty)
+        #expect(state.feeds["local"]?.failure == .temporary("HTTP 500 from \(posts.url)/1"))
+        let record = try store.registration(named: "local")
+        #expect(record.nextIndex == 1)
+        #expect(record.lastErrorCode == 75)
+        let retried = host.run(.next(feed: "local"))
+        #expect(retried.delivered.first?.id == "1", "the next run retries from the same place")
+        #expect(try store.registration(named: "local").lastError == nil)
+    }
+
+    @Test func statusLoadsEveryFeed() throws {
+        host.run(.next(feed: "local"))
+        let state = host.run(.loadStatus(feeds: []))
+        #expect(state.feeds.keys.sorted() == ["local", "posts"])
+        #expect(state.feeds["local"]?.record?.total == 1)
+        #expect(state.feeds["local"]?.record?.lastReadID == "1")
+        let missing = host.run(.loadStatus(feeds: ["nope"]))
+        #expect(missing.failures == [.notFound("no feed named nope")])
+    }
+}

@@ -1,0 +1,96 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// A reactor whose actions take time on a real queue, recording the order of its work.
+private struct CounterReactor: Reactor {
+    enum Action: Sendable { case add(Int, delay: Double), fail, sendFromObserver }
+    enum Mutation: Sendable, Equatable { case began(Int), added(Int), ended(Int), failed(String) }
+    struct State: Sendable, Equatable {
+        var total = 0
+        var log: [Mutation] = []
+    }
+
+    let initialState = State()
+
+    func mutate(action: Action) -> Observable<Mutation> {
+        switch action {
+        case .add(let n, let delay):
+            return Observable { observer in
+                observer.next(.began(n))
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                    observer.next(.added(n))
+                    observer.next(.ended(n))
+                    observer.complete()
+                }
+                return Disposables.empty
+            }
+        case .fail:
+            return .concat([.just(.began(-1)), .fail(TestError(id: 42))])
+        case .sendFromObserver:
+            return .just(.began(0))
+        }
+    }
+
+    func reduce(state: State, mutation: Mutation) -> State {
+        var state = state
+        state.log.append(mutation)
+        if case .added(let n) = mutation { state.total += n }
+        return state
+    }
+
+    func mutation(for error: any Error, action: Action) -> Mutation {
+        .failed("\(error)")
+    }
+}
+
+@Suite("ReactorHost")
+struct ReactorHostTests {
+    @Test func processesActionsOneAtATimeInOrder() {
+        let host = ReactorHost(reactor: CounterReactor())
+        host.send(.add(1, delay: 0.15))
+        let state = host.run(.add(2, delay: 0.01))
+        #expect(state.log == [.began(1), .added(1), .ended(1), .began(2), .added(2), .ended(2)],
+                "the second action waits although it would finish first")
+        #expect(state.total == 3)
+    }
+
+    @Test func anErrorBecomesStateAndProcessingGoesOn() {
+        let host = ReactorHost(reactor: CounterReactor())
+        let failed = host.run(.fail)
+        #expect(failed.log == [.began(-1), .failed("TestError(id: 42)")])
+        let after = host.run(.add(5, delay: 0))
+        #expect(after.total == 5)
+    }
+
+    @Test func anActionSentFromAStateObserverIsQueuedNotNested() {
+        let host = ReactorHost(reactor: CounterReactor())
+        let sent = Locked(false)
+        let subscription = host.state.subscribe(onNext: { state in
+            guard state.log.last == .began(0) else { return }
+            let first = sent.withLock { was -> Bool in
+                defer { was = true }
+                return !was
+            }
+            if first {
+                host.send(.add(7, delay: 0))
+            }
+        })
+        let finished = DispatchSemaphore(value: 0)
+        host.send(.sendFromObserver)
+        host.send(.add(1, delay: 0)) { finished.signal() }
+        finished.wait()
+        #expect(host.currentState.log == [.began(0), .began(7), .added(7), .ended(7), .began(1), .added(1), .ended(1)],
+                "the observer's action runs after the current one, before later ones, never inside it")
+        subscription.dispose()
+    }
+
+    @Test func stateObserversSeeTheCurrentStateThenEveryChange() {
+        let host = ReactorHost(reactor: CounterReactor())
+        let totals = Locked<[Int]>([])
+        let subscription = host.state.subscribe(onNext: { state in totals.withLock { $0.append(state.total) } })
+        host.run(.add(2, delay: 0))
+        #expect(totals.value == [0, 0, 2, 2])
+        subscription.dispose()
+    }
+}

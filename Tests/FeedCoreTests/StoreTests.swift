@@ -1,0 +1,101 @@
+import FeedCore
+import Foundation
+import Testing
+
+@Suite("FeedStore")
+struct StoreTests {
+    @Test func createsAMigratedStoreReadableByItsOwnerOnly() throws {
+        let path = temporaryStorePath()
+        let store = try FeedStore.open(at: path)
+        #expect(try store.feeds().map(\.name) == ["posts"], "the default feed exists from the first run")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        _ = try FeedStore.open(at: path)  // reopening migrates nothing and keeps data
+        #expect(try FeedStore.open(at: path).feeds().count == 1)
+    }
+
+    @Test func migratesAnEmptyFile() throws {
+        let path = temporaryStorePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(try FeedStore.open(at: path).feeds().map(\.name) == ["posts"])
+    }
+
+    @Test func refusesAndLeavesAloneAFileThatIsNotAFeedcliStore() throws {
+        let path = temporaryStorePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let text = Data("my notes, not a database\n".utf8)
+        FileManager.default.createFile(atPath: path, contents: text)
+        #expect { try FeedStore.open(at: path) } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
+        #expect(FileManager.default.contents(atPath: path) == text)
+    }
+
+    @Test func cannotCreateUnderAFile() throws {
+        let blocker = temporaryStorePath("blocker")
+        try FileManager.default.createDirectory(atPath: (blocker as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        #expect { try FeedStore.open(at: blocker + "/sub/feedcli.sqlite") } throws: { ($0 as? FeedFailure)?.exitCode == 73 }
+    }
+
+    @Test func entriesAreUniquePerFeedAndDeliveredOldestFirst() throws {
+        let store = try FeedStore.open(at: temporaryStorePath())
+        try store.addFeed(FeedRegistration(name: "other", url: "http://x/", kind: .indexed), replace: false)
+        let commit = FetchCommit(fetchedAt: "T")
+        let first = try store.commitFetch(feed: "posts", entries: [.sample("1"), .sample("2")], commit)
+        let again = try store.commitFetch(feed: "posts", entries: [.sample("2"), .sample("3")], commit)
+        let elsewhere = try store.commitFetch(feed: "other", entries: [.sample("1", feed: "other")], commit)
+        #expect(first.map(\.id) == ["1", "2"])
+        #expect(again.map(\.id) == ["3"], "a stored id is skipped")
+        #expect(elsewhere.map(\.id) == ["1"], "ids are unique per feed only")
+        #expect(try store.deliverNext(feed: "posts")?.id == "1")
+        #expect(try store.deliverNext(feed: "posts")?.id == "2")
+        var listed: [String] = []
+        try store.forEachEntry(feed: "posts", unreadOnly: true, limit: nil) { listed.append($0.id) }
+        #expect(listed == ["3"])
+        listed = []
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: 2) { listed.append("\($0.feed)/\($0.id)") }
+        #expect(listed == ["posts/3", "other/1"], "--limit keeps the newest, printed oldest first")
+    }
+
+    @Test func aFailedTransactionLeavesNothingBehind() throws {
+        let store = try FeedStore.open(at: temporaryStorePath())
+        #expect(throws: FeedFailure.self) {
+            try store.commitFetch(feed: "no-such-feed", entries: [.sample("1", feed: "no-such-feed")],
+                                  FetchCommit(fetchedAt: "T", nextIndex: 9))
+        }
+        var count = 0
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { _ in count += 1 }
+        #expect(count == 0)
+    }
+
+    @Test func feedsAddReplaceRemove() throws {
+        let store = try FeedStore.open(at: temporaryStorePath())
+        let feed = FeedRegistration(name: "a", url: "http://x/", kind: .graph, tokenEnv: "A_TOKEN")
+        try store.addFeed(feed, replace: false)
+        #expect(throws: FeedFailure.usage("feed a exists; use --replace to change it")) {
+            try store.addFeed(feed, replace: false)
+        }
+        try store.addFeed(FeedRegistration(name: "a", url: "http://y/", kind: .linked), replace: true)
+        #expect(try store.feed(named: "a").registration == FeedRegistration(name: "a", url: "http://y/", kind: .linked))
+        try store.removeFeed(named: "a")
+        #expect(throws: FeedFailure.notFound("no feed named a")) { try store.removeFeed(named: "a") }
+    }
+
+    @Test func aFeedLockIsExclusiveAndWaitsUpToItsLimit() throws {
+        let store = try FeedStore.open(at: temporaryStorePath(), wait: .milliseconds(200))
+        do {
+            let held = try store.lock(feed: "posts")
+            let started = ContinuousClock.now
+            #expect(throws: FeedFailure.self) { try store.lock(feed: "posts") }
+            #expect(ContinuousClock.now - started >= .milliseconds(200))
+            _ = try store.lock(feed: "other")
+            withExtendedLifetime(held) {}
+        }
+        _ = try store.lock(feed: "posts")
+    }
+}

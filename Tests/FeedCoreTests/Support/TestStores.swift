@@ -1,0 +1,17 @@
+import FeedCore
+import Foundation
+
+/// A fresh store path in its own temporary folder.
+func temporaryStorePath(_ name: String = "feedcli.sqlite") -> String {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("feedcli-tests-\(UUID().uuidString)")
+    return folder.appendingPathComponent(name).path
+}
+
+extension Entry {
+    static func sample(_ id: String, feed: String = "posts", read: Bool = false) -> Entry {
+        Entry(feed: feed, id: id, title: "title \(id)", text: "text \(id)", author: "1",
+              fetchedAt: "2026-11-21T19:00:00Z", read: read,
+              source: RawJSON(compactText: #"{"id":\#(id)}"#))
+    }
+}
