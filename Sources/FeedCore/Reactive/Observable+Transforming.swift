@@ -102,3 +102,22 @@ extension Observable where Element: Equatable {
         }
     }
 }
+
+extension Observable {
+    /// Collects every element and emits them as one array when the source completes (an empty
+    /// array for an empty source). Fails, without emitting, if the source fails.
+    public func toArray() -> Observable<[Element]> {
+        Observable<[Element]> { observer in
+            let collected = Accumulator<[Element]>([])
+            return self.subscribe { event in
+                switch event {
+                case .next(let element): _ = collected.update { $0 + [element] }
+                case .failed(let error): observer.fail(error)
+                case .completed:
+                    observer.next(collected.current)
+                    observer.complete()
+                }
+            }
+        }
+    }
+}

@@ -31,6 +31,7 @@ extension FeedReactor {
                 record.retryNotBefore = nil
                 if let nextIndex = commit.nextIndex { record.nextIndex = nextIndex }
                 if let validators = commit.validators { record.validators = validators }
+                if let resumeURL = commit.resumeURL { record.resumeURL = resumeURL }
                 record.total += entries.count
                 record.unread += newUnread.count
                 status.record = record

@@ -137,8 +137,139 @@ public struct FeedReactor: Reactor {
 
     // MARK: sync
 
+    /// Fetches what is new of one feed and commits it; `.stored` with the new entries, or
+    /// `.upToDate`.
     private func sync(_ record: FeedRecord) throws -> Observable<FeedMutation> {
         if let until = isDeferred(record) { return .just(.skipped(feed: record.name, until: until)) }
-        throw FeedFailure.configuration("sync of \(record.registration.kind.rawValue) feeds is not built yet")
+        let maxPages = environment.options.maxPages ?? record.registration.kind.defaultMaxPages
+        switch record.registration.kind {
+        case .indexed: return syncIndexed(record, from: record.nextIndex, pagesLeft: maxPages, foundAny: false)
+        case .graph: return syncPaged(record, format: GraphFeed(), maxPages: maxPages)
+        case .jsonfeed: return syncPaged(record, format: JSONFeedKind(), maxPages: maxPages)
+        case .linked: return syncPaged(record, format: LinkedFeed(), maxPages: maxPages)
+        }
+    }
+
+    /// Requests the next indices of an `indexed` feed four at a time (over the client's reused
+    /// connections), stops at the first 404, and commits each window in index order with the
+    /// cursor moved past it.
+    private func syncIndexed(
+        _ record: FeedRecord, from start: Int, pagesLeft: Int, foundAny: Bool
+    ) -> Observable<FeedMutation> {
+        let count = min(4, pagesLeft)
+        guard count > 0 else { return foundAny ? .empty() : .just(.upToDate(feed: record.name)) }
+        let environment = self.environment
+        let fetcher = environment.fetcher
+        let indices = Array(start..<(start + count))
+        let window = Observable.from(indices)
+            .flatMap(.merge(maxConcurrent: 4)) { index in
+                fetcher.get(IndexedFeed.url(base: record.registration.url, index: index),
+                            feed: record.registration, acceptsNotFound: true)
+                    .map { (index, $0) }
+            }
+            .toArray()
+            .flatMap(.concat) { responses -> Observable<FeedMutation> in
+                var items: [FeedItem] = []
+                for (_, response) in responses.sorted(by: { $0.0 < $1.0 }) {
+                    guard response.status != 404 else { break }
+                    items.append(try IndexedFeed.item(from: response))
+                }
+                guard !items.isEmpty else { return foundAny ? .empty() : .just(.upToDate(feed: record.name)) }
+                let now = Timestamp.format(environment.now())
+                let last = items.compactMap { Int($0.id) }.max() ?? (start + items.count - 1)
+                let commit = FetchCommit(fetchedAt: now, nextIndex: max(last, start + items.count - 1) + 1)
+                let entries = items.map { $0.entry(feed: record.name, fetchedAt: now) }
+                let stored = try environment.store.commitFetch(feed: record.name, entries: entries, commit)
+                let mutation = FeedMutation.stored(feed: record.name, entries: stored, commit)
+                guard items.count == count else { return .just(mutation) }
+                return .concat([
+                    .just(mutation),
+                    syncIndexed(record, from: start + count, pagesLeft: pagesLeft - count, foundAny: true),
+                ])
+            }
+        return .concat([
+            .just(.activity(feed: record.name, .fetching(url: IndexedFeed.url(base: record.registration.url, index: start),
+                                                       page: start - record.nextIndex + 1))),
+            window,
+        ])
+    }
+
+    /// Walks a paged feed from its URL (newest first) and commits what is new in one
+    /// transaction, oldest first. A walk cut short by `--max-pages` leaves a backfill cursor;
+    /// later runs spend their remaining page budget following it to older entries.
+    private func syncPaged(_ record: FeedRecord, format: any PageFormat, maxPages: Int) -> Observable<FeedMutation> {
+        let store = environment.store
+        let now = environment.now
+        let top = walker(record, format: format, maxPages: maxPages)
+        return walk(top, record, from: record.registration.url, validators: record.validators, pageOffset: 0) { outcome in
+            var mutations: [Observable<FeedMutation>] = []
+            if !outcome.notModified {
+                let cut = outcome.pages.last?.unfollowedNext
+                let commit = FetchCommit(fetchedAt: Timestamp.format(now()), validators: outcome.pages.first?.validators,
+                                         resumeURL: cut.map { .some($0) })
+                let stored = try store.commitFetch(feed: record.name, entries: outcome.entries(record.name, commit), commit)
+                mutations.append(.just(.stored(feed: record.name, entries: stored, commit)))
+                if cut != nil { return .concat(mutations) }
+            }
+            let budget = maxPages - outcome.pagesRequested
+            guard let resume = record.resumeURL, budget > 0 else {
+                if outcome.pages.allSatisfy(\.fresh.isEmpty) { mutations.append(.just(.upToDate(feed: record.name))) }
+                return .concat(mutations)
+            }
+            let back = walker(record, format: format, maxPages: budget)
+            mutations.append(walk(back, record, from: resume, validators: nil, pageOffset: outcome.pagesRequested) { older in
+                let commit = FetchCommit(fetchedAt: Timestamp.format(now()),
+                                         resumeURL: .some(older.pages.last?.unfollowedNext), isBackfill: true)
+                let stored = try store.commitFetch(feed: record.name, entries: older.entries(record.name, commit), commit)
+                return .just(.stored(feed: record.name, entries: stored, commit))
+            })
+            return .concat(mutations)
+        }
+    }
+
+    private func walker(_ record: FeedRecord, format: any PageFormat, maxPages: Int) -> PagingWalker {
+        let store = environment.store
+        return PagingWalker(fetcher: environment.fetcher, format: format, feed: record.registration, maxPages: maxPages,
+                            storedIDs: { ids in try store.storedIDs(feed: record.name, among: ids) })
+    }
+
+    /// Runs one walk, reporting each request as activity, then hands what it found to `commit`.
+    private func walk(
+        _ walker: PagingWalker, _ record: FeedRecord, from url: String, validators: Validators?, pageOffset: Int,
+        commit: @escaping @Sendable (WalkOutcome) throws -> Observable<FeedMutation>
+    ) -> Observable<FeedMutation> {
+        .deferred {
+            let outcome = Accumulator(WalkOutcome())
+            return .concat([
+                walker.walk(from: url, validators: validators).compactMap { step -> FeedMutation? in
+                    _ = outcome.update { $0.adding(step) }
+                    guard case .requesting(let url, let number) = step else { return nil }
+                    return .activity(feed: record.name, .fetching(url: url, page: pageOffset + number))
+                },
+                .deferred { try commit(outcome.current) },
+            ])
+        }
+    }
+}
+
+/// What one walk found, gathered while it runs.
+private struct WalkOutcome: Sendable {
+    var pages: [PagingWalker.WalkedPage] = []
+    var pagesRequested = 0
+    var notModified = false
+
+    func adding(_ step: PagingWalker.Step) -> WalkOutcome {
+        var outcome = self
+        switch step {
+        case .requesting(_, let number): outcome.pagesRequested = number
+        case .page(let page): outcome.pages.append(page)
+        case .notModified: outcome.notModified = true
+        }
+        return outcome
+    }
+
+    /// The new entries, oldest first (walks see newest first).
+    func entries(_ feed: String, _ commit: FetchCommit) -> [Entry] {
+        pages.flatMap(\.fresh).reversed().map { $0.entry(feed: feed, fetchedAt: commit.fetchedAt) }
     }
 }

@@ -42,7 +42,7 @@ public enum EntryRenderer {
     /// One line per entry for `list` and `sync`: an unread mark, feed and id, the title (or the
     /// text's first line).
     public static func plainLine(_ entry: Entry) -> String {
-        let headline = entry.title ?? entry.text?.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        let headline = entry.title ?? entry.text?.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "(untitled)"
         return "\(entry.read ? " " : "*") \(TerminalText.safe(entry.feed))/\(TerminalText.safe(entry.id))  "
             + TerminalText.safe(headline) + "\n"
     }

@@ -31,6 +31,7 @@ public enum StatusRenderer {
             ("etag", { $0.string(record?.validators.etag) }),
             ("last_modified", { $0.string(record?.validators.lastModified) }),
             ("retry_not_before", { $0.string(record?.retryNotBefore) }),
+            ("resume_url", { $0.string(record?.resumeURL) }),
         ])
         return writer.bytes
     }
@@ -52,6 +53,7 @@ public enum StatusRenderer {
                 .compactMap { $0 }.joined(separator: ", "))
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(until)") }
+        if let resume = record.resumeURL { lines.append("  older entries continue at: \(TerminalText.safe(resume))") }
         if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -6,6 +6,8 @@ public struct FeedRecord: Sendable, Equatable {
     public var nextIndex: Int
     public var validators: Validators
     public var retryNotBefore: String?
+    /// For paged feeds: the page where a walk cut short by `--max-pages` goes on (older entries).
+    public var resumeURL: String?
     public var lastFetchAt: String?
     public var lastError: String?
     public var lastErrorCode: Int32?
@@ -18,13 +20,14 @@ public struct FeedRecord: Sendable, Equatable {
 
     public init(
         registration: FeedRegistration, nextIndex: Int = 1, validators: Validators = Validators(),
-        retryNotBefore: String? = nil, lastFetchAt: String? = nil, lastError: String? = nil,
+        retryNotBefore: String? = nil, resumeURL: String? = nil, lastFetchAt: String? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil
     ) {
         self.registration = registration
         self.nextIndex = nextIndex
         self.validators = validators
         self.retryNotBefore = retryNotBefore
+        self.resumeURL = resumeURL
         self.lastFetchAt = lastFetchAt
         self.lastError = lastError
         self.lastErrorCode = lastErrorCode

@@ -7,11 +7,21 @@ public struct FetchCommit: Sendable, Equatable {
     public var nextIndex: Int?
     /// New validators of the first page; nil leaves them.
     public var validators: Validators?
+    /// The backfill cursor: `.some(url)` sets it, `.some(nil)` clears it, nil leaves it.
+    public var resumeURL: String??
+    /// The entries are older than every stored entry of the feed (backfill): they are placed
+    /// before them, so `next` still delivers oldest first.
+    public var isBackfill: Bool
 
-    public init(fetchedAt: String, nextIndex: Int? = nil, validators: Validators? = nil) {
+    public init(
+        fetchedAt: String, nextIndex: Int? = nil, validators: Validators? = nil,
+        resumeURL: String?? = nil, isBackfill: Bool = false
+    ) {
         self.fetchedAt = fetchedAt
         self.nextIndex = nextIndex
         self.validators = validators
+        self.resumeURL = resumeURL
+        self.isBackfill = isBackfill
     }
 }
 
@@ -38,14 +48,21 @@ extension FeedStore {
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> [Entry] {
         try write { db in
             var inserted: [Entry] = []
+            // Backfilled entries get sequence numbers below every stored one (seq is unique across
+            // feeds), newest of them nearest; sequence numbers may go negative.
+            var backfillSeq: Int64? = nil
+            if commit.isBackfill {
+                let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM entry")
+                backfillSeq = (oldest ?? 1) - Int64(entries.count)
+            }
             let statement = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO entry (feed, id, title, text, author, url, published, fetched_at, read, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            for entry in entries {
+            for (offset, entry) in entries.enumerated() {
                 try statement.execute(arguments: [
-                    feed, entry.id, entry.title, entry.text, entry.author, entry.url, entry.published,
-                    entry.fetchedAt, entry.read, entry.source.text,
+                    backfillSeq.map { $0 + Int64(offset) }, feed, entry.id, entry.title, entry.text, entry.author,
+                    entry.url, entry.published, entry.fetchedAt, entry.read, entry.source.text,
                 ])
                 if db.changesCount > 0 { inserted.append(entry) }
             }
@@ -53,12 +70,14 @@ extension FeedStore {
                 UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL,
                     next_index = COALESCE(?, next_index),
                     etag = CASE WHEN ? THEN ? ELSE etag END,
-                    last_modified = CASE WHEN ? THEN ? ELSE last_modified END
+                    last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
+                    resume_url = CASE WHEN ? THEN ? ELSE resume_url END
                 WHERE name = ?
                 """, arguments: [
                     commit.fetchedAt, commit.nextIndex,
                     commit.validators != nil, commit.validators?.etag,
-                    commit.validators != nil, commit.validators?.lastModified, feed,
+                    commit.validators != nil, commit.validators?.lastModified,
+                    commit.resumeURL != nil, commit.resumeURL ?? nil, feed,
                 ])
             return inserted
         }

@@ -38,7 +38,7 @@ extension FeedStore {
                 }
                 try db.execute(sql: """
                     UPDATE feed SET url = ?, kind = ?, token_env = ?, etag = NULL, last_modified = NULL,
-                        retry_not_before = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
+                        retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
                     """, arguments: [feed.url, feed.kind.rawValue, feed.tokenEnv, feed.name])
             } else {
                 try db.execute(
@@ -85,7 +85,7 @@ extension FeedStore {
             registration: FeedRegistration(name: row["name"], url: row["url"], kind: kind, tokenEnv: row["token_env"]),
             nextIndex: row["next_index"],
             validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
-            retryNotBefore: row["retry_not_before"], lastFetchAt: row["last_fetch_at"],
+            retryNotBefore: row["retry_not_before"], resumeURL: row["resume_url"], lastFetchAt: row["last_fetch_at"],
             lastError: row["last_error"], lastErrorCode: row["last_error_code"],
             total: row["total"], unread: row["unread"], lastReadID: row["last_read_id"])
     }

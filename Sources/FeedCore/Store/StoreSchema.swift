@@ -47,6 +47,10 @@ enum StoreSchema {
                 sql: "INSERT INTO feed (name, url, kind, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [posts.name, posts.url, posts.kind.rawValue, Timestamp.format(.now)])
         }
+        migrator.registerMigration("v2: backfill cursor") { db in
+            // Where a walk cut short by --max-pages goes on next time (older entries).
+            try db.execute(sql: "ALTER TABLE feed ADD COLUMN resume_url TEXT")
+        }
         return migrator
     }
 }

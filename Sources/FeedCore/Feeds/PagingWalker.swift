@@ -1,0 +1,64 @@
+/// Walks any paged kind, newest page first, for `sync`. One walker for all kinds; a
+/// `PageFormat` reads each page.
+///
+/// The walk follows `next` and stops at the first page that holds an entry already stored, or
+/// when no `next` remains, or at `maxPages` requests, or when `next` points at a URL this walk
+/// already requested (a loop). An empty page that still has `next` is not the end. The first
+/// request carries the feed's validators; a 304 ends the walk as "not modified". Ids already seen
+/// earlier in the walk are dropped (items shift between pages while a walk runs).
+struct PagingWalker: Sendable {
+    enum Step: Sendable {
+        /// About to request page `number` (1-based).
+        case requesting(url: String, number: Int)
+        case page(WalkedPage)
+        /// The first page answered 304.
+        case notModified
+    }
+
+    struct WalkedPage: Sendable {
+        /// Items not stored yet, in the server's order (newest first).
+        var fresh: [FeedItem]
+        /// The first page's validators (nil for later pages).
+        var validators: Validators?
+        /// Where the walk would have gone had `maxPages` not stopped it.
+        var unfollowedNext: String?
+    }
+
+    let fetcher: FeedFetcher
+    let format: any PageFormat
+    let feed: FeedRegistration
+    let maxPages: Int
+    /// Which of these ids the store holds.
+    let storedIDs: @Sendable ([String]) throws -> Set<String>
+
+    func walk(from url: String, validators: Validators?) -> Observable<Step> {
+        step(url: url, number: 1, requested: [url], seen: [], validators: validators)
+    }
+
+    private func step(
+        url: String, number: Int, requested: Set<String>, seen: Set<String>, validators: Validators?
+    ) -> Observable<Step> {
+        .concat([
+            .just(.requesting(url: url, number: number)),
+            fetcher.get(url, feed: feed, validators: validators).flatMap(.concat) { response -> Observable<Step> in
+                if response.status == 304 { return .just(.notModified) }
+                let page = try format.page(from: response)
+                let stored = try storedIDs(page.items.map(\.id))
+                var seen = seen
+                let fresh = page.items.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+                let pageValidators = number == 1
+                    ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+                    : nil
+                let next = page.next.flatMap { requested.contains($0) ? nil : $0 }
+                let goesOn = stored.isEmpty && next != nil && number < maxPages
+                let walked = WalkedPage(fresh: fresh, validators: pageValidators,
+                                        unfollowedNext: stored.isEmpty && number >= maxPages ? next : nil)
+                guard goesOn, let next else { return .just(.page(walked)) }
+                return .concat([
+                    .just(.page(walked)),
+                    step(url: next, number: number + 1, requested: requested.union([next]), seen: seen, validators: nil),
+                ])
+            },
+        ])
+    }
+}
