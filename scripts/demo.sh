@@ -32,5 +32,23 @@ step feedcli list local
 "$feedcli" list local
 step "feedcli list local --json | jq '.[].title'"
 "$feedcli" list local --json | jq '.[].title'
-step feedcli status local
-"$feedcli" status local
+
+step feedcli feeds add memories "$base/graph" --kind graph
+"$feedcli" feeds add memories "$base/graph" --kind graph
+step feedcli sync memories
+"$feedcli" sync memories
+step feedcli feeds add fireball "$base/jsonfeed/DaringFireball/1.json" --kind jsonfeed
+"$feedcli" feeds add fireball "$base/jsonfeed/DaringFireball/1.json" --kind jsonfeed
+step "feedcli sync fireball --jsonl | jq -r '.published + \"  \" + .title'"
+"$feedcli" sync fireball --jsonl | jq -r '.published + "  " + .title'
+step "feedcli sync memories fireball   # again: nothing new, so nothing at all (the server answers 304)"
+"$feedcli" sync memories fireball
+echo "(exit $?)"
+step feedcli status fireball
+"$feedcli" status fireball
+
+cat <<CRON
+
+A crontab line that polls every 5 minutes and appends new entries as JSON Lines:
+*/5 * * * * feedcli sync --jsonl --quiet >> \$HOME/feeds.jsonl 2>> \$HOME/feeds.err
+CRON

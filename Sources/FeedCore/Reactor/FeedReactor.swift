@@ -150,18 +150,19 @@ public struct FeedReactor: Reactor {
         }
     }
 
-    /// Requests the next indices of an `indexed` feed four at a time (over the client's reused
-    /// connections), stops at the first 404, and commits each window in index order with the
-    /// cursor moved past it.
+    /// Requests the next indices of an `indexed` feed in windows, four in flight at a time (over
+    /// the client's reused connections), stops at the first 404, and commits each window in index
+    /// order with the cursor moved past it. The first window is 4 indices, so a polling run at the
+    /// end of the feed costs 4 requests; each full window doubles the next (up to 64), so a long
+    /// backlog pays few commits and few waits for a window's slowest request.
     private func syncIndexed(
-        _ record: FeedRecord, from start: Int, pagesLeft: Int, foundAny: Bool
+        _ record: FeedRecord, from start: Int, pagesLeft: Int, foundAny: Bool, window size: Int = 4
     ) -> Observable<FeedMutation> {
-        let count = min(4, pagesLeft)
+        let count = min(size, pagesLeft)
         guard count > 0 else { return foundAny ? .empty() : .just(.upToDate(feed: record.name)) }
         let environment = self.environment
         let fetcher = environment.fetcher
-        let indices = Array(start..<(start + count))
-        let window = Observable.from(indices)
+        let window = Observable.from(Array(start..<(start + count)))
             .flatMap(.merge(maxConcurrent: 4)) { index in
                 fetcher.get(IndexedFeed.url(base: record.registration.url, index: index),
                             feed: record.registration, acceptsNotFound: true)
@@ -184,7 +185,8 @@ public struct FeedReactor: Reactor {
                 guard items.count == count else { return .just(mutation) }
                 return .concat([
                     .just(mutation),
-                    syncIndexed(record, from: start + count, pagesLeft: pagesLeft - count, foundAny: true),
+                    syncIndexed(record, from: start + count, pagesLeft: pagesLeft - count, foundAny: true,
+                                window: min(size * 2, 64)),
                 ])
             }
         return .concat([
