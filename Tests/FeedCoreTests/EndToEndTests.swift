@@ -143,10 +143,8 @@ struct EndToEndTests {
 
     @Test func aFileThatIsNotAStoreIsLeftUntouched() throws {
         let path = temporaryStorePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
         let text = Data("precious\n".utf8)
-        FileManager.default.createFile(atPath: path, contents: text)
+        try writeFile(path, text)
         let run = try Feedcli.run(["list", "--state", path])
         #expect(run.status == 74)
         #expect(FileManager.default.contents(atPath: path) == text)

@@ -18,27 +18,21 @@ struct StoreTests {
 
     @Test func migratesAnEmptyFile() throws {
         let path = temporaryStorePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data())
+        try writeFile(path, Data())
         #expect(try FeedStore.open(at: path).feeds().map(\.name) == ["posts"])
     }
 
     @Test func refusesAndLeavesAloneAFileThatIsNotAFeedcliStore() throws {
         let path = temporaryStorePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
         let text = Data("my notes, not a database\n".utf8)
-        FileManager.default.createFile(atPath: path, contents: text)
+        try writeFile(path, text)
         #expect { try FeedStore.open(at: path) } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
         #expect(FileManager.default.contents(atPath: path) == text)
     }
 
     @Test func cannotCreateUnderAFile() throws {
         let blocker = temporaryStorePath("blocker")
-        try FileManager.default.createDirectory(atPath: (blocker as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        try writeFile(blocker, Data("x".utf8))
         #expect { try FeedStore.open(at: blocker + "/sub/feedcli.sqlite") } throws: { ($0 as? FeedFailure)?.exitCode == 73 }
     }
 

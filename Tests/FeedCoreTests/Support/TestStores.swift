@@ -15,3 +15,10 @@ extension Entry {
               source: RawJSON(compactText: #"{"id":\#(id)}"#))
     }
 }
+
+/// Writes `contents` at `path`, creating its folder; for stores that are not what they seem.
+func writeFile(_ path: String, _ contents: Data) throws {
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                            withIntermediateDirectories: true)
+    try contents.write(to: URL(fileURLWithPath: path))
+}
