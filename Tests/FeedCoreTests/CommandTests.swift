@@ -1,0 +1,79 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// Commands called in-process with an injected context: output sinks, clock and environment.
+@Suite("FeedCommands with an injected context", .serialized)
+struct CommandTests {
+    let posts: PostsServer
+    let stdout = BufferSink()
+    let stderr = BufferSink()
+    let context: CommandContext
+
+    init() throws {
+        posts = try PostsServer(available: 2)
+        var fetch = FetchOptions()
+        fetch.retries = 0
+        context = CommandContext(
+            statePath: temporaryStorePath(), fetch: fetch, stdout: stdout, stderr: stderr,
+            now: { Date(timeIntervalSince1970: 1_795_000_000) })
+        #expect(FeedCommands.addFeed(FeedRegistration(name: "local", url: posts.url, kind: .indexed),
+                                     replace: false, context: context) == 0)
+    }
+
+    @Test func nextPrintsTheEntryWithTheInjectedClock() {
+        var json = context
+        json.format = .json
+        #expect(FeedCommands.next(feed: "local", context: json) == 0)
+        #expect(stdout.text.hasPrefix(#"{"feed":"local","id":"1","title":"sunt aut facere"#))
+        #expect(stdout.text.contains(#""fetched_at":"2026-11-18T11:06:40Z","read":true,"source":{"#))
+        #expect(stderr.text.isEmpty)
+    }
+
+    @Test func theProgressLineIsDrawnWhileFetchingAndClearedAfter() {
+        var shown = context
+        shown.showsProgress = true
+        posts.setDelay(0.05)
+        #expect(FeedCommands.next(feed: "local", context: shown) == 0)
+        #expect(stderr.text.contains("feedcli: local, page 1: \(posts.url)/1…"))
+        #expect(stderr.text.hasSuffix("\r\u{1B}[K"), "the line is erased before the command ends")
+        var quiet = context
+        quiet.showsProgress = false
+        let before = stderr.text
+        #expect(FeedCommands.next(feed: "local", context: quiet) == 0)
+        #expect(stderr.text == before)
+    }
+
+    @Test func syncReportsEachFailingFeedOnItsOwnLine() {
+        posts.failNext(500)
+        #expect(FeedCommands.sync(feeds: ["local"], context: context) == 75)
+        #expect(stdout.text.isEmpty)
+        // Four indices are in flight at once, so the 500 may answer any of them.
+        #expect(stderr.text.hasPrefix("feedcli: local: temporary failure, try later: HTTP 500 from \(posts.url)/"))
+        #expect(stderr.text.filter { $0 == "\n" }.count == 1 && stderr.text.hasSuffix("\n"))
+    }
+
+    @Test func anInterruptionBeforeTheRequestEndsWith130() {
+        let interruption = Interruption()
+        var interrupted = context
+        interrupted.interruption = interruption
+        interruption.trigger()
+        #expect(FeedCommands.next(feed: "local", context: interrupted) == 130)
+        #expect(stdout.text.isEmpty)
+    }
+
+    @Test func theDefaultStatePath() {
+        #expect(CommandContext.defaultStatePath(environment: ["FEEDCLI_STATE": "/s.sqlite", "HOME": "/h"]) == "/s.sqlite")
+        #expect(CommandContext.defaultStatePath(environment: ["XDG_STATE_HOME": "/x", "HOME": "/h"]) == "/x/feedcli/feedcli.sqlite")
+        #expect(CommandContext.defaultStatePath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/state/feedcli/feedcli.sqlite", "a relative XDG_STATE_HOME is ignored, as the spec says")
+    }
+
+    @Test func theMostSeriousFailureWins() {
+        #expect(FeedFailure.mostSerious([.temporary("a"), .refused(status: 410, url: "u")]) == .refused(status: 410, url: "u"))
+        #expect(FeedFailure.mostSerious([.badData("a"), .unauthorized(status: 401, url: "u"), .temporary("b")])
+                == .unauthorized(status: 401, url: "u"))
+        #expect(FeedFailure.mostSerious([.temporary("a")]) == .temporary("a"))
+        #expect(FeedFailure.mostSerious([]) == nil)
+    }
+}
