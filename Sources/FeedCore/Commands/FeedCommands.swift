@@ -5,12 +5,10 @@ public enum FeedCommands {
     /// marks it read. 0 when one was printed, 1 when there was none, else the failure's code.
     public static func next(feed: String, context: CommandContext) -> Int32 {
         let state: FeedReactorState
-        do {
-            state = try runReactor(.next(feed: feed), context: context)
-        } catch {
-            return fail(error, context: context)
+        switch perform(.next(feed: feed), context: context) {
+        case .success(let outcome): state = outcome
+        case .failure(let status): return status.code
         }
-        if context.interruption.isTriggered { return FeedFailure.interrupted.exitCode }
         if let entry = state.delivered.first {
             switch context.format {
             case .plain: context.stdout.write(EntryRenderer.plain(entry))
@@ -30,12 +28,10 @@ public enum FeedCommands {
     /// past failing feeds (one stderr line each) and exits with the most serious failure's code.
     public static func sync(feeds: [String], context: CommandContext) -> Int32 {
         let state: FeedReactorState
-        do {
-            state = try runReactor(.sync(feeds: feeds), context: context)
-        } catch {
-            return fail(error, context: context)
+        switch perform(.sync(feeds: feeds), context: context) {
+        case .success(let outcome): state = outcome
+        case .failure(let status): return status.code
         }
-        if context.interruption.isTriggered { return FeedFailure.interrupted.exitCode }
         var writer = EntryListWriter(format: context.format, sink: context.stdout)
         for entry in state.newEntries { writer.add(entry) }
         if context.format == .json || !state.newEntries.isEmpty { writer.end() }
@@ -133,6 +129,22 @@ public enum FeedCommands {
 
     // MARK: wiring
 
+    private struct ExitStatus: Error {
+        let code: Int32
+    }
+
+    /// Runs a fetching action; fails with the exit status when the command must end without
+    /// rendering (the store could not be opened, or the user interrupted).
+    private static func perform(_ action: FeedAction, context: CommandContext) -> Result<FeedReactorState, ExitStatus> {
+        do {
+            let state = try runReactor(action, context: context)
+            if context.interruption.isTriggered { return .failure(ExitStatus(code: FeedFailure.interrupted.exitCode)) }
+            return .success(state)
+        } catch {
+            return .failure(ExitStatus(code: fail(error, context: context)))
+        }
+    }
+
     /// Opens the store, runs one action through a fresh reactor, and tears the HTTP client down
     /// before returning (so no curl handle outlives the command).
     static func runReactor(
@@ -143,7 +155,7 @@ public enum FeedCommands {
         do {
             http = try context.makeHTTPClient()
         } catch {
-            throw FeedFailure(error, url: "")
+            throw FeedFailure(error, url: nil)
         }
         defer { http.shutdown() }
         context.interruption.onTrigger { http.shutdown() }

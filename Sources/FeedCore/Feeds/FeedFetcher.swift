@@ -5,7 +5,7 @@ import Logging
 /// backoff and jitter for what may recover, and a log line per request under `--verbose`.
 ///
 /// A fetch emits the response for 2xx, 304 and (when `acceptsNotFound`) 404; any other status
-/// fails with `HTTPStatusFailure`, transport errors with `HTTPError`. Retries cover transport
+/// fails with `HTTPStatusFailure`, a transport error with its `FeedFailure` (naming the URL). Retries cover transport
 /// errors that may pass (timeouts, refused or reset connections) and 408/429/5xx, never other
 /// 4xx; a `Retry-After` longer than the backoff cap is not waited for in-run (the feed's
 /// not-before time is stored instead).
@@ -55,9 +55,14 @@ struct FeedFetcher: Sendable {
                 }
             },
             minimumDelay: { ($0 as? HTTPStatusFailure)?.retryAfter })
-        return once.retry(policy, scheduler: scheduler, random: random) { attempt, delay, error in
-            logger.info("retry \(attempt) of \(url) in \(Self.milliseconds(delay)) ms after \(error)")
-        }
+        return once
+            .retry(policy, scheduler: scheduler, random: random) { attempt, delay, error in
+                logger.info("retry \(attempt) of \(url) in \(Self.milliseconds(delay)) ms after \(error)")
+            }
+            .catch { error in
+                guard let http = error as? HTTPError else { throw error }
+                throw FeedFailure(http, url: url)
+            }
     }
 
     /// The bearer token: the feed's own variable when it names one, else `FEEDCLI_TOKEN`.

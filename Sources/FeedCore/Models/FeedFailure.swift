@@ -69,17 +69,18 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The failure an HTTP-layer error means for a feed.
-    public init(_ error: HTTPError, url: String) {
+    /// The failure an HTTP-layer error means for a feed; `url` (when known) is named in it.
+    public init(_ error: HTTPError, url: String?) {
+        let text = error.description + (url.map { " (\($0))" } ?? "")
         switch error.kind {
         case .timedOut, .couldNotConnect, .couldNotResolveHost, .connectionLost, .partialBody:
-            self = .temporary("\(error.description) (\(url))")
+            self = .temporary(text)
         case .malformedReply, .badContentEncoding, .tooManyRedirects, .tls, .other:
-            self = .protocolError("\(error.description) (\(url))")
+            self = .protocolError(text)
         case .bodyTooLarge:
-            self = .badData("\(error.description) (\(url))")
+            self = .badData(text)
         case .invalidURL, .unsupportedProtocol:
-            self = .configuration("\(error.description) (\(url))")
+            self = .configuration(text)
         case .cancelled:
             self = .interrupted
         }
@@ -89,7 +90,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public static func wrap(_ error: any Error) -> FeedFailure {
         switch error {
         case let failure as FeedFailure: failure
-        case let http as HTTPError: FeedFailure(http, url: "")
+        case let http as HTTPError: FeedFailure(http, url: nil)
         default: .storeAccess(String(describing: error))
         }
     }

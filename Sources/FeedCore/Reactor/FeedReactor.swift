@@ -72,8 +72,6 @@ public struct FeedReactor: Reactor {
             if let delay = status.retryAfter, [429, 503].contains(status.status) {
                 retryNotBefore = Timestamp.format(environment.now().addingTimeInterval(Double(delay.components.seconds)))
             }
-        case let http as HTTPError:
-            failure = FeedFailure(http, url: "")
         default:
             failure = FeedFailure.wrap(error)
         }

@@ -79,10 +79,4 @@ public final class ReactorHost<R: Reactor>: Sendable {
         finished.wait()
         return currentState
     }
-
-    /// Stops processing: the action in progress is disposed (its requests are aborted) and
-    /// later actions are ignored.
-    public func cancel() {
-        pipeline.dispose()
-    }
 }
