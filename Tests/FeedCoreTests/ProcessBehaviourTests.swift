@@ -50,4 +50,38 @@ struct ProcessBehaviourTests {
         let shared = try Feedcli.run(["next", "private", "--state", state], environment: ["FEEDCLI_TOKEN": secret])
         #expect(shared.status == 77, "a feed that names its variable does not fall back to FEEDCLI_TOKEN")
     }
+
+    /// Regression: transport failures were reported without the URL that failed.
+    @Test func aRefusedConnectionIsTemporaryAndNamesTheURL() throws {
+        let port: UInt16
+        do {
+            let server = try LoopbackServer { _, _ in }
+            port = server.port
+            server.stop()
+        }
+        let url = "http://127.0.0.1:\(port)/posts"
+        _ = try Feedcli.run(["feeds", "add", "gone", url, "--kind", "indexed", "--state", state])
+        let run = try Feedcli.run(["next", "gone", "--state", state, "--retries", "0"])
+        #expect(run.status == 75)
+        #expect(run.stderr.contains("couldNotConnect") && run.stderr.contains("(\(url)/1)"))
+    }
+
+    @Test func aSyncKilledMidwayLeavesAStoreThatOpensWithWhatWasCommitted() throws {
+        let posts = try PostsServer(available: 100)
+        posts.setDelay(0.01)
+        _ = try Feedcli.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--state", state])
+        let running = try Feedcli.start(["sync", "p", "--jsonl", "--state", state])
+        while posts.server.requests.count < 30 { Thread.sleep(forTimeInterval: 0.005) }
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = running.finish()
+        let listed = try Feedcli.run(["list", "p", "--jsonl", "--state", state])
+        #expect(listed.status == 0)
+        let ids = listed.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+        }
+        #expect(ids == (0..<ids.count).map { String($0 + 1) }, "a prefix, in order, no gaps")
+        let resumed = try Feedcli.run(["sync", "p", "--jsonl", "--state", state])
+        #expect(resumed.status == 0)
+        #expect(resumed.stdout.split(separator: "\n").count == 100 - ids.count, "the next run goes on where it stopped")
+    }
 }
