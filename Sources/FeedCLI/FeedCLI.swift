@@ -18,6 +18,7 @@ struct FeedCLI: ParsableCommand {
 
 struct Next: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "next",
         abstract: "Print the oldest unread entry and mark it read (exit 1 when there is none).")
     @Argument(help: "The feed.") var feed = "posts"
     @OptionGroup var options: GlobalOptions
@@ -28,7 +29,8 @@ struct Next: ParsableCommand {
 }
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print stored entries, oldest first; no network.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Print stored entries, oldest first; no network.")
     @Argument(help: "Only this feed.") var feed: String?
     @Flag(help: "Only unread entries.") var unread = false
     @Option(help: "Only the newest N entries.") var limit: Int?
@@ -45,6 +47,7 @@ struct List: ParsableCommand {
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Fetch new entries of the feeds (all when none is named), store them unread, print them.")
     @Argument(help: "The feeds.") var feeds: [String] = []
     @OptionGroup var options: GlobalOptions
@@ -55,7 +58,8 @@ struct Sync: ParsableCommand {
 }
 
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print one stored entry.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print one stored entry.")
     @Argument(help: "The entry's id.") var id: String
     @Option(help: "The entry's feed.") var feed: String?
     @OptionGroup var options: GlobalOptions
@@ -67,6 +71,7 @@ struct Show: ParsableCommand {
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Each feed's state: counts, read cursor, last fetch, last error, validators, retry time.")
     @Argument(help: "Only this feed.") var feed: String?
     @OptionGroup var options: GlobalOptions
@@ -80,10 +85,12 @@ extension FeedKind: ExpressibleByArgument {}
 
 struct Feeds: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "feeds",
         abstract: "Register, list and remove feeds.", subcommands: [Add.self, ListFeeds.self, Remove.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Register a feed.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Register a feed.")
         @Argument(help: "A name: letters, digits, '.', '-', '_'.") var name: String
         @Argument(help: "An http or https URL.") var url: String
         @Option(help: "indexed, graph, jsonfeed or linked.") var kind: FeedKind
@@ -108,7 +115,8 @@ struct Feeds: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a feed and its entries.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a feed and its entries.")
         @Argument(help: "The feed.") var name: String
         @OptionGroup var options: GlobalOptions
 
