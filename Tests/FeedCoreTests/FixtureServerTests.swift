@@ -1,0 +1,67 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// The demo's fixture server (Fixtures/serve.py) with the real corpus: every kind, paged.
+@Suite("Syncing the real fixtures through Fixtures/serve.py", .serialized)
+struct FixtureServerTests {
+    @Test func everyFixtureSyncsCompletelyOnceAndThenAnswers304() throws {
+        let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let portFile = folder + "/port"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile]
+        // Its own null output: an inherited pipe would keep `swift test` waiting after the test.
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        var port: String?
+        for _ in 0..<100 where port == nil {
+            port = try? String(contentsOfFile: portFile, encoding: .utf8)
+            if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let base = "http://127.0.0.1:\(try #require(port))"
+        let state = folder + "/feedcli.sqlite"
+        func feedcli(_ arguments: [String]) throws -> FeedcliRun {
+            try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+        }
+        let feeds: [(String, String, String, Int)] = [
+            ("graph", "\(base)/graph", "graph", 12),
+            ("linked", "\(base)/linked", "linked", 12),
+            ("inessential", "\(base)/jsonfeed/inessential/1.json", "jsonfeed", 20),
+            ("fireball", "\(base)/jsonfeed/DaringFireball/1.json", "jsonfeed", 48),
+            ("3960", "\(base)/jsonfeed/3960/1.json", "jsonfeed", 20),
+            ("posts", "\(base)/posts", "indexed", 100),
+        ]
+        for (name, url, kind, _) in feeds {
+            #expect(try feedcli(["feeds", "add", name, url, "--kind", kind, "--replace"]).status == 0)
+        }
+        let first = try feedcli(["sync", "--jsonl"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let entries = first.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        for (name, _, _, count) in feeds {
+            let ids = entries.filter { $0["feed"] as? String == name }.compactMap { $0["id"] as? String }
+            #expect(ids.count == count, "\(name)")
+            #expect(Set(ids).count == ids.count, "\(name): each entry once")
+        }
+        // The real documents list newest first; feedcli stores and prints oldest first.
+        let document = try JSONSerialization.jsonObject(with: Fixtures.data("jsonfeed/DaringFireball.json")) as? [String: Any]
+        let served = (document?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let fireball = entries.filter { $0["feed"] as? String == "fireball" }.compactMap { $0["id"] as? String }
+        #expect(fireball == served.reversed())
+
+        let second = try feedcli(["sync"])
+        #expect(second.status == 0)
+        #expect(second.stdout.isEmpty && second.stderr.isEmpty)
+        let status = try #require(try feedcli(["status", "--json"]).json as? [[String: Any]])
+        #expect(status.filter { $0["kind"] as? String != "indexed" }.allSatisfy { $0["etag"] is String })
+    }
+}
