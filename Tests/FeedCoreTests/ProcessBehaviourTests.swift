@@ -84,4 +84,21 @@ struct ProcessBehaviourTests {
         #expect(resumed.status == 0)
         #expect(resumed.stdout.split(separator: "\n").count == 100 - ids.count, "the next run goes on where it stopped")
     }
+
+    @Test func transportFailuresMapToTheContractsExitCodes() throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/big/1": connection.respond(200, body: [UInt8](repeating: 32, count: 5000))
+            case "/garbage/1": connection.send("nonsense\r\n\r\n"); connection.close()
+            case "/ftp/1": connection.respond(302, headers: [("Location", "ftp://127.0.0.1/x")], text: "")
+            default: connection.respond(302, headers: [("Location", request.path)], text: "")
+            }
+        }
+        let cases: [(String, Int32)] = [("big", 65), ("garbage", 76), ("ftp", 78), ("loop", 76)]
+        for (name, code) in cases {
+            _ = try Feedcli.run(["feeds", "add", name, server.baseURL + "/" + name, "--kind", "indexed", "--state", state])
+            let run = try Feedcli.run(["next", name, "--state", state, "--retries", "0", "--max-size", "1000"])
+            #expect(run.status == code, "\(name): \(run.stderr)")
+        }
+    }
 }
