@@ -128,13 +128,7 @@ struct HTTPClientTests {
     }
 
     @Test func connectionRefused() throws {
-        let port: UInt16
-        do {
-            let server = try LoopbackServer { _, _ in }
-            port = server.port
-            server.stop()
-        }
-        Thread.sleep(forTimeInterval: 0.05)
+        let port = try LoopbackServer.closedPort()
         #expect(fetch(client, HTTPRequest(url: "http://127.0.0.1:\(port)/")).failure?.kind == .couldNotConnect)
     }
 

@@ -53,12 +53,7 @@ struct ProcessBehaviourTests {
 
     /// Regression: transport failures were reported without the URL that failed.
     @Test func aRefusedConnectionIsTemporaryAndNamesTheURL() throws {
-        let port: UInt16
-        do {
-            let server = try LoopbackServer { _, _ in }
-            port = server.port
-            server.stop()
-        }
+        let port = try LoopbackServer.closedPort()
         let url = "http://127.0.0.1:\(port)/posts"
         _ = try Feedcli.run(["feeds", "add", "gone", url, "--kind", "indexed", "--state", state])
         let run = try Feedcli.run(["next", "gone", "--state", state, "--retries", "0"])

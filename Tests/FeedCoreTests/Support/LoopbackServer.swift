@@ -69,6 +69,14 @@ final class LoopbackServer: Sendable {
         thread.start()
     }
 
+    /// A loopback port where nothing listens (a server's, just closed): connecting is refused.
+    static func closedPort() throws -> UInt16 {
+        let server = try LoopbackServer { _, _ in }
+        server.stop()
+        Thread.sleep(forTimeInterval: 0.05)
+        return server.port
+    }
+
     /// Stops accepting and closes every open connection.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
