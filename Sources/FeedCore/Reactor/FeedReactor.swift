@@ -26,7 +26,7 @@ public struct FeedReactor: Reactor {
         case .sync(let names):
             work = .deferred {
                 let feeds = try names.isEmpty ? environment.store.feeds().map(\.name) : names
-                return .concat(feeds.map { feed in perFeed(feed) { record in try sync(record) } })
+                return .concat(feeds.map { feed in perFeed(feed) { record in sync(record) } })
             }
         case .loadStatus(let names):
             work = .deferred {
@@ -82,7 +82,8 @@ public struct FeedReactor: Reactor {
         return .just(.failed(feed: feed, failure, retryNotBefore: retryNotBefore))
     }
 
-    /// True while the server's `Retry-After` still holds (and `--force` was not given).
+    /// The time the server asked not to be asked before, while it still holds (and `--force` was
+    /// not given); nil when the feed may be fetched.
     private func isDeferred(_ record: FeedRecord) -> String? {
         guard !environment.options.force, let until = record.retryNotBefore,
               let date = Timestamp.parse(until), date > environment.now() else { return nil }
@@ -99,23 +100,21 @@ public struct FeedReactor: Reactor {
         if let until = isDeferred(record) { return .just(.skipped(feed: record.name, until: until)) }
         switch record.registration.kind {
         case .indexed:
-            return fetchIndexed(record, index: record.nextIndex, markRead: true)
-                .map { mutation in
-                    guard case .stored(_, let entries, _) = mutation, let entry = entries.first else { return [mutation] }
-                    return [mutation, .delivered(entry)]
-                }
-                .flatMap(.concat) { Observable.from($0) }
+            return fetchIndexed(record, index: record.nextIndex).flatMap(.concat) { mutation in
+                guard case .stored(_, let entries, _) = mutation, let entry = entries.first else { return .just(mutation) }
+                return .from([mutation, .delivered(entry)])
+            }
         case .graph, .jsonfeed, .linked:
             return .concat([
-                try sync(record),
+                sync(record),
                 .deferred { try store.deliverNext(feed: record.name).map { .just(.delivered($0)) } ?? .empty() },
             ])
         }
     }
 
-    /// Requests index `index` of an `indexed` feed: a post is committed (with the cursor moved
-    /// past it) and emitted as `.stored`; a 404 is `.upToDate`.
-    private func fetchIndexed(_ record: FeedRecord, index: Int, markRead: Bool) -> Observable<FeedMutation> {
+    /// Requests index `index` of an `indexed` feed for `next`: a post is committed already read
+    /// (with the cursor moved past it) and emitted as `.stored`; a 404 is `.upToDate`.
+    private func fetchIndexed(_ record: FeedRecord, index: Int) -> Observable<FeedMutation> {
         let url = IndexedFeed.url(base: record.registration.url, index: index)
         let environment = self.environment
         return .concat([
@@ -126,7 +125,7 @@ public struct FeedReactor: Reactor {
                     let item = try IndexedFeed.item(from: response)
                     let now = Timestamp.format(environment.now())
                     let commit = FetchCommit(fetchedAt: now, nextIndex: max(index, Int(item.id) ?? index) + 1)
-                    let entry = item.entry(feed: record.name, fetchedAt: now, read: markRead)
+                    let entry = item.entry(feed: record.name, fetchedAt: now, read: true)
                     let stored = try environment.store.commitFetch(feed: record.name, entries: [entry], commit)
                     return .stored(feed: record.name, entries: stored, commit)
                 },
@@ -137,7 +136,7 @@ public struct FeedReactor: Reactor {
 
     /// Fetches what is new of one feed and commits it; `.stored` with the new entries, or
     /// `.upToDate`.
-    private func sync(_ record: FeedRecord) throws -> Observable<FeedMutation> {
+    private func sync(_ record: FeedRecord) -> Observable<FeedMutation> {
         if let until = isDeferred(record) { return .just(.skipped(feed: record.name, until: until)) }
         let maxPages = environment.options.maxPages ?? record.registration.kind.defaultMaxPages
         switch record.registration.kind {
