@@ -180,4 +180,24 @@ struct SyncEndToEndTests {
         #expect(run.stderr.contains("field `items`"))
         #expect(try feedcli("list", "bad", "--json").stdout == "[]\n")
     }
+
+    @Test func eachFeedsEntriesArePrintedAsSoonAsTheyAreStored() throws {
+        let fast = try PagedServer(kind: .graph, count: 2)
+        let slow = try LoopbackServer { _, connection in
+            Thread.sleep(forTimeInterval: 1.5)
+            connection.respond(200, text: "[]")
+        }
+        try add("a-fast", fast.url, kind: "graph")
+        try add("b-slow", slow.baseURL + "/feed", kind: "linked")
+        let started = ContinuousClock.now
+        let running = try Feedcli.start(["sync", "a-fast", "b-slow", "--jsonl", "--state", state, "--retries", "0"])
+        let firstOutput = running.out.fileHandleForReading.availableData
+        let firstOutputAt = ContinuousClock.now - started
+        let rest = running.finish()
+        let endedAt = ContinuousClock.now - started
+        #expect(String(decoding: firstOutput, as: UTF8.self).contains(#""id":"7_1""#))
+        #expect(firstOutputAt < .seconds(1) && endedAt >= .milliseconds(1500),
+                "first output after \(firstOutputAt), end after \(endedAt)")
+        #expect(rest.status == 0)
+    }
 }

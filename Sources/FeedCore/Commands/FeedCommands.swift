@@ -26,15 +26,17 @@ public enum FeedCommands {
 
     /// `feedcli sync [FEED…]`: prints the new entries of every named feed (all when none), goes on
     /// past failing feeds (one stderr line each) and exits with the most serious failure's code.
+    /// Entries are printed as each feed's are committed (bound to the state stream), so a slow
+    /// or failing feed later in the list does not hold back what is already stored.
     public static func sync(feeds: [String], context: CommandContext) -> Int32 {
+        let printer = EntryStreamPrinter(format: context.format, sink: context.stdout)
         let state: FeedReactorState
-        switch perform(.sync(feeds: feeds), context: context) {
+        switch perform(.sync(feeds: feeds), context: context, onState: { printer.catchUp(with: $0.newEntries) }) {
         case .success(let outcome): state = outcome
         case .failure(let status): return status.code
         }
-        var writer = EntryListWriter(format: context.format, sink: context.stdout)
-        for entry in state.newEntries { writer.add(entry) }
-        if context.format == .json || !state.newEntries.isEmpty { writer.end() }
+        printer.catchUp(with: state.newEntries)
+        printer.end()
         for name in state.feeds.keys.sorted() {
             if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
         }
@@ -135,9 +137,11 @@ public enum FeedCommands {
 
     /// Runs a fetching action; fails with the exit status when the command must end without
     /// rendering (the store could not be opened, or the user interrupted).
-    private static func perform(_ action: FeedAction, context: CommandContext) -> Result<FeedReactorState, ExitStatus> {
+    private static func perform(
+        _ action: FeedAction, context: CommandContext, onState: (@Sendable (FeedReactorState) -> Void)? = nil
+    ) -> Result<FeedReactorState, ExitStatus> {
         do {
-            let state = try runReactor(action, context: context)
+            let state = try runReactor(action, context: context, onState: onState)
             if context.interruption.isTriggered { return .failure(ExitStatus(code: FeedFailure.interrupted.exitCode)) }
             return .success(state)
         } catch {
@@ -148,7 +152,8 @@ public enum FeedCommands {
     /// Opens the store, runs one action through a fresh reactor, and tears the HTTP client down
     /// before returning (so no curl handle outlives the command).
     static func runReactor(
-        _ action: FeedAction, context: CommandContext, needsNetwork: Bool = true
+        _ action: FeedAction, context: CommandContext, needsNetwork: Bool = true,
+        onState: (@Sendable (FeedReactorState) -> Void)? = nil
     ) throws -> FeedReactorState {
         let store = try FeedStore.open(at: context.statePath, wait: context.wait)
         let http: HTTPClient
@@ -164,9 +169,15 @@ public enum FeedCommands {
             environment: context.environment, logger: context.logger)
         let host = ReactorHost(reactor: FeedReactor(environment: environment))
         let progress = context.showsProgress && needsNetwork ? ProgressLine(sink: context.stderr) : nil
-        let drawing = progress.map { line in host.state.subscribe(onNext: { line.update($0) }) }
+        let observing = host.state.subscribe(onNext: { state in
+            if let onState {
+                progress?.clear()
+                onState(state)
+            }
+            progress?.update(state)
+        })
         let state = host.run(action)
-        drawing?.dispose()
+        observing.dispose()
         progress?.clear()
         return state
     }

@@ -48,10 +48,10 @@ public enum EntryRenderer {
     }
 }
 
-/// Streams a sequence of entries in one format: `begin`, `add` per entry, `end`. JSON gives one
+/// Streams a sequence of entries in one format: `add` per entry, then `end`. JSON gives one
 /// array (one element per line), JSON Lines one object per line, plain one line per entry (or the
 /// full entry when `detailed`).
-public struct EntryListWriter {
+public struct EntryListWriter: Sendable {
     private let format: OutputFormat
     private let sink: any OutputSink
     private let detailed: Bool
@@ -75,6 +75,9 @@ public struct EntryListWriter {
         }
         count += 1
     }
+
+    /// Pushes out what has been added so far.
+    public func flush() { sink.flush() }
 
     /// Closes the array for `--json` (an empty list is `[]`).
     public func end() {
