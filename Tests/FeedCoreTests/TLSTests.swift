@@ -1,0 +1,60 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// TLS certificates are always verified: a self-signed server on 127.0.0.1 is refused.
+@Suite("TLS verification", .serialized)
+struct TLSTests {
+    @Test func aSelfSignedCertificateIsRefused() throws {
+        let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try run("/usr/bin/env", ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                                            "-subj", "/CN=127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem"])
+        try #require(made == 0, "openssl could not make a certificate")
+        let script = """
+            import http.server, ssl, sys
+            server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1] + "/cert.pem", sys.argv[1] + "/key.pem")
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            open(sys.argv[1] + "/port", "w").write(str(server.server_address[1]))
+            server.serve_forever()
+            """
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", script, folder]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            kill(server.processIdentifier, SIGKILL)  // SIGTERM may be blocked (see FixtureServerTests)
+            server.waitUntilExit()
+        }
+        var port: String?
+        for _ in 0..<100 where port == nil {
+            port = try? String(contentsOfFile: folder + "/port", encoding: .utf8)
+            if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let url = "https://127.0.0.1:\(try #require(port))/posts"
+
+        let client = try HTTPClient()
+        #expect(fetch(client, HTTPRequest(url: url + "/1")).failure?.kind == .tls)
+
+        let state = folder + "/feedcli.sqlite"
+        _ = try Feedcli.run(["feeds", "add", "tls", url, "--kind", "indexed", "--state", state])
+        let refused = try Feedcli.run(["next", "tls", "--state", state, "--retries", "0"])
+        #expect(refused.status == 76, "\(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+    }
+
+    private func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
