@@ -187,6 +187,25 @@ struct ObservableTests {
         #expect(signal != nil)
     }
 
+    @Test func compositeLetsFinishedMembersGoAndDisposesTheRest() {
+        let disposed = Locked<[String]>([])
+        func member(_ name: String) -> any Disposable {
+            Disposables.create { disposed.withLock { $0.append(name) } }
+        }
+        let composite = CompositeDisposable()
+        composite.add(member("a"))
+        let finished = composite.reserveKey()
+        composite.add(member("b"), for: finished)
+        composite.remove(finished)
+        let early = composite.reserveKey()
+        composite.remove(early)  // finished before it was added (a synchronous subscription)
+        composite.add(member("c"), for: early)
+        composite.dispose()
+        #expect(disposed.value == ["a"], "removed members are let go, not disposed")
+        composite.add(member("late"))
+        #expect(disposed.value == ["a", "late"], "after disposal, additions are disposed at once")
+    }
+
     @Test func subjectMulticastsAndReplaysOnlyTheTerminalEvent() {
         let subject = Subject<Int>()
         let first = Recorder<Int>()

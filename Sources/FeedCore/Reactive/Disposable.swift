@@ -39,25 +39,61 @@ public final class AnonymousDisposable: Disposable {
 }
 
 /// Owns a set of disposables and disposes them together. Anything added after disposal is
-/// disposed immediately, so a late-arriving subscription can never leak.
+/// disposed immediately, so a late-arriving subscription can never leak. A member that has
+/// finished on its own can be let go with `remove(_:)`, so long-lived composites do not grow.
 public final class CompositeDisposable: Disposable {
-    private let members: Mutex<[any Disposable]?> = Mutex([])
+    /// Names a member; reserve it before the member exists, so that a member that finishes
+    /// before it is added (a synchronous subscription) can be removed first and is then not kept.
+    public struct Key: Hashable, Sendable {
+        fileprivate let value: Int
+    }
+
+    private struct Members: ~Copyable {
+        var live: [Int: any Disposable] = [:]
+        var removedEarly: Set<Int> = []
+        var nextKey = 0
+        var isDisposed = false
+    }
+    private let members = Mutex(Members())
 
     public init() {}
 
+    public func reserveKey() -> Key {
+        members.withLock { members in
+            defer { members.nextKey += 1 }
+            return Key(value: members.nextKey)
+        }
+    }
+
     public func add(_ disposable: any Disposable) {
+        add(disposable, for: reserveKey())
+    }
+
+    public func add(_ disposable: any Disposable, for key: Key) {
         let accepted = members.withLock { members -> Bool in
-            guard members != nil else { return false }
-            members?.append(disposable)
+            guard !members.isDisposed else { return false }
+            if members.removedEarly.remove(key.value) == nil { members.live[key.value] = disposable }
             return true
         }
         if !accepted { disposable.dispose() }
     }
 
+    /// Lets a member go without disposing it (it has finished).
+    public func remove(_ key: Key) {
+        members.withLock { members in
+            if members.live.removeValue(forKey: key.value) == nil, !members.isDisposed {
+                members.removedEarly.insert(key.value)
+            }
+        }
+    }
+
     public func dispose() {
         let taken = members.withLock { members in
-            defer { members = nil }
-            return members ?? []
+            defer {
+                members.live = [:]
+                members.isDisposed = true
+            }
+            return Array(members.live.values)
         }
         for member in taken { member.dispose() }
     }

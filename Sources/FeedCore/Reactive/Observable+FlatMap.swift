@@ -45,7 +45,8 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     }
 
     let outer = SerialDisposable()
-    private let inners = CompositeDisposable()
+    /// Running inners (finished ones are let go, so a long merge does not grow).
+    let inners = CompositeDisposable()
     private let latestInner = SerialDisposable()
     private let state = Mutex(State())
     /// Serializes downstream events across inners; recursive because an event handler may cause
@@ -135,6 +136,7 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         } catch {
             return stop(with: .failed(error))
         }
+        let key = inners.reserveKey()
         let subscription = inner.subscribe { [self] event in
             switch event {
             case .next(let value):
@@ -152,12 +154,13 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
                     }
                     if done { stop(with: .completed) }
                 } else {
+                    inners.remove(key)
                     state.withLock { $0.active -= 1 }
                     drain()
                 }
             }
         }
-        if switchesToLatest { latestInner.replace(with: subscription) } else { inners.add(subscription) }
+        if switchesToLatest { latestInner.replace(with: subscription) } else { inners.add(subscription, for: key) }
     }
 
     private func isCurrent(_ generation: Int) -> Bool {
