@@ -49,11 +49,14 @@ struct StoreTests {
         #expect(try store.deliverNext(feed: "posts")?.id == "1")
         #expect(try store.deliverNext(feed: "posts")?.id == "2")
         var listed: [String] = []
-        try store.forEachEntry(feed: "posts", unreadOnly: true, limit: nil) { listed.append($0.id) }
+        try store.forEachEntry(feed: "posts", unreadOnly: true, limit: nil) { listed.append($0.id); return true }
         #expect(listed == ["3"])
         listed = []
-        try store.forEachEntry(feed: nil, unreadOnly: false, limit: 2) { listed.append("\($0.feed)/\($0.id)") }
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: 2) { listed.append("\($0.feed)/\($0.id)"); return true }
         #expect(listed == ["posts/3", "other/1"], "--limit keeps the newest, printed oldest first")
+        listed = []
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { listed.append($0.id); return listed.count < 2 }
+        #expect(listed == ["1", "2"], "the body can stop the stream")
     }
 
     @Test func aFailedTransactionLeavesNothingBehind() throws {
@@ -63,7 +66,7 @@ struct StoreTests {
                                   FetchCommit(fetchedAt: "T", nextIndex: 9))
         }
         var count = 0
-        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { _ in count += 1 }
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { _ in count += 1; return true }
         #expect(count == 0)
     }
 

@@ -50,7 +50,10 @@ public enum FeedCommands {
             let store = try FeedStore.open(at: context.statePath, wait: context.wait)
             if let feed { _ = try store.registration(named: feed) }
             var writer = EntryListWriter(format: context.format, sink: context.stdout)
-            try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { writer.add($0) }
+            try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { entry in
+                writer.add(entry)
+                return !context.stdout.isClosed  // `| head` has what it wants
+            }
             writer.end()
             return 0
         } catch {

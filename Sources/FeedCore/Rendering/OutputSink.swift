@@ -7,6 +7,8 @@ public protocol OutputSink: Sendable {
     func write(bytes: [UInt8])
     /// Pushes out buffered bytes.
     func flush()
+    /// True once the reader has gone away (a closed pipe): further output is dropped.
+    var isClosed: Bool { get }
 }
 
 /// A buffered sink on a file descriptor. When the reader goes away (EPIPE, e.g. `| head`), it
@@ -29,6 +31,8 @@ public final class FileDescriptorSink: OutputSink {
     public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO, capacity: 0)
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    public var isClosed: Bool { buffer.withLock { $0.isBroken } }
 
     public func write(_ text: String) { write(bytes: Array(text.utf8)) }
 
@@ -68,6 +72,7 @@ public final class BufferSink: OutputSink {
     public func write(_ text: String) { write(bytes: Array(text.utf8)) }
     public func write(bytes: [UInt8]) { self.bytes.withLock { $0 += bytes } }
     public func flush() {}
+    public var isClosed: Bool { false }
 
     public var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
 }

@@ -105,9 +105,9 @@ extension FeedStore {
     }
 
     /// Streams stored entries oldest first, one row at a time (memory stays flat however many
-    /// there are). `limit` keeps the newest N.
+    /// there are), until `body` returns false. `limit` keeps the newest N.
     public func forEachEntry(
-        feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) -> Void
+        feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) -> Bool
     ) throws(FeedFailure) {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
@@ -126,7 +126,7 @@ extension FeedStore {
         }
         try read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try rows.next() { body(Self.entry(row)) }
+            while let row = try rows.next(), body(Self.entry(row)) {}
         }
     }
 
