@@ -10,16 +10,12 @@ extension Observable {
     }
 
     /// Emits each element of `elements` in order, then completes, synchronously on subscription.
-    /// Stops early if the subscriber disposes while it is emitting.
+    /// (Elements sent after the subscriber disposed are dropped by the subscription.)
     public static func from(_ elements: [Element]) -> Observable {
         Observable { observer in
-            let cancelled = AnonymousDisposable {}
-            for element in elements {
-                if cancelled.isDisposed { break }
-                observer.next(element)
-            }
+            for element in elements { observer.next(element) }
             observer.complete()
-            return cancelled
+            return Disposables.empty
         }
     }
 
