@@ -177,7 +177,7 @@ struct SyncEndToEndTests {
         try add("bad", server.baseURL + "/feed.json", kind: "jsonfeed")
         let run = try feedcli("sync", "bad")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("field `items`"))
+        #expect(run.stderr.contains("its `items` is a string, not an array"))
         #expect(try feedcli("list", "bad", "--json").stdout == "[]\n")
     }
 

@@ -11,15 +11,14 @@ protocol PageFormat: Sendable {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage
 }
 
-extension PageFormat {
-    /// Slices the raw items out of `body` (so `source` stays byte-exact) and pairs them with
-    /// their decoded form; a count mismatch means the document was not what it seemed.
-    func pairRaw<Item>(
-        _ decoded: [Item], in body: [UInt8], key: String?, url: String
-    ) throws(FeedFailure) -> [(Item, RawJSON)] {
-        guard let raws = RawJSON.arrayElements(in: body, key: key), raws.count == decoded.count else {
-            throw .badData("cannot read the items of \(url)")
+extension FeedKind {
+    /// How pages of this kind are read; nil for `indexed`, which is not paged.
+    var pageFormat: (any PageFormat)? {
+        switch self {
+        case .indexed: nil
+        case .graph: GraphFeed()
+        case .jsonfeed: JSONFeedKind()
+        case .linked: LinkedFeed()
         }
-        return Array(zip(decoded, raws))
     }
 }

@@ -1,10 +1,28 @@
-/// The `graph` kind: Graph-API style pages chained by `paging.next`.
+/// The `graph` kind: Graph-API style pages, `{"data": […], "paging": {"cursors": {"before",
+/// "after"}, "next", "previous"}}`, newest first, chained by `paging.next`. `limit` is only a
+/// maximum: a page may hold fewer items, or none, and still have `next`; the end is the absence
+/// of `next`.
 struct GraphFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
-        let page = try JSONDecoding.decode(GraphPage.self, from: response.body, what: "graph page at \(url)")
-        let items = try pairRaw(page.data, in: Array(response.body), key: "data", url: url)
-            .compactMap { GraphPage.feedItem($0, source: $1) }
-        return FeedPage(items: items, next: page.paging?.next.flatMap { LinkHeader.resolve($0, against: url) })
+        let what = "graph page at \(url)"
+        let document = try FeedDocument.parse(response, capturing: .member("data"), what: what)
+        guard let items = FeedDocument.items(document, at: "data") else {
+            throw FeedDocument.wrongShape(document.value, expected: "a Graph page object with a `data` array",
+                                          kind: .graph, what: what, arrayMember: "data")
+        }
+        return FeedPage(
+            items: items.compactMap(Self.item),
+            next: document.value[["paging", "next"]]?.string.flatMap { LinkHeader.resolve($0, against: url) })
+    }
+
+    /// `title` ← `story`; `text` ← `message`, else `story`; `author` ← `from.name`; `published` ←
+    /// `created_time` (`2026-11-01T10:00:00+0000`, the Graph spelling, or RFC 3339).
+    static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
+        guard let id = item["id"]?.id else { return nil }
+        let story = item["story"]?.string
+        return FeedItem(
+            id: id, title: story, text: item["message"]?.string ?? story, author: item[["from", "name"]]?.string,
+            published: Timestamp.normalize(item["created_time"]?.string), source: source)
     }
 }

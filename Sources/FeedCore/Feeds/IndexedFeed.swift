@@ -1,18 +1,28 @@
-import Foundation
-
 /// The `indexed` kind: `GET {url}/{n}` returns post `n` (jsonplaceholder's `/posts/1`…), and a
-/// 404 means "no post `n` yet", not an error.
+/// 404 means "no post `n` yet", not an error. The cursor is the index requested; a post's own
+/// `id` names the entry and never moves the cursor.
 enum IndexedFeed {
     static func url(base: String, index: Int) -> String {
         (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/\(index)"
     }
 
-    /// The item in a 200 response. A post is `{userId, id, title, body}`; `title` is the title,
-    /// `body` the text, `userId` (as a string) the author.
-    static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem {
-        let post = try JSONDecoding.decode(Post.self, from: response.body, what: "post at \(response.effectiveURL)")
-        return FeedItem(
-            id: String(post.id), title: post.title, text: post.body, author: String(post.userId),
-            source: RawJSON(response.body))
+    /// The post in a 200 response, or nil when it has no usable id (the index is then skipped).
+    /// A post is `{userId, id, title, body}`: `title` is the title, `body` the text, `userId`
+    /// (a number's exact text, or a string) the author.
+    static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem? {
+        let what = "post at \(response.effectiveURL)"
+        let document = try FeedDocument.parse(response, capturing: nil, what: what)
+        guard case .object = document.value else {
+            throw FeedDocument.wrongShape(document.value, expected: "a post object", kind: .indexed, what: what)
+        }
+        let post = document.value
+        guard let id = post["id"]?.id else {
+            if let other = FeedShape.guess(post), other != .indexed {
+                throw FeedDocument.wrongShape(post, expected: "a post object with an `id`", kind: .indexed, what: what)
+            }
+            return nil
+        }
+        return FeedItem(id: id, title: post["title"]?.string, text: post["body"]?.string, author: post["userId"]?.text,
+                        source: document.source)
     }
 }

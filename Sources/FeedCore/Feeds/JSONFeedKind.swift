@@ -1,13 +1,41 @@
-/// The `jsonfeed` kind: JSON Feed 1.0 / 1.1 documents chained by `next_url`.
+/// The `jsonfeed` kind: JSON Feed 1.0 / 1.1 documents (jsonfeed.org) chained by `next_url`.
+/// Unknown members and `_` extensions are ignored; a missing `title` is forgiven.
 struct JSONFeedKind: PageFormat {
+    static let versions: Set<String> = [
+        "https://jsonfeed.org/version/1", "https://jsonfeed.org/version/1.1",
+        "http://jsonfeed.org/version/1", "http://jsonfeed.org/version/1.1",
+    ]
+
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
-        let document = try JSONDecoding.decode(JSONFeedDocument.self, from: response.body, what: "JSON Feed at \(url)")
-        guard document.isSupportedVersion else {
-            throw .badData("JSON Feed at \(url): unsupported version \(document.version)")
+        let what = "JSON Feed at \(url)"
+        let document = try FeedDocument.parse(response, capturing: .member("items"), what: what)
+        guard let items = FeedDocument.items(document, at: "items"), let version = document.value["version"]?.string else {
+            throw FeedDocument.wrongShape(document.value, expected: "a JSON Feed object with `version` and `items`",
+                                          kind: .jsonfeed, what: what, arrayMember: "items")
         }
-        let items = try pairRaw(document.items, in: Array(response.body), key: "items", url: url)
-            .compactMap { document.feedItem($0, source: $1) }
-        return FeedPage(items: items, next: document.nextURL.flatMap { LinkHeader.resolve($0, against: url) })
+        guard Self.versions.contains(version) else {
+            throw .badData("\(what): unsupported version \(Excerpt.of(version, limit: 60))")
+        }
+        let feedAuthor = Self.authorName(of: document.value)
+        return FeedPage(
+            items: items.compactMap { Self.item($0, source: $1, feedAuthor: feedAuthor) },
+            next: document.value["next_url"]?.string.flatMap { LinkHeader.resolve($0, against: url) })
+    }
+
+    /// The first name of 1.1's `authors`, else 1.0's `author`.
+    static func authorName(of value: JSON) -> String? {
+        value["authors"]?.array?.first?["name"]?.string ?? value[["author", "name"]]?.string
+    }
+
+    /// `text` ← `content_text`, else `content_html`; `author` ← the item's first author's name,
+    /// else the feed's (as the spec says); `published` ← `date_published`; `title`, `url` as
+    /// named. Items without a non-blank `id` are skipped.
+    static func item(_ item: JSON, source: RawJSON, feedAuthor: String?) -> FeedItem? {
+        guard let id = item["id"]?.id else { return nil }
+        return FeedItem(
+            id: id, title: item["title"]?.string, text: item["content_text"]?.string ?? item["content_html"]?.string,
+            author: authorName(of: item) ?? feedAuthor, url: item["url"]?.string,
+            published: Timestamp.normalize(item["date_published"]?.string), source: source)
     }
 }

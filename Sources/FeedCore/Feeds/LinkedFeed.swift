@@ -1,11 +1,36 @@
 /// The `linked` kind: a JSON array per page, chained by `Link: <…>; rel="next"` (GitHub,
-/// Mastodon, json-server).
+/// Mastodon, json-server). Items are any objects with an `id`.
 struct LinkedFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
-        let values = try JSONDecoding.decode([JSONValue].self, from: response.body, what: "linked page at \(url)")
-        let items = try pairRaw(values, in: Array(response.body), key: nil, url: url)
-            .compactMap { LinkedItem.feedItem($0, source: $1) }
-        return FeedPage(items: items, next: LinkHeader.next(in: response.headers, base: url))
+        let what = "linked page at \(url)"
+        let document = try FeedDocument.parse(response, capturing: .topLevel, what: what)
+        guard let items = FeedDocument.items(document, at: nil) else {
+            throw FeedDocument.wrongShape(document.value, expected: "a JSON array of items", kind: .linked, what: what)
+        }
+        return FeedPage(items: items.compactMap(Self.item), next: LinkHeader.next(in: response.headers, base: url))
+    }
+
+    /// Each field from the first name present, per the contract: `title` ← `title`; `text` ←
+    /// `body`, `content`, `text`, `message`; `author` ← `author` (or its `name` / `login`),
+    /// `user.login`, `account.acct`, `userId`; `published` ← `created_at`, `published`, `date`;
+    /// `url` ← `html_url`, `url`.
+    static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
+        guard let id = item["id"]?.id else { return nil }
+        func first(_ paths: [[String]], _ read: (JSON) -> String?) -> String? {
+            for path in paths {
+                if let value = item[path].flatMap(read) { return value }
+            }
+            return nil
+        }
+        return FeedItem(
+            id: id,
+            title: first([["title"]], \.string),
+            text: first([["body"], ["content"], ["text"], ["message"]], \.string),
+            author: first([["author"], ["author", "name"], ["author", "login"], ["user", "login"],
+                           ["account", "acct"], ["userId"]], \.text),
+            url: first([["html_url"], ["url"]], \.string),
+            published: Timestamp.normalize(first([["created_at"], ["published"], ["date"]], \.string)),
+            source: source)
     }
 }

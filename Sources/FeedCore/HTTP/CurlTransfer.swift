@@ -107,13 +107,7 @@ final class CurlTransfer {
         _ = feed_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var urlPointer: UnsafeMutablePointer<CChar>?
         _ = feed_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer)
-        var retryAfter: Duration?
-        if headers["Retry-After"] != nil {
-            var seconds: curl_off_t = 0
-            if feed_easy_getinfo_off(easy, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK {
-                retryAfter = .seconds(max(0, seconds))
-            }
-        }
+        let retryAfter = headers["Retry-After"].flatMap { RetryAfter.parse($0, now: Date()) }
         return .success(HTTPResponse(
             status: status, headers: headers, body: body,
             effectiveURL: urlPointer.map { String(cString: $0) } ?? "",

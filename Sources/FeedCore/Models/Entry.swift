@@ -3,7 +3,7 @@
 /// Times are RFC 3339 strings in UTC (`Timestamp.format`), kept as text so listing never
 /// re-formats them. `source` is the item exactly as the server sent it, compacted to one line
 /// (whitespace between tokens removed), so it embeds as-is in JSON and JSON Lines output.
-public struct Entry: Sendable, Equatable, Codable {
+public struct Entry: Sendable, Equatable {
     public var feed: String
     public var id: String
     public var title: String?
@@ -30,11 +30,5 @@ public struct Entry: Sendable, Equatable, Codable {
         self.fetchedAt = fetchedAt
         self.read = read
         self.source = source
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case feed, id, title, text, author, url, published
-        case fetchedAt = "fetched_at"
-        case read, source
     }
 }

@@ -6,8 +6,11 @@ import Foundation
 /// and optional fractional seconds. Hand-written because `ISO8601DateFormatter` rejects the Graph
 /// spelling and is slow enough to matter when listing 100,000 entries.
 public enum Timestamp {
+    /// Dates outside years 1–9999 (only a server's nonsense gets there) are clamped to them.
     public static func format(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        let interval = date.timeIntervalSince1970
+        let bounded = interval.isNaN ? 0 : min(max(interval, -62_135_596_800), 253_402_300_799)
+        var seconds = time_t(bounded.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(

@@ -124,9 +124,9 @@ public struct FeedReactor: Reactor {
                     if response.status == 404 { return .upToDate(feed: record.name) }
                     let item = try IndexedFeed.item(from: response)
                     let now = Timestamp.format(environment.now())
-                    let commit = FetchCommit(fetchedAt: now, nextIndex: max(index, Int(item.id) ?? index) + 1)
-                    let entry = item.entry(feed: record.name, fetchedAt: now, read: true)
-                    let stored = try environment.store.commitFetch(feed: record.name, entries: [entry], commit)
+                    let commit = FetchCommit(fetchedAt: now, nextIndex: index + 1)
+                    let entries = item.map { [$0.entry(feed: record.name, fetchedAt: now, read: true)] } ?? []
+                    let stored = try environment.store.commitFetch(feed: record.name, entries: entries, commit)
                     return .stored(feed: record.name, entries: stored, commit)
                 },
         ])
@@ -168,18 +168,19 @@ public struct FeedReactor: Reactor {
             .toArray()
             .flatMap(.concat) { responses -> Observable<FeedMutation> in
                 var items: [FeedItem] = []
+                var found = 0
                 for (_, response) in responses.sorted(by: { $0.0 < $1.0 }) {
                     guard response.status != 404 else { break }
-                    items.append(try IndexedFeed.item(from: response))
+                    found += 1
+                    if let item = try IndexedFeed.item(from: response) { items.append(item) }
                 }
-                guard !items.isEmpty else { return foundAny ? .empty() : .just(.upToDate(feed: record.name)) }
+                guard found > 0 else { return foundAny ? .empty() : .just(.upToDate(feed: record.name)) }
                 let now = Timestamp.format(environment.now())
-                let last = items.compactMap { Int($0.id) }.max() ?? (start + items.count - 1)
-                let commit = FetchCommit(fetchedAt: now, nextIndex: max(last, start + items.count - 1) + 1)
+                let commit = FetchCommit(fetchedAt: now, nextIndex: start + found)
                 let entries = items.map { $0.entry(feed: record.name, fetchedAt: now) }
                 let stored = try environment.store.commitFetch(feed: record.name, entries: entries, commit)
                 let mutation = FeedMutation.stored(feed: record.name, entries: stored, commit)
-                guard items.count == count else { return .just(mutation) }
+                guard found == count else { return .just(mutation) }
                 return .concat([
                     .just(mutation),
                     syncIndexed(record, from: start + count, pagesLeft: pagesLeft - count, foundAny: true,

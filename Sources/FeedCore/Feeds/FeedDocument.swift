@@ -1,0 +1,102 @@
+import Foundation
+
+/// Reading a response as the document a feed kind promises, with failures in feed terms: what
+/// was expected, what came instead, and (when the data fits another kind) which kind it looks
+/// like. Never a programming language's type names; at most a short excerpt of the body.
+enum FeedDocument {
+    /// Parses `response`'s body, capturing the raw text of the items at `items`.
+    static func parse(
+        _ response: HTTPResponse, capturing items: JSONParser.ItemArray?, what: String
+    ) throws(FeedFailure) -> JSONParser.Document {
+        guard !response.body.isEmpty else { throw .badData("\(what): the body is empty") }
+        do {
+            return try JSONParser.parse(response.body, capturing: items)
+        } catch {
+            throw .badData("\(what): \(error.description); it starts \(Excerpt.of(response.body))")
+        }
+    }
+
+    /// The failure for a document of the wrong shape: "expected a JSON Feed object with `items`;
+    /// got an array (this looks like a linked page: use --kind linked)".
+    static func wrongShape(
+        _ value: JSON, expected: String, kind: FeedKind, what: String, arrayMember: String? = nil
+    ) -> FeedFailure {
+        if let arrayMember, let member = value[arrayMember], member.array == nil {
+            return .badData("\(what): expected \(expected); its `\(arrayMember)` is \(member.kindDescription), not an array")
+        }
+        var message = "\(what): expected \(expected); got \(value.kindDescription)"
+        if case .object(let object) = value {
+            let keys = object.keys.prefix(6).map { "`\(Excerpt.of($0, limit: 24))`" }.joined(separator: ", ")
+            message += keys.isEmpty ? " with no members" : " with \(keys)\(object.members.count > 6 ? ", …" : "")"
+        }
+        if let other = FeedShape.guess(value), other != kind {
+            message += " (this looks like \(other.describedAs): use --kind \(other.rawValue))"
+        }
+        return .badData(message)
+    }
+
+    /// The items paired with their raw text; nil when the document has no such array.
+    static func items(_ document: JSONParser.Document, at path: String?) -> [(JSON, RawJSON)]? {
+        let array = path.map { document.value[$0] } ?? document.value
+        guard let elements = array?.array, let raws = document.items, raws.count == elements.count else { return nil }
+        return Array(zip(elements, raws))
+    }
+}
+
+/// Which kind a document looks like, from its shape alone (for `feeds add` without `--kind`,
+/// and for hints when a feed's data does not fit its kind).
+enum FeedShape {
+    static func guess(_ value: JSON) -> FeedKind? {
+        switch value {
+        case .object(let object):
+            if let version = object["version"]?.string, version.contains("jsonfeed.org"), object["items"]?.array != nil {
+                return .jsonfeed
+            }
+            if object["data"]?.array != nil { return .graph }
+            if object["id"]?.id != nil { return .indexed }
+            return nil
+        case .array:
+            return .linked
+        default:
+            return nil
+        }
+    }
+}
+
+extension FeedKind {
+    /// The kind in words: "a JSON Feed", "a Graph page".
+    var describedAs: String {
+        switch self {
+        case .indexed: "a single post (an indexed feed)"
+        case .graph: "a Graph page"
+        case .jsonfeed: "a JSON Feed"
+        case .linked: "a linked page (a JSON array)"
+        }
+    }
+}
+
+/// Short, one-line, terminal-safe quotations of server data for error messages.
+enum Excerpt {
+    /// The first bytes of `data` in guillemets, control characters escaped.
+    static func of(_ data: Data, limit: Int = 60) -> String {
+        "«" + of(String(decoding: data.prefix(limit * 4), as: UTF8.self), limit: limit) + "»"
+    }
+
+    /// `text` cut to `limit` characters (with `…`), control characters escaped.
+    static func of(_ text: String, limit: Int) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < limit else {
+                result += "…"
+                break
+            }
+            switch scalar.value {
+            case 0..<0x20, 0x7F, 0x80..<0xA0: result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return result
+    }
+}

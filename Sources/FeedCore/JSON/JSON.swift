@@ -1,0 +1,95 @@
+/// A JSON value as a server sent it, read by `JSONParser`.
+///
+/// Two things differ from `JSONSerialization` and `JSONDecoder`, both on purpose:
+/// - A number keeps its exact text (`123456789012345678901234567890`, `1.5`, `1e300`): ids are
+///   never rounded, so two different ids never become one.
+/// - An object keeps every member in order; lookup takes the last member of a name, as jq
+///   does, so the fields feedcli reads agree with what `jq .source` shows.
+public enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// The number's text, exactly as sent (already checked against the JSON number grammar).
+    case number(String)
+    case string(String)
+    case array([JSON])
+    case object(JSONObject)
+
+    /// The member `key` of an object (the last one of that name); nil for anything else.
+    public subscript(key: String) -> JSON? {
+        if case .object(let object) = self { object[key] } else { nil }
+    }
+
+    /// The value at a path of member names.
+    public subscript(path: [String]) -> JSON? {
+        var current: JSON? = self
+        for key in path { current = current?[key] }
+        return current
+    }
+
+    /// A string's value; nil for anything else.
+    public var string: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
+    /// A string's value or a number's exact text (ids and user ids come both ways).
+    public var text: String? {
+        switch self {
+        case .string(let value): value
+        case .number(let text): text
+        default: nil
+        }
+    }
+
+    /// An item id by the contract's rule, the same for every kind: a non-blank string as it is,
+    /// a number as its exact text; nil (skip the item) for anything else.
+    public var id: String? {
+        switch self {
+        case .string(let value): value.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : value
+        case .number(let text): text
+        default: nil
+        }
+    }
+
+    public var array: [JSON]? {
+        if case .array(let elements) = self { elements } else { nil }
+    }
+
+    /// What this value is, in words for error messages ("an array", "a string").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON object's members in the order sent, duplicates included; lookup takes the last.
+public struct JSONObject: Sendable, Equatable {
+    public var members: [(key: String, value: JSON)]
+    private var index: [String: Int]
+
+    public init(_ members: [(key: String, value: JSON)] = []) {
+        self.members = []
+        index = [:]
+        for member in members { append(key: member.key, value: member.value) }
+    }
+
+    mutating func append(key: String, value: JSON) {
+        index[key] = members.count
+        members.append((key, value))
+    }
+
+    public subscript(key: String) -> JSON? {
+        index[key].map { members[$0].value }
+    }
+
+    public var keys: [String] { members.map(\.key) }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+
+/// Reads server bytes as JSON (RFC 8259), strictly and without traps: any input ends in a value
+/// or a `JSONSyntaxError`, never a crash, whatever its size, nesting or numbers.
+///
+/// Beyond `JSONDecoder`: numbers keep their exact text, objects keep duplicate members (lookup
+/// takes the last, as jq does), a leading UTF-8 byte order mark is skipped, and the elements of
+/// one array of interest (a page's items) are captured as raw text for `source`, so what is
+/// stored is what the server sent. Invalid UTF-8 inside strings is read as U+FFFD; nesting
+/// deeper than `maximumDepth` is refused rather than overflowing the stack.
+public enum JSONParser {
+    /// Where a page keeps its items, so their raw text can be captured while parsing.
+    public enum ItemArray: Sendable, Equatable {
+        /// The document is the array (`linked` pages).
+        case topLevel
+        /// The array is this member of the top-level object (`data`, `items`); the last member of
+        /// that name wins, as for every lookup.
+        case member(String)
+    }
+
+    /// A parsed document: its value, its own raw text (compact), and the captured items.
+    public struct Document: Sendable {
+        public var value: JSON
+        public var source: RawJSON
+        /// The raw text of each element of the `ItemArray`, when the document has that array.
+        public var items: [RawJSON]?
+    }
+
+    public static let maximumDepth = 512
+
+    public static func parse(_ data: Data, capturing target: ItemArray? = nil) throws(JSONSyntaxError) -> Document {
+        let result = data.withUnsafeBytes { buffer -> Result<Document, JSONSyntaxError> in
+            var reader = Reader(bytes: buffer, target: target)
+            return Result { () throws(JSONSyntaxError) in try reader.document() }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
+        try parse(Data(text.utf8)).value
+    }
+}
+
+/// Why bytes are not JSON, and where (a byte offset into the body).
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+
+    public var description: String { "\(reason) at byte \(offset)" }
+}
+
+private struct Reader {
+    let bytes: UnsafeRawBufferPointer
+    let target: JSONParser.ItemArray?
+    var position = 0
+    var captured: [RawJSON]?
+
+    init(bytes: UnsafeRawBufferPointer, target: JSONParser.ItemArray?) {
+        self.bytes = bytes
+        self.target = target
+    }
+
+    mutating func document() throws(JSONSyntaxError) -> JSONParser.Document {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        skipWhitespace()
+        guard position < bytes.count else { throw fail("no JSON value (the body is empty)") }
+        let start = position
+        let value = try self.value(depth: 1, capturesArray: target == .topLevel, isTopLevel: true)
+        let source = RawJSON(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        skipWhitespace()
+        guard position == bytes.count else { throw fail("unexpected text after the JSON value") }
+        return JSONParser.Document(value: value, source: source, items: captured)
+    }
+
+    private func fail(_ reason: String) -> JSONSyntaxError {
+        JSONSyntaxError(offset: position, reason: reason)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value(depth: Int, capturesArray: Bool = false, isTopLevel: Bool = false) throws(JSONSyntaxError) -> JSON {
+        guard depth <= JSONParser.maximumDepth else {
+            throw fail("nested deeper than \(JSONParser.maximumDepth) levels")
+        }
+        guard position < bytes.count else { throw fail("the JSON ends too early") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return .object(try object(depth: depth, isTopLevel: isTopLevel))
+        case UInt8(ascii: "["): return .array(try array(depth: depth, captures: capturesArray))
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw fail("not valid JSON (unexpected character)")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let count = word.utf8CodeUnitCount
+        guard position + count <= bytes.count else { throw fail("not valid JSON (unexpected end)") }
+        for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] {
+            throw fail("not valid JSON (unexpected character)")
+        }
+        position += count
+    }
+
+    private mutating func object(depth: Int, isTopLevel: Bool) throws(JSONSyntaxError) -> JSONObject {
+        position += 1  // {
+        var object = JSONObject()
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return object
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw fail("not valid JSON (expected a member name in quotes)")
+            }
+            let key = try string()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw fail("not valid JSON (expected `:` after a member name)")
+            }
+            position += 1
+            skipWhitespace()
+            let captures = isTopLevel && target == .member(key)
+            object.append(key: key, value: try value(depth: depth + 1, capturesArray: captures))
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("the JSON ends inside an object") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return object
+            default: throw fail("not valid JSON (expected `,` or `}` in an object)")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int, captures: Bool) throws(JSONSyntaxError) -> [JSON] {
+        position += 1  // [
+        var elements: [JSON] = []
+        var raws: [RawJSON] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            if captures { captured = raws }
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            let start = position
+            elements.append(try value(depth: depth + 1))
+            if captures { raws.append(RawJSON(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))) }
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("the JSON ends inside an array") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                if captures { captured = raws }
+                return elements
+            default: throw fail("not valid JSON (expected `,` or `]` in an array)")
+            }
+        }
+    }
+
+    private mutating func number() throws(JSONSyntaxError) -> String {
+        let start = position
+        func digits(_ reader: inout Reader) -> Int {
+            let first = reader.position
+            while reader.position < reader.bytes.count, (0x30...0x39).contains(reader.bytes[reader.position]) {
+                reader.position += 1
+            }
+            return reader.position - first
+        }
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, (0x30...0x39).contains(bytes[position]) else {
+            throw fail("not valid JSON (a number needs digits)")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            _ = digits(&self)
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits(&self) > 0 else { throw fail("not valid JSON (a number needs digits after `.`)") }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits(&self) > 0 else { throw fail("not valid JSON (a number needs digits in its exponent)") }
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    }
+
+    /// A string's value; the cursor is on its opening quote.
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        position += 1
+        let start = position
+        // Fast path: no escapes.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                defer { position += 1 }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw fail("not valid JSON (a control character inside a string)") }
+            position += 1
+        }
+        var decoded = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: decoded, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "u"):
+                    let scalar = try unicodeEscape()
+                    decoded.append(contentsOf: String(Character(scalar)).utf8)
+                default:
+                    position -= 1
+                    throw fail("not valid JSON (an unknown escape in a string)")
+                }
+            case 0..<0x20:
+                position -= 1
+                throw fail("not valid JSON (a control character inside a string)")
+            default:
+                decoded.append(byte)
+            }
+        }
+        throw fail("the JSON ends inside a string")
+    }
+
+    /// The scalar of `\uXXXX` (the cursor is after the `u`), joining a surrogate pair; a lone
+    /// surrogate becomes U+FFFD.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let high = try hexQuad()
+        guard (0xD800...0xDBFF).contains(high) else {
+            return Unicode.Scalar(high) ?? "\u{FFFD}"
+        }
+        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+        else { return "\u{FFFD}" }
+        let mark = position
+        position += 2
+        let low = try hexQuad()
+        guard (0xDC00...0xDFFF).contains(low) else {
+            position = mark  // read the second escape on its own
+            return "\u{FFFD}"
+        }
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+    }
+
+    private mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw fail("not valid JSON (a short \\u escape)") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 0x30)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 0x61 + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 0x41 + 10)
+            default: throw fail("not valid JSON (a bad \\u escape)")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+}
