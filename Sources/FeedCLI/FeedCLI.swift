@@ -10,8 +10,8 @@ struct FeedCLI: ParsableCommand {
         subcommands: [Next.self, List.self, Sync.self, Show.self, Feeds.self, Status.self])
 
     static func main() {
-        let signals = Interrupts.install()
-        defer { signals.cancel() }
+        let signals = SignalHandling.install()
+        defer { signals.forEach { $0.cancel() } }
         main(nil)
     }
 }

@@ -70,12 +70,11 @@ struct GlobalOptions: ParsableArguments {
             format: json ? .json : jsonl ? .jsonl : .plain,
             stdout: FileDescriptorSink.standardOutput, stderr: stderr,
             showsProgress: !quiet && !verbose && stderr.isTerminal, environment: environment,
-            logger: logger, interruption: Interrupts.shared)
+            logger: logger, interruption: SignalHandling.interruption)
     }
 }
 
-/// Ends the process with a command's exit status.
+/// Ends the process with a command's exit status (every command has written its output by then).
 func finish(with status: Int32) throws {
-    FileDescriptorSink.standardOutput.flush()
     if status != 0 { throw ExitCode(status) }
 }

@@ -31,7 +31,7 @@ struct FeedReactorTests {
         #expect(activities.first == .waitingForLock)
         #expect(activities.contains(.fetching(url: posts.url + "/1", page: 1)))
         #expect(activities.last == .idle)
-        #expect(try store.registration(named: "local").nextIndex == 2, "the cursor is committed")
+        #expect(try store.feed(named: "local").nextIndex == 2, "the cursor is committed")
     }
 
     /// Regression: the feed lock was let go in the subscription's teardown, after the terminal
@@ -52,8 +52,8 @@ struct FeedReactorTests {
         let state = host.run(.next(feed: "local"))
         #expect(state.delivered.isEmpty)
         #expect(state.failures.isEmpty)
-        #expect(state.feeds["local"]?.isUpToDate == true)
-        #expect(try store.registration(named: "local").nextIndex == 4, "a 404 leaves the cursor")
+        #expect(state.feeds["local"]?.record?.lastFetchAt != nil, "a 404 is a successful fetch")
+        #expect(try store.feed(named: "local").nextIndex == 4, "a 404 leaves the cursor")
     }
 
     @Test func aServerErrorIsStateAndChangesNoCursor() throws {
@@ -61,12 +61,12 @@ struct FeedReactorTests {
         let state = host.run(.next(feed: "local"))
         #expect(state.delivered.isEmpty)
         #expect(state.feeds["local"]?.failure == .temporary("HTTP 500 from \(posts.url)/1"))
-        let record = try store.registration(named: "local")
+        let record = try store.feed(named: "local")
         #expect(record.nextIndex == 1)
         #expect(record.lastErrorCode == 75)
         let retried = host.run(.next(feed: "local"))
         #expect(retried.delivered.first?.id == "1", "the next run retries from the same place")
-        #expect(try store.registration(named: "local").lastError == nil)
+        #expect(try store.feed(named: "local").lastError == nil)
     }
 
     @Test func statusLoadsEveryFeed() throws {

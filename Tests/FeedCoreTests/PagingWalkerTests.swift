@@ -15,16 +15,12 @@ struct PagingWalkerTests {
     ) throws -> [PagingWalker.Step] {
         var options = FetchOptions()
         options.retries = 0
-        let fetcher = FeedFetcher(http: http, options: options, scheduler: DispatchScheduler(), random: { 0 },
+        let fetcher = FeedFetcher(http: http, workQueue: DispatchQueue(label: "test.work"), options: options, scheduler: DispatchScheduler(), random: { 0 },
                                   environment: [:], logger: .init(label: "test"))
-        let format: any PageFormat = switch server.kind {
-        case .graph: GraphFeed()
-        case .jsonfeed: JSONFeedKind()
-        case .linked: LinkedFeed()
-        }
+        let format = try #require(server.kind.feedKind.pageFormat)
         let walker = PagingWalker(fetcher: fetcher, format: format,
                                   feed: FeedRegistration(name: "f", url: server.url, kind: .graph),
-                                  maxPages: maxPages, storedIDs: { Set($0).intersection(stored) })
+                                  maxPages: maxPages, mode: .untilStored, storedIDs: { Set($0).intersection(stored) })
         let recorder = Recorder<PagingWalker.Step>()
         walker.walk(from: server.url, validators: validators).subscribe(recorder.handler)
         #expect(recorder.wait())

@@ -14,7 +14,7 @@ struct ProcessBehaviourTests {
             connection.waitForPeerClose()
         }
         #expect(try Feedcli.run(["feeds", "add", "slow", server.baseURL + "/posts", "--kind", "indexed", "--state", state]).status == 0)
-        let before = try FeedStore.open(at: state).registration(named: "slow")
+        let before = try FeedStore.open(at: state).feed(named: "slow")
         let running = try Feedcli.start(["next", "slow", "--state", state])
         #expect(requested.wait(timeout: .now() + 10) == .success)
         let interruptedAt = ContinuousClock.now
@@ -23,7 +23,7 @@ struct ProcessBehaviourTests {
         #expect(run.status == 130)
         #expect(ContinuousClock.now - interruptedAt < .seconds(1))
         #expect(run.stdout.isEmpty)
-        #expect(try FeedStore.open(at: state).registration(named: "slow") == before, "the store is as it was")
+        #expect(try FeedStore.open(at: state).feed(named: "slow") == before, "the store is as it was")
     }
 
     @Test func theBearerTokenIsSentButNeverStoredPrintedOrLogged() throws {
@@ -35,7 +35,9 @@ struct ProcessBehaviourTests {
         _ = try Feedcli.run(["feeds", "add", "private", server.baseURL + "/posts", "--kind", "indexed",
                              "--token-env", "PRIVATE_TOKEN", "--state", state])
         let denied = try Feedcli.run(["next", "private", "--state", state])
-        #expect(denied.status == 77)
+        #expect(denied.status == 78, "the feed's token variable is unset: a configuration error")
+        #expect(denied.stderr.contains("$PRIVATE_TOKEN, which is not set"))
+        #expect(server.requests.isEmpty, "before any request")
         let run = try Feedcli.run(["next", "private", "--state", state, "--verbose", "--json"],
                                   environment: ["PRIVATE_TOKEN": secret])
         #expect(run.status == 0)
@@ -48,7 +50,9 @@ struct ProcessBehaviourTests {
             #expect(bytes.firstRange(of: Data(secret.utf8)) == nil)
         }
         let shared = try Feedcli.run(["next", "private", "--state", state], environment: ["FEEDCLI_TOKEN": secret])
-        #expect(shared.status == 77, "a feed that names its variable does not fall back to FEEDCLI_TOKEN")
+        #expect(shared.status == 78, "a feed that names its variable does not fall back to FEEDCLI_TOKEN")
+        let wrong = try Feedcli.run(["next", "private", "--state", state], environment: ["PRIVATE_TOKEN": "wrong"])
+        #expect(wrong.status == 77)
     }
 
     /// Regression: transport failures were reported without the URL that failed.

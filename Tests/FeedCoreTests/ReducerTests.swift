@@ -25,59 +25,48 @@ struct ReducerTests {
             $0.feeds["posts"]?.activity = .fetching(url: "u/4", page: 1)
         }
         let entry = Entry.sample("4", read: true)
-        let commit = FetchCommit(fetchedAt: "2026-11-21T19:00:00Z", nextIndex: 5)
-        tester.send(.stored(feed: "posts", entries: [entry], commit)) {
-            $0.feeds["posts"]?.record?.nextIndex = 5
-            $0.feeds["posts"]?.record?.total = 4
-            $0.feeds["posts"]?.record?.lastFetchAt = "2026-11-21T19:00:00Z"
+        var after = Self.record
+        after.nextIndex = 5
+        after.total = 4
+        after.lastReadID = "4"
+        after.lastFetchAt = "2026-11-21T19:00:00Z"
+        tester.send(.stored(feed: "posts", entries: [entry], after)) {
+            $0.newEntries = [entry]
+            $0.feeds["posts"]?.record = after
         }
-        tester.send(.delivered(entry)) {
-            $0.delivered = [entry]
-            $0.feeds["posts"]?.record?.lastReadID = "4"
-        }
+        tester.send(.delivered(entry)) { $0.delivered = [entry] }
         tester.send(.activity(feed: "posts", .idle)) { $0.feeds["posts"]?.activity = .idle }
     }
 
-    @Test func aSyncStoresUnreadEntriesAndClearsTheLastError() {
+    @Test func aSyncTakesTheStoresRecordAsItIs() {
         var start = FeedReactorState()
         var status = FeedStatus(name: "posts", record: Self.record)
         status.record?.lastError = "temporary failure, try later: x"
-        status.record?.lastErrorCode = 75
-        status.record?.retryNotBefore = "2026-11-21T18:00:00Z"
         start.feeds["posts"] = status
         var tester = ReducerTester(reactor, state: start)
         let entries = [Entry.sample("4"), Entry.sample("5")]
-        let validators = Validators(etag: #""abc""#, lastModified: nil)
-        tester.send(.stored(feed: "posts", entries: entries, FetchCommit(fetchedAt: "T", nextIndex: 6, validators: validators))) {
+        var after = Self.record
+        after.total = 5
+        after.unread = 3
+        after.validators = Validators(etag: #""abc""#)
+        tester.send(.stored(feed: "posts", entries: entries, after)) {
             $0.newEntries = entries
-            $0.feeds["posts"]?.record?.total = 5
-            $0.feeds["posts"]?.record?.unread = 3
-            $0.feeds["posts"]?.record?.nextIndex = 6
-            $0.feeds["posts"]?.record?.lastFetchAt = "T"
-            $0.feeds["posts"]?.record?.validators = validators
-            $0.feeds["posts"]?.record?.lastError = nil
-            $0.feeds["posts"]?.record?.lastErrorCode = nil
-            $0.feeds["posts"]?.record?.retryNotBefore = nil
+            $0.feeds["posts"]?.record = after
         }
-        tester.send(.upToDate(feed: "posts")) { $0.feeds["posts"]?.isUpToDate = true }
+        tester.send(.stored(feed: "posts", entries: [], after))  // nothing new changes nothing else
     }
 
     @Test func failuresAreState() {
         var tester = ReducerTester(reactor)
         tester.send(.loaded(Self.record)) { $0.feeds["posts"] = FeedStatus(name: "posts", record: Self.record) }
         let failure = FeedFailure.temporary("HTTP 503 from u")
-        tester.send(.failed(feed: "posts", failure, retryNotBefore: "2026-11-21T20:00:00Z")) {
-            $0.feeds["posts"]?.failure = failure
-            $0.feeds["posts"]?.record?.lastError = failure.description
-            $0.feeds["posts"]?.record?.lastErrorCode = 75
-            $0.feeds["posts"]?.record?.retryNotBefore = "2026-11-21T20:00:00Z"
-        }
-        tester.send(.failed(feed: nil, .storeAccess("disk"), retryNotBefore: nil)) { $0.failure = .storeAccess("disk") }
+        tester.send(.failed(feed: "posts", failure)) { $0.feeds["posts"]?.failure = failure }
+        tester.send(.failed(feed: nil, .output("cannot write to stdout"))) { $0.failure = .output("cannot write to stdout") }
         tester.send(.skipped(feed: "other", until: "U")) {
             $0.feeds["other"] = FeedStatus(name: "other")
             $0.feeds["other"]?.skippedUntil = "U"
         }
-        #expect(tester.state.failures == [failure, .storeAccess("disk")])
+        #expect(tester.state.failures == [failure, .output("cannot write to stdout")])
         tester.send(.actionStarted) {
             $0.revision = 1
             $0.failure = nil
@@ -92,22 +81,20 @@ struct ReducerTests {
         start.revision = 7
         start.delivered = [.sample("1")]
         start.newEntries = [.sample("2")]
-        var status = FeedStatus(name: "posts")
-        status.isUpToDate = true
-        start.feeds["posts"] = status
         var tester = ReducerTester(reactor, state: start)
         tester.send(.actionStarted) {
             $0.revision = 8
             $0.delivered = []
             $0.newEntries = []
-            $0.feeds["posts"]?.isUpToDate = false
         }
     }
 
-    @Test func unexpectedErrorsBecomeAFailedMutation() {
-        #expect(reactor.mutation(for: FeedFailure.badData("x"), action: .next(feed: "posts"))
-            == .failed(feed: "posts", .badData("x"), retryNotBefore: nil))
-        #expect(reactor.mutation(for: TestError(), action: .sync(feeds: []))
-            == .failed(feed: nil, .storeAccess("TestError(id: 0)"), retryNotBefore: nil))
+    @Test func errorsThatStopTheRunBecomeAFailedMutation() {
+        #expect(reactor.mutation(for: FeedFailure.interrupted, action: .next(feed: "posts")) == .failed(feed: nil, .interrupted))
+        guard case .failed(nil, .storeAccess(let message)) = reactor.mutation(for: TestError(), action: .sync(feeds: [])) else {
+            Issue.record("an unknown error is a store failure that says what it is")
+            return
+        }
+        #expect(message.contains("TestError"))
     }
 }

@@ -18,6 +18,8 @@ public struct CommandContext: Sendable {
     public var scheduler: any Scheduler
     public var logger: Logger
     public var interruption: Interruption
+    /// Told of each step of a run around its output (see `RunStep`); tests interrupt there.
+    public var onStep: @Sendable (RunStep) -> Void
     public var makeHTTPClient: @Sendable () throws(HTTPError) -> HTTPClient
 
     public init(
@@ -27,6 +29,7 @@ public struct CommandContext: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }, scheduler: any Scheduler = DispatchScheduler(),
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
         interruption: Interruption = Interruption(),
+        onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
         makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() }
     ) {
         self.statePath = statePath
@@ -41,6 +44,7 @@ public struct CommandContext: Sendable {
         self.scheduler = scheduler
         self.logger = logger
         self.interruption = interruption
+        self.onStep = onStep
         self.makeHTTPClient = makeHTTPClient
     }
 
@@ -55,9 +59,9 @@ public struct CommandContext: Sendable {
         return home + "/.local/state/feedcli/feedcli.sqlite"
     }
 
-    /// Reports a failure on stderr: `feedcli: message`.
+    /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say
+    /// anything: when it cannot be written either, the exit status still tells.
     func report(_ failure: FeedFailure, feed: String? = nil) {
-        stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
-        stderr.flush()
+        try? stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
     }
 }

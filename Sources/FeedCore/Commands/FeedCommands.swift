@@ -1,24 +1,23 @@
+import Foundation
+
 /// The commands, as functions from a context to an exit status. The CLI parses arguments and calls
 /// these; everything they do is testable without a process.
 public enum FeedCommands {
     /// `feedcli next [FEED]`: prints the oldest unread entry (fetching when none is unread) and
-    /// marks it read. 0 when one was printed, 1 when there was none, else the failure's code.
+    /// then marks it read. 0 when one was printed, 1 when there was none, else the failure's code.
     public static func next(feed: String, context: CommandContext) -> Int32 {
+        let printer = EntryPrinter(format: context.format, layout: .detailed, sink: context.stdout,
+                                   interruption: context.interruption)
         let state: FeedReactorState
-        switch perform(.next(feed: feed), context: context) {
-        case .success(let outcome): state = outcome
-        case .failure(let status): return status.code
+        do {
+            state = try runReactor(.next(feed: feed), context: context, output: printer)
+        } catch {
+            return fail(error, context: context)
         }
-        if let entry = state.delivered.first {
-            switch context.format {
-            case .plain: context.stdout.write(EntryRenderer.plain(entry))
-            case .json, .jsonl: context.stdout.write(bytes: EntryRenderer.json(entry) + [0x0A])
-            }
-            context.stdout.flush()
-            return 0
-        }
+        if let status = runFailure(state, context: context) { return status }
+        if !state.delivered.isEmpty { return 0 }
         if let failure = FeedFailure.mostSerious(state.failures) {
-            context.report(failure, feed: failure == state.failure ? nil : feed)
+            context.report(failure, feed: feed)
             return failure.exitCode
         }
         return 1
@@ -26,36 +25,61 @@ public enum FeedCommands {
 
     /// `feedcli sync [FEED…]`: prints the new entries of every named feed (all when none), goes on
     /// past failing feeds (one stderr line each) and exits with the most serious failure's code.
-    /// Entries are printed as each feed's are committed (bound to the state stream), so a slow
-    /// or failing feed later in the list does not hold back what is already stored.
+    /// Each feed's entries are printed as one block as soon as they are fetched, and committed
+    /// once printed.
     public static func sync(feeds: [String], context: CommandContext) -> Int32 {
-        let printer = EntryStreamPrinter(format: context.format, sink: context.stdout)
+        let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
+                                   interruption: context.interruption)
         let state: FeedReactorState
-        switch perform(.sync(feeds: feeds), context: context, onState: { printer.catchUp(with: $0.newEntries) }) {
-        case .success(let outcome): state = outcome
-        case .failure(let status): return status.code
+        do {
+            state = try runReactor(.sync(feeds: feeds), context: context, output: printer)
+        } catch {
+            return fail(error, context: context)
         }
-        printer.catchUp(with: state.newEntries)
-        printer.end()
         for name in state.feeds.keys.sorted() {
             if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
         }
-        if let failure = state.failure { context.report(failure) }
+        if state.failure?.stopsTheRun != true {
+            do throws(OutputError) {
+                try printer.finish()
+            } catch {
+                return fail(FeedFailure.output("cannot write to stdout (\(error)); every entry printed was committed"),
+                            context: context)
+            }
+        }
+        if let status = runFailure(state, context: context) { return status }
         return FeedFailure.mostSerious(state.failures)?.exitCode ?? 0
     }
 
     /// `feedcli list [FEED]`: streams stored entries, oldest first; no network.
     public static func list(feed: String?, unreadOnly: Bool, limit: Int?, context: CommandContext) -> Int32 {
         do {
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait)
-            if let feed { _ = try store.registration(named: feed) }
-            var writer = EntryListWriter(format: context.format, sink: context.stdout)
+            let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
+            if let feed { _ = try store.feed(named: feed) }
+            var output = OutputBuffer(sink: context.stdout)
+            var count = 0
+            var failure: OutputError?
             try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { entry in
-                writer.add(entry)
-                return !context.stdout.isClosed  // `| head` has what it wants
+                var bytes: [UInt8] = []
+                EntryRenderer.element(entry, number: count, format: context.format, layout: .list, into: &bytes)
+                count += 1
+                do throws(OutputError) {
+                    try output.append(bytes)
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
             }
-            writer.end()
-            return 0
+            if failure == nil {
+                do throws(OutputError) {
+                    try output.append(EntryRenderer.end(count: count, format: context.format, layout: .list))
+                    try output.flush()
+                } catch {
+                    failure = error
+                }
+            }
+            return finishReading(failure, context: context)
         } catch {
             return fail(error, context: context)
         }
@@ -65,26 +89,26 @@ public enum FeedCommands {
     /// feed is named).
     public static func show(id: String, feed: String?, context: CommandContext) -> Int32 {
         do {
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait)
-            if let feed { _ = try store.registration(named: feed) }
+            let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
+            if let feed { _ = try store.feed(named: feed) }
             let entries = try store.entries(id: id, feed: feed)
             guard !entries.isEmpty else {
                 throw FeedFailure.notFound("no entry \(id)" + (feed.map { " in feed \($0)" } ?? ""))
             }
-            switch context.format {
-            case .plain:
-                var writer = EntryListWriter(format: .plain, sink: context.stdout, detailed: true)
-                for entry in entries { writer.add(entry) }
-                writer.end()
-            case .json where entries.count == 1:
-                context.stdout.write(bytes: EntryRenderer.json(entries[0]) + [0x0A])
-            case .json, .jsonl:
-                var writer = EntryListWriter(format: context.format, sink: context.stdout)
-                for entry in entries { writer.add(entry) }
-                writer.end()
+            // `--json` gives one object for one entry, an array for several.
+            let layout: EntryRenderer.Layout = context.format == .plain || (context.format == .json && entries.count == 1)
+                ? .detailed : .list
+            var bytes: [UInt8] = []
+            for (number, entry) in entries.enumerated() {
+                EntryRenderer.element(entry, number: number, format: context.format, layout: layout, into: &bytes)
             }
-            context.stdout.flush()
-            return 0
+            bytes += EntryRenderer.end(count: entries.count, format: context.format, layout: layout)
+            do throws(OutputError) {
+                try context.stdout.write(bytes)
+                return 0
+            } catch {
+                return finishReading(error, context: context)
+            }
         } catch {
             return fail(error, context: context)
         }
@@ -110,6 +134,7 @@ public enum FeedCommands {
     public static func removeFeed(named name: String, context: CommandContext) -> Int32 {
         do {
             let store = try FeedStore.open(at: context.statePath, wait: context.wait)
+            _ = try store.feed(named: name)
             let lock = try store.lock(feed: name)
             try store.removeFeed(named: name)
             _ = lock
@@ -122,11 +147,15 @@ public enum FeedCommands {
     /// `feedcli status [FEED]` and `feedcli feeds list`: each feed's state through the reactor.
     public static func status(feeds: [String], context: CommandContext) -> Int32 {
         do {
-            let state = try runReactor(.loadStatus(feeds: feeds), context: context, needsNetwork: false)
+            let state = try runReactor(.loadStatus(feeds: feeds), context: context, access: .readOnly)
             if let failure = FeedFailure.mostSerious(state.failures) { throw failure }
             let statuses = state.feeds.keys.sorted().compactMap { state.feeds[$0] }
-            StatusRenderer.render(statuses, format: context.format, sink: context.stdout)
-            return 0
+            do throws(OutputError) {
+                try context.stdout.write(StatusRenderer.render(statuses, format: context.format))
+                return 0
+            } catch {
+                return finishReading(error, context: context)
+            }
         } catch {
             return fail(error, context: context)
         }
@@ -134,31 +163,13 @@ public enum FeedCommands {
 
     // MARK: wiring
 
-    private struct ExitStatus: Error {
-        let code: Int32
-    }
-
-    /// Runs a fetching action; fails with the exit status when the command must end without
-    /// rendering (the store could not be opened, or the user interrupted).
-    private static func perform(
-        _ action: FeedAction, context: CommandContext, onState: (@Sendable (FeedReactorState) -> Void)? = nil
-    ) -> Result<FeedReactorState, ExitStatus> {
-        do {
-            let state = try runReactor(action, context: context, onState: onState)
-            if context.interruption.isTriggered { return .failure(ExitStatus(code: FeedFailure.interrupted.exitCode)) }
-            return .success(state)
-        } catch {
-            return .failure(ExitStatus(code: fail(error, context: context)))
-        }
-    }
-
     /// Opens the store, runs one action through a fresh reactor, and tears the HTTP client down
     /// before returning (so no curl handle outlives the command).
     static func runReactor(
-        _ action: FeedAction, context: CommandContext, needsNetwork: Bool = true,
-        onState: (@Sendable (FeedReactorState) -> Void)? = nil
+        _ action: FeedAction, context: CommandContext, output: any EntryOutput = EntryPrinter(
+            format: .plain, layout: .list, sink: BufferSink()), access: FeedStore.Access = .readWrite
     ) throws -> FeedReactorState {
-        let store = try FeedStore.open(at: context.statePath, wait: context.wait)
+        let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: access)
         let http: HTTPClient
         do {
             http = try context.makeHTTPClient()
@@ -168,25 +179,36 @@ public enum FeedCommands {
         defer { http.shutdown() }
         context.interruption.onTrigger { http.shutdown() }
         let environment = FeedEnvironment(
-            store: store, http: http, options: context.fetch, scheduler: context.scheduler, now: context.now,
-            environment: context.environment, logger: context.logger)
+            store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
+            now: context.now, environment: context.environment, logger: context.logger, onStep: context.onStep)
         let host = ReactorHost(reactor: FeedReactor(environment: environment))
-        let progress = context.showsProgress && needsNetwork ? ProgressLine(sink: context.stderr) : nil
-        let observing = host.state.subscribe(onNext: { state in
-            if let onState {
-                progress?.clear()
-                onState(state)
-            }
-            progress?.update(state)
-        })
+        let progress = context.showsProgress && access == .readWrite ? ProgressLine(sink: context.stderr) : nil
+        let observing = host.state.subscribe(onNext: { state in progress?.update(state) })
         let state = host.run(action)
         observing.dispose()
         progress?.clear()
         return state
     }
 
+    /// The exit status of a run that stopped as a whole (interrupted, output gone, store
+    /// unusable), after saying why on stderr; nil when it ran to its end.
+    private static func runFailure(_ state: FeedReactorState, context: CommandContext) -> Int32? {
+        if context.interruption.isTriggered || state.failure == .interrupted { return FeedFailure.interrupted.exitCode }
+        guard let failure = state.failure else { return nil }
+        context.report(failure)
+        return failure.exitCode
+    }
+
+    /// `list`, `show` and `status` end quietly (0) when the reader has gone (`| head`); any other
+    /// failed write is 74.
+    private static func finishReading(_ failure: OutputError?, context: CommandContext) -> Int32 {
+        guard let failure, !failure.readerIsGone else { return 0 }
+        return fail(FeedFailure.output("cannot write to stdout (\(failure))"), context: context)
+    }
+
     private static func fail(_ error: any Error, context: CommandContext) -> Int32 {
         let failure = FeedFailure.wrap(error)
+        if failure == .interrupted || context.interruption.isTriggered { return FeedFailure.interrupted.exitCode }
         context.report(failure)
         return failure.exitCode
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 
@@ -5,12 +6,17 @@ import Logging
 /// backoff and jitter for what may recover, and a log line per request under `--verbose`.
 ///
 /// A fetch emits the response for 2xx, 304 and (when `acceptsNotFound`) 404; any other status
-/// fails with `HTTPStatusFailure`, a transport error with its `FeedFailure` (naming the URL). Retries cover transport
-/// errors that may pass (timeouts, refused or reset connections) and 408/429/5xx, never other
-/// 4xx; a `Retry-After` longer than the backoff cap is not waited for in-run (the feed's
-/// not-before time is stored instead).
+/// fails with `HTTPStatusFailure`, a transport error with its `FeedFailure` (naming the URL).
+/// Retries cover transport errors that may pass (timeouts, refused or reset connections) and
+/// 408/429/5xx, never other 4xx; a `Retry-After` longer than the backoff cap is not waited for
+/// in-run (the feed's not-before time is stored instead). A feed whose token variable is unset
+/// fails with 78 before any request.
+///
+/// Threading: responses are handed from the HTTP client's worker thread to `workQueue`, so
+/// decoding, store work and printing never run on (or hold up) the thread that drives curl.
 struct FeedFetcher: Sendable {
     let http: HTTPClient
+    let workQueue: DispatchQueue
     let options: FetchOptions
     let scheduler: any Scheduler
     let random: @Sendable () -> Double
@@ -21,17 +27,22 @@ struct FeedFetcher: Sendable {
         _ url: String, feed: FeedRegistration, validators: Validators? = nil, acceptsNotFound: Bool = false
     ) -> Observable<HTTPResponse> {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
+        if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
+            return .fail(FeedFailure.configuration(
+                "feed \(feed.name) takes its token from $\(variable), which is not set"))
+        }
         if let token = token(for: feed) {
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
         if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let date = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
         let logger = self.logger
+        let shown = Redaction.maskingPasswords(in: url)
         let once = http.get(request)
             .handleEvents(onNext: { response in
-                logger.info("GET \(url) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
+                logger.info("GET \(shown) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
             }, onFailed: { error in
-                if !(error is HTTPStatusFailure) { logger.info("GET \(url) -> \(error)") }
+                logger.info("GET \(shown) -> \(error)")
             })
             .map { response -> HTTPResponse in
                 let ok = (200...299).contains(response.status) || response.status == 304
@@ -57,12 +68,13 @@ struct FeedFetcher: Sendable {
             minimumDelay: { ($0 as? HTTPStatusFailure)?.retryAfter })
         return once
             .retry(policy, scheduler: scheduler, random: random) { attempt, delay, error in
-                logger.info("retry \(attempt) of \(url) in \(Self.milliseconds(delay)) ms after \(error)")
+                logger.info("retry \(attempt) of \(shown) in \(Self.milliseconds(delay)) ms after \(FeedFailure.wrap(error))")
             }
             .catch { error in
                 guard let http = error as? HTTPError else { throw error }
                 throw FeedFailure(http, url: url)
             }
+            .observe(on: workQueue)
     }
 
     /// The bearer token: the feed's own variable when it names one, else `FEEDCLI_TOKEN`.

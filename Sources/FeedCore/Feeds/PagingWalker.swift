@@ -1,12 +1,20 @@
 /// Walks any paged kind, newest page first, for `sync`. One walker for all kinds; a
 /// `PageFormat` reads each page.
 ///
-/// The walk follows `next` and stops at the first page that holds an entry already stored, or
-/// when no `next` remains, or at `maxPages` requests, or when `next` points at a URL this walk
-/// already requested (a loop). An empty page that still has `next` is not the end. The first
-/// request carries the feed's validators; a 304 ends the walk as "not modified". Ids already seen
-/// earlier in the walk are dropped (items shift between pages while a walk runs).
+/// The walk follows `next` and stops when no `next` remains, or at `maxPages` requests, or when
+/// `next` points at a URL this walk already requested (a loop); in `.untilStored` mode also at
+/// the first page that holds an entry already stored. An empty page that still has `next` is not
+/// the end. The first request carries the feed's validators; a 304 ends the walk as "not
+/// modified". Ids already seen earlier in the walk are dropped (items shift between pages while
+/// a walk runs).
 struct PagingWalker: Sendable {
+    enum Mode: Sendable {
+        /// Looking for what is new at the top: a page with a stored entry is where it ends.
+        case untilStored
+        /// Backfilling older pages: stored entries are skipped, the walk goes on.
+        case throughStored
+    }
+
     enum Step: Sendable {
         /// About to request page `number` (1-based).
         case requesting(url: String, number: Int)
@@ -28,6 +36,7 @@ struct PagingWalker: Sendable {
     let format: any PageFormat
     let feed: FeedRegistration
     let maxPages: Int
+    let mode: Mode
     /// Which of these ids the store holds.
     let storedIDs: @Sendable ([String]) throws -> Set<String>
 
@@ -50,9 +59,10 @@ struct PagingWalker: Sendable {
                     ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
                     : nil
                 let next = page.next.flatMap { requested.contains($0) ? nil : $0 }
-                let goesOn = stored.isEmpty && next != nil && number < maxPages
+                let reachedStored = mode == .untilStored && !stored.isEmpty
+                let goesOn = !reachedStored && next != nil && number < maxPages
                 let walked = WalkedPage(fresh: fresh, validators: pageValidators,
-                                        unfollowedNext: stored.isEmpty && number >= maxPages ? next : nil)
+                                        unfollowedNext: !reachedStored && number >= maxPages ? next : nil)
                 guard goesOn, let next else { return .just(.page(walked)) }
                 return .concat([
                     .just(.page(walked)),

@@ -14,6 +14,9 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case storeCreate(String)
     /// 74: the state store cannot be read or written, or is not a feedcli store.
     case storeAccess(String)
+    /// 74: stdout could not take the output (disk full, closed, reader gone); the message says
+    /// what was and was not delivered.
+    case output(String)
     /// 75: try again later (timeouts, refused connections, 408/429/5xx after retries, a busy feed).
     case temporary(String)
     /// 76: the server broke HTTP.
@@ -32,7 +35,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: 66
         case .refused: 69
         case .storeCreate: 73
-        case .storeAccess: 74
+        case .storeAccess, .output: 74
         case .temporary: 75
         case .protocolError: 76
         case .unauthorized: 77
@@ -44,7 +47,12 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Temporary failures are the ones a later run may not see again.
     public var isTemporary: Bool { self.exitCode == 75 }
 
+    /// The message: URL passwords masked, at most 1,000 characters, control characters escaped.
     public var description: String {
+        Excerpt.of(Redaction.maskingPasswords(in: text), limit: 1000)
+    }
+
+    private var text: String {
         switch self {
         case .usage(let message): "usage: \(message)"
         case .badData(let message): "bad data: \(message)"
@@ -52,6 +60,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let status, let url): "the server refused with HTTP \(status): \(url)"
         case .storeCreate(let message): "cannot create the state store: \(message)"
         case .storeAccess(let message): "cannot use the state store: \(message)"
+        case .output(let message): message
         case .temporary(let message): "temporary failure, try later: \(message)"
         case .protocolError(let message): "the server broke HTTP: \(message)"
         case .unauthorized(let status, let url): "not authorized (HTTP \(status)): \(url)"
@@ -86,12 +95,14 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Wraps any error so that nothing escapes as an untyped crash.
+    /// Wraps any error so that nothing escapes as an untyped crash. Errors feedcli raises are
+    /// all one of the above; anything else is a store or system error and says what it is.
     public static func wrap(_ error: any Error) -> FeedFailure {
         switch error {
         case let failure as FeedFailure: failure
         case let http as HTTPError: FeedFailure(http, url: nil)
-        default: .storeAccess(String(describing: error))
+        case let status as HTTPStatusFailure: status.failure
+        default: StoreFile.failure(error, path: "the state store")
         }
     }
 }

@@ -16,3 +16,24 @@ extension Observable {
         }
     }
 }
+
+extension Observable {
+    /// Passes every event on from `queue` instead of the thread that produced it, in order. Used
+    /// to move work off the HTTP client's worker thread, which must only drive curl. Disposing
+    /// stops delivery of events not yet passed on.
+    public func observe(on queue: DispatchQueue) -> Observable {
+        Observable { observer in
+            let isDisposed = Locked(false)
+            let source = self.subscribe { event in
+                queue.async {
+                    guard !isDisposed.value else { return }
+                    observer.send(event)
+                }
+            }
+            return Disposables.create {
+                isDisposed.withLock { $0 = true }
+                source.dispose()
+            }
+        }
+    }
+}

@@ -40,7 +40,7 @@ extension Observable {
         _ accumulate: @escaping @Sendable (Result, Element) -> Result
     ) -> Observable<Result> {
         Observable<Result> { observer in
-            let accumulator = Accumulator(seed)
+            let accumulator = Locked(seed)
             return self.subscribe { event in
                 switch event {
                 case .next(let element): observer.next(accumulator.update { accumulate($0, element) })
@@ -89,7 +89,7 @@ extension Observable where Element: Equatable {
     /// deduplicated streams (or give them a revision), or a repeat is lost.
     public func distinctUntilChanged() -> Observable {
         Observable { observer in
-            let last = Accumulator<Element?>(nil)
+            let last = Locked<Element?>(nil)
             return self.subscribe { event in
                 guard case .next(let element) = event else { return observer.send(event) }
                 var isRepeat = false
@@ -108,13 +108,13 @@ extension Observable {
     /// array for an empty source). Fails, without emitting, if the source fails.
     public func toArray() -> Observable<[Element]> {
         Observable<[Element]> { observer in
-            let collected = Accumulator<[Element]>([])
+            let collected = Locked<[Element]>([])
             return self.subscribe { event in
                 switch event {
-                case .next(let element): _ = collected.update { $0 + [element] }
+                case .next(let element): collected.withLock { $0.append(element) }
                 case .failed(let error): observer.fail(error)
                 case .completed:
-                    observer.next(collected.current)
+                    observer.next(collected.value)
                     observer.complete()
                 }
             }

@@ -3,10 +3,10 @@
 /// terminal event on matters: downstream may start work that needs the resource (the next action
 /// taking the same feed lock) before the subscription's teardown would run.
 final class SubscriptionResource<Resource: Sendable>: Sendable {
-    private let slot: Accumulator<Resource?>
+    private let slot: Locked<Resource?>
 
     init(_ resource: Resource) {
-        slot = Accumulator(resource)
+        slot = Locked(resource)
     }
 
     func release() { _ = slot.update { _ in nil } }

@@ -1,22 +1,22 @@
 /// What happened, as `reduce` learns it. Every change of `FeedReactorState` comes through one of
-/// these.
+/// these; per-feed state always arrives as the store's own record, never recomputed.
 public enum FeedMutation: Sendable, Equatable {
     /// A new action begins: forget the previous action's output and failures.
     case actionStarted
-    /// The store's view of a feed (registration, cursors, counts, last error).
+    /// The store's record of a feed (registration, cursors, counts, last error), as read or as
+    /// left by a write.
     case loaded(FeedRecord)
     case activity(feed: String, FeedActivity)
-    /// `next` handed this entry to the user (it is already marked read in the store).
+    /// `next` printed this entry and marked it read.
     case delivered(Entry)
-    /// A fetch committed: the entries that were new (oldest first) and its bookkeeping.
-    case stored(feed: String, entries: [Entry], FetchCommit)
-    /// The server had nothing new (a 404 at the next index, a 304, or only known entries).
-    case upToDate(feed: String)
+    /// A fetch committed these new entries (printed first, for `sync`); the record is the
+    /// feed's after the commit. Empty when nothing was new.
+    case stored(feed: String, entries: [Entry], FeedRecord)
     /// The feed was not fetched: its server asked not to be asked before `until`.
     case skipped(feed: String, until: String)
-    /// Fetching or storing failed; nothing of the feed's cursor changed. `retryNotBefore` is set
-    /// when the server sent `Retry-After`.
-    case failed(feed: String?, FeedFailure, retryNotBefore: String?)
+    /// Fetching, storing or printing failed. For a feed, nothing of its cursor changed (its
+    /// record with the error arrives as `.loaded`); with no feed, the whole run stopped.
+    case failed(feed: String?, FeedFailure)
 }
 
 /// What the reactor is doing for a feed right now, for the progress line.

@@ -1,5 +1,6 @@
 extension FeedReactor {
-    /// Pure: the next state from the current state and one mutation.
+    /// Pure: the next state from the current state and one mutation. Per-feed records are
+    /// assigned as the store returned them; nothing here recomputes what the store keeps.
     public func reduce(state: FeedReactorState, mutation: FeedMutation) -> FeedReactorState {
         var state = state
         switch mutation {
@@ -10,7 +11,6 @@ extension FeedReactor {
             state.failure = nil
             for name in state.feeds.keys {
                 state.feeds[name]?.failure = nil
-                state.feeds[name]?.isUpToDate = false
                 state.feeds[name]?.skippedUntil = nil
             }
         case .loaded(let record):
@@ -19,44 +19,22 @@ extension FeedReactor {
             state.feeds[feed, default: FeedStatus(name: feed)].activity = activity
         case .delivered(let entry):
             state.delivered.append(entry)
-            state.feeds[entry.feed, default: FeedStatus(name: entry.feed)].record?.lastReadID = entry.id
-        case .stored(let feed, let entries, let commit):
-            let newUnread = entries.filter { !$0.read }
-            state.newEntries += newUnread
-            var status = state.feeds[feed, default: FeedStatus(name: feed)]
-            if var record = status.record {
-                record.lastFetchAt = commit.fetchedAt
-                record.lastError = nil
-                record.lastErrorCode = nil
-                record.retryNotBefore = nil
-                if let nextIndex = commit.nextIndex { record.nextIndex = nextIndex }
-                if let validators = commit.validators { record.validators = validators }
-                if let resumeURL = commit.resumeURL { record.resumeURL = resumeURL }
-                record.total += entries.count
-                record.unread += newUnread.count
-                status.record = record
-            }
-            state.feeds[feed] = status
-        case .upToDate(let feed):
-            state.feeds[feed, default: FeedStatus(name: feed)].isUpToDate = true
+        case .stored(let feed, let entries, let record):
+            state.newEntries += entries
+            state.feeds[feed, default: FeedStatus(name: feed)].record = record
         case .skipped(let feed, let until):
             state.feeds[feed, default: FeedStatus(name: feed)].skippedUntil = until
-        case .failed(let feed, let failure, let retryNotBefore):
-            guard let feed else {
+        case .failed(let feed, let failure):
+            if let feed {
+                state.feeds[feed, default: FeedStatus(name: feed)].failure = failure
+            } else {
                 state.failure = failure
-                break
             }
-            var status = state.feeds[feed, default: FeedStatus(name: feed)]
-            status.failure = failure
-            status.record?.lastError = failure.description
-            status.record?.lastErrorCode = failure.exitCode
-            if let retryNotBefore { status.record?.retryNotBefore = retryNotBefore }
-            state.feeds[feed] = status
         }
         return state
     }
 
     public func mutation(for error: any Error, action: FeedAction) -> FeedMutation {
-        .failed(feed: action.feeds.count == 1 ? action.feeds.first : nil, FeedFailure.wrap(error), retryNotBefore: nil)
+        .failed(feed: nil, FeedFailure.wrap(error))
     }
 }

@@ -1,13 +1,14 @@
 /// The reactor's state: per feed, what the store says and what this run did; plus the entries
-/// this action produced for printing.
+/// this action delivered.
 public struct FeedReactorState: Sendable, Equatable {
     public var feeds: [String: FeedStatus] = [:]
     /// Entries `next` delivered in the current action.
     public var delivered: [Entry] = []
-    /// Entries `sync` (or a `next` that synced) found new in the current action, oldest first per
+    /// Entries `sync` (or a `next` that synced) stored in the current action, oldest first per
     /// feed.
     public var newEntries: [Entry] = []
-    /// A failure that belongs to no single feed (the store could not be opened, …).
+    /// A failure that belongs to no single feed (the store could not be opened, the output could
+    /// not be written, the user interrupted): the run stopped there.
     public var failure: FeedFailure?
     /// Counts actions started, so observers can tell one action's output from the next.
     public var revision = 0
@@ -23,13 +24,11 @@ public struct FeedReactorState: Sendable, Equatable {
 /// One feed's state.
 public struct FeedStatus: Sendable, Equatable {
     public var name: String
-    /// As last loaded from (or committed to) the store.
+    /// As last read from (or left by a write to) the store.
     public var record: FeedRecord?
     public var activity: FeedActivity = .idle
     /// This action's failure, if any.
     public var failure: FeedFailure?
-    /// The server had nothing new in this action.
-    public var isUpToDate = false
     /// Not fetched in this action because of a stored `Retry-After`.
     public var skippedUntil: String?
 

@@ -27,12 +27,12 @@ public final class ReactorHost<R: Reactor>: Sendable {
     public let reactor: R
     private let requests = Subject<Request>()
     private let states = Subject<R.State>()
-    private let current: Accumulator<R.State>
+    private let current: Locked<R.State>
     private let pipeline = SerialDisposable()
 
     public init(reactor: R) {
         self.reactor = reactor
-        current = Accumulator(reactor.initialState)
+        current = Locked(reactor.initialState)
         let mutations = requests.observable.flatMap(.concat) { request in
             Observable<R.Mutation>.concat([
                 reactor.transform(mutation: reactor.transform(action: .just(request.action))
@@ -56,12 +56,12 @@ public final class ReactorHost<R: Reactor>: Sendable {
     deinit { pipeline.dispose() }
 
     /// The latest state.
-    public var currentState: R.State { current.current }
+    public var currentState: R.State { current.value }
 
     /// The current state, then every state after it, on the thread that produced it.
     public var state: Observable<R.State> {
         Observable { [current, states] observer in
-            observer.next(current.current)
+            observer.next(current.value)
             return states.observable.subscribe(observer.send)
         }
     }

@@ -46,42 +46,36 @@ public enum EntryRenderer {
         return "\(entry.read ? " " : "*") \(TerminalText.safe(entry.feed))/\(TerminalText.safe(entry.id))  "
             + TerminalText.safe(headline) + "\n"
     }
-}
 
-/// Streams a sequence of entries in one format: `add` per entry, then `end`. JSON gives one
-/// array (one element per line), JSON Lines one object per line, plain one line per entry (or the
-/// full entry when `detailed`).
-public struct EntryListWriter: Sendable {
-    private let format: OutputFormat
-    private let sink: any OutputSink
-    private let detailed: Bool
-    private var count = 0
-
-    public init(format: OutputFormat, sink: any OutputSink, detailed: Bool = false) {
-        self.format = format
-        self.sink = sink
-        self.detailed = detailed
+    /// How entries are laid out one after another.
+    public enum Layout: Sendable {
+        /// Each entry whole (`next`, `show`): plain text separated by blank lines, or one JSON
+        /// object per line.
+        case detailed
+        /// A list (`sync`, `list`): one line per entry, one JSON array, or JSON Lines.
+        case list
     }
 
-    public mutating func add(_ entry: Entry) {
-        switch format {
-        case .plain:
-            if detailed, count > 0 { sink.write("\n") }
-            sink.write(detailed ? EntryRenderer.plain(entry) : EntryRenderer.plainLine(entry))
-        case .json:
-            sink.write(bytes: Array((count == 0 ? "[\n" : ",\n").utf8) + EntryRenderer.json(entry))
-        case .jsonl:
-            sink.write(bytes: EntryRenderer.json(entry) + [0x0A])
+    /// The bytes of the `number`th (0-based) entry of a sequence, separators included.
+    public static func element(_ entry: Entry, number: Int, format: OutputFormat, layout: Layout, into bytes: inout [UInt8]) {
+        switch (format, layout) {
+        case (.plain, .detailed):
+            if number > 0 { bytes.append(0x0A) }
+            bytes += plain(entry).utf8
+        case (.plain, .list):
+            bytes += plainLine(entry).utf8
+        case (.json, .list):
+            bytes += (number == 0 ? "[\n" : ",\n").utf8
+            bytes += json(entry)
+        case (.json, .detailed), (.jsonl, _):
+            bytes += json(entry)
+            bytes.append(0x0A)
         }
-        count += 1
     }
 
-    /// Pushes out what has been added so far.
-    public func flush() { sink.flush() }
-
-    /// Closes the array for `--json` (an empty list is `[]`).
-    public func end() {
-        if format == .json { sink.write(count == 0 ? "[]\n" : "\n]\n") }
-        sink.flush()
+    /// What ends a sequence of `count` entries: the JSON array's close (`[]` when empty).
+    public static func end(count: Int, format: OutputFormat, layout: Layout) -> [UInt8] {
+        guard format == .json, layout == .list else { return [] }
+        return Array((count == 0 ? "[]\n" : "\n]\n").utf8)
     }
 }

@@ -1,78 +1,128 @@
 import Foundation
 import Synchronization
 
-/// Where rendered bytes go: stdout, stderr, or a buffer in tests.
+/// Where rendered bytes go: stdout, stderr, or memory in tests. Unbuffered: when `write`
+/// returns, the bytes are with the reader (the kernel); buffering is the caller's choice
+/// (`OutputBuffer`).
 public protocol OutputSink: Sendable {
-    func write(_ text: String)
-    func write(bytes: [UInt8])
-    /// Pushes out buffered bytes.
-    func flush()
-    /// True once the reader has gone away (a closed pipe): further output is dropped.
-    var isClosed: Bool { get }
+    /// Hands every byte of `bytes` on, or throws how many got out and why.
+    func write(_ bytes: [UInt8]) throws(OutputError)
+    /// A person is reading (a terminal): progress lines and wrapping are for them.
+    var isTerminal: Bool { get }
 }
 
-/// A buffered sink on a file descriptor. When the reader goes away (EPIPE, e.g. `| head`), it
-/// stops writing quietly instead of dying on SIGPIPE.
-public final class FileDescriptorSink: OutputSink {
-    private struct Buffer: ~Copyable {
-        var bytes: [UInt8] = []
-        var isBroken = false
-    }
-    private let descriptor: Int32
-    private let capacity: Int
-    private let buffer = Mutex(Buffer())
+extension OutputSink {
+    public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
+}
 
-    public init(descriptor: Int32, capacity: Int = 64 * 1024) {
+/// A write that did not complete: the disk is full (ENOSPC), the descriptor is closed (EBADF),
+/// the device failed (EIO), or the reader went away (EPIPE).
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Bytes of the failed write that did get out.
+    public var written: Int
+    public var errorNumber: Int32
+
+    public init(written: Int, errorNumber: Int32) {
+        self.written = written
+        self.errorNumber = errorNumber
+    }
+
+    /// The reader closed its end (`| head`): for `list`, `show` and `status` a quiet end.
+    public var readerIsGone: Bool { errorNumber == EPIPE }
+
+    public var description: String { String(cString: strerror(errorNumber)) }
+}
+
+/// A file descriptor: stdout or stderr. SIGPIPE is ignored by the CLI, so a reader that has gone
+/// shows up here as EPIPE rather than killing the process.
+public final class FileDescriptorSink: OutputSink {
+    private let descriptor: Int32
+    /// One writer at a time, so blocks from different threads never interleave.
+    private let writing = Mutex(())
+
+    public init(descriptor: Int32) {
         self.descriptor = descriptor
-        self.capacity = capacity
     }
 
     public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
-    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO, capacity: 0)
+    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
-    public var isClosed: Bool { buffer.withLock { $0.isBroken } }
-
-    public func write(_ text: String) { write(bytes: Array(text.utf8)) }
-
-    public func write(bytes: [UInt8]) {
-        buffer.withLock { buffer in
-            buffer.bytes += bytes
-            if buffer.bytes.count >= capacity { drain(&buffer) }
-        }
-    }
-
-    public func flush() {
-        buffer.withLock { drain(&$0) }
-    }
-
-    private func drain(_ buffer: inout Buffer) {
-        defer { buffer.bytes.removeAll(keepingCapacity: true) }
-        guard !buffer.isBroken else { return }
-        var offset = 0
-        while offset < buffer.bytes.count {
-            let written = buffer.bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                buffer.isBroken = true
-                return
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        let failure = writing.withLock { _ -> OutputError? in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    switch errno {
+                    case EINTR: continue
+                    case EAGAIN:  // a non-blocking descriptor inherited from the caller: wait until it drains
+                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    default: return OutputError(written: offset, errorNumber: errno)
+                    }
+                }
+                offset += written
             }
-            offset += written
+            return nil
         }
+        if let failure { throw failure }
     }
 }
 
-/// Collects output in memory, for tests.
+/// Collects output in memory, for tests; can be told to fail like a full disk after some bytes.
 public final class BufferSink: OutputSink {
-    private let bytes = Mutex<[UInt8]>([])
+    private struct State {
+        var bytes: [UInt8] = []
+        var capacity: Int?
+        var errorNumber: Int32
+    }
+    private let state: Mutex<State>
 
-    public init() {}
+    /// A sink that takes `capacity` bytes (all, when nil), then fails with `errorNumber`.
+    public init(capacity: Int? = nil, errorNumber: Int32 = ENOSPC) {
+        state = Mutex(State(capacity: capacity, errorNumber: errorNumber))
+    }
 
-    public func write(_ text: String) { write(bytes: Array(text.utf8)) }
-    public func write(bytes: [UInt8]) { self.bytes.withLock { $0 += bytes } }
-    public func flush() {}
-    public var isClosed: Bool { false }
+    public var isTerminal: Bool { false }
 
-    public var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        let failure = state.withLock { state -> OutputError? in
+            let room = state.capacity.map { max(0, $0 - state.bytes.count) } ?? bytes.count
+            state.bytes += bytes.prefix(room)
+            return room < bytes.count ? OutputError(written: room, errorNumber: state.errorNumber) : nil
+        }
+        if let failure { throw failure }
+    }
+
+    public var data: [UInt8] { state.withLock { $0.bytes } }
+    public var text: String { String(decoding: data, as: UTF8.self) }
+}
+
+/// Batches small writes into large ones (for `list` over 100,000 entries): bytes go out when
+/// 64 KiB have gathered and at `flush()`.
+public struct OutputBuffer {
+    private let sink: any OutputSink
+    private var bytes: [UInt8] = []
+    private let capacity: Int
+
+    public init(sink: any OutputSink, capacity: Int = 64 * 1024) {
+        self.sink = sink
+        self.capacity = capacity
+        bytes.reserveCapacity(capacity + 4096)
+    }
+
+    public mutating func append(_ more: [UInt8]) throws(OutputError) {
+        bytes += more
+        if bytes.count >= capacity { try flush() }
+    }
+
+    public mutating func append(_ text: String) throws(OutputError) { try append(Array(text.utf8)) }
+
+    public mutating func flush() throws(OutputError) {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        try sink.write(bytes)
+    }
 }

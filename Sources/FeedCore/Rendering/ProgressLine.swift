@@ -3,7 +3,7 @@
 /// `NO_COLOR` needs nothing more. Cleared when the work ends.
 public final class ProgressLine: Sendable {
     private let sink: any OutputSink
-    private let isShown = Accumulator(false)
+    private let isShown = Locked(false)
 
     public init(sink: any OutputSink) {
         self.sink = sink
@@ -16,7 +16,8 @@ public final class ProgressLine: Sendable {
             return "\(TerminalText.safe(status.name)), page \(page): \(TerminalText.safe(url))"
         }
         if let line = fetching.first {
-            sink.write("\r\u{1B}[K" + "feedcli: " + String(line.prefix(100)) + "…")
+            // Progress is a courtesy: a stderr that cannot take it changes nothing.
+            try? sink.write("\r\u{1B}[K" + "feedcli: " + String(line.prefix(100)) + "…")
             _ = isShown.update { _ in true }
         } else {
             clear()
@@ -29,6 +30,6 @@ public final class ProgressLine: Sendable {
             wasShown = shown
             return false
         }
-        if wasShown { sink.write("\r\u{1B}[K") }
+        if wasShown { try? sink.write("\r\u{1B}[K") }
     }
 }

@@ -1,16 +1,15 @@
 /// Renders feeds and their polling state for `status` and `feeds list`.
 public enum StatusRenderer {
-    public static func render(_ statuses: [FeedStatus], format: OutputFormat, sink: any OutputSink) {
+    public static func render(_ statuses: [FeedStatus], format: OutputFormat) -> [UInt8] {
         switch format {
         case .plain:
-            for status in statuses { sink.write(plain(status)) }
+            return Array(statuses.map(plain).joined().utf8)
         case .json:
             let objects = statuses.map { String(decoding: json($0), as: UTF8.self) }
-            sink.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
+            return Array((objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n").utf8)
         case .jsonl:
-            for status in statuses { sink.write(bytes: json(status) + [0x0A]) }
+            return statuses.flatMap { json($0) + [0x0A] }
         }
-        sink.flush()
     }
 
     static func json(_ status: FeedStatus) -> [UInt8] {
@@ -19,7 +18,7 @@ public enum StatusRenderer {
         writer.object([
             ("name", { $0.string(status.name) }),
             ("kind", { $0.string(record?.registration.kind.rawValue) }),
-            ("url", { $0.string(record?.registration.url) }),
+            ("url", { $0.string(record.map { Redaction.maskingPasswords(in: $0.registration.url) }) }),
             ("token_env", { $0.string(record?.registration.tokenEnv) }),
             ("entries", { $0.number(record?.total) }),
             ("unread", { $0.number(record?.unread) }),
@@ -31,7 +30,7 @@ public enum StatusRenderer {
             ("etag", { $0.string(record?.validators.etag) }),
             ("last_modified", { $0.string(record?.validators.lastModified) }),
             ("retry_not_before", { $0.string(record?.retryNotBefore) }),
-            ("resume_url", { $0.string(record?.resumeURL) }),
+            ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
         ])
         return writer.bytes
     }
@@ -39,7 +38,8 @@ public enum StatusRenderer {
     static func plain(_ status: FeedStatus) -> String {
         guard let record = status.record else { return "\(TerminalText.safe(status.name))\n" }
         let registration = record.registration
-        var lines = ["\(TerminalText.safe(status.name)) (\(registration.kind.rawValue)) \(TerminalText.safe(registration.url))"]
+        let url = Redaction.maskingPasswords(in: registration.url)
+        var lines = ["\(TerminalText.safe(status.name)) (\(registration.kind.rawValue)) \(TerminalText.safe(url))"]
         var counts = "  entries: \(record.total), unread: \(record.unread)"
         if let lastRead = record.lastReadID { counts += ", read up to: \(TerminalText.safe(lastRead))" }
         if registration.kind == .indexed { counts += ", next index: \(record.nextIndex)" }
@@ -53,7 +53,9 @@ public enum StatusRenderer {
                 .compactMap { $0 }.joined(separator: ", "))
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(until)") }
-        if let resume = record.resumeURL { lines.append("  older entries continue at: \(TerminalText.safe(resume))") }
+        if let resume = record.resumeURL {
+            lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingPasswords(in: resume)))")
+        }
         if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,57 +1,70 @@
+import Foundation
 import GRDB
 
 /// What a successful fetch changes, committed together with its entries in one transaction.
 public struct FetchCommit: Sendable, Equatable {
+    /// What to do with the backfill cursor (`resume_url`).
+    public enum Cursor: Sendable, Equatable {
+        case keep
+        case set(String)
+        case clear
+    }
+
     public var fetchedAt: String
     /// New `next_index` of an `indexed` feed; nil leaves it.
     public var nextIndex: Int?
     /// New validators of the first page; nil leaves them.
     public var validators: Validators?
-    /// The backfill cursor: `.some(url)` sets it, `.some(nil)` clears it, nil leaves it.
-    public var resumeURL: String??
+    public var resume: Cursor
     /// The entries are older than every stored entry of the feed (backfill): they are placed
     /// before them, so `next` still delivers oldest first.
     public var isBackfill: Bool
 
     public init(
-        fetchedAt: String, nextIndex: Int? = nil, validators: Validators? = nil,
-        resumeURL: String?? = nil, isBackfill: Bool = false
+        fetchedAt: String, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
+        isBackfill: Bool = false
     ) {
         self.fetchedAt = fetchedAt
         self.nextIndex = nextIndex
         self.validators = validators
-        self.resumeURL = resumeURL
+        self.resume = resume
         self.isBackfill = isBackfill
     }
 }
 
 /// Entries: delivery, storage, listing.
+///
+/// Entry text (`id`, `title`, `text`, `author`, `url`) is stored as UTF-8 blobs so that every
+/// character survives, NUL included (see schema v3).
 extension FeedStore {
-    /// Marks the oldest unread entry of `feed` read and returns it, in one transaction; nil when
-    /// none is unread. Uses the (feed, read, seq) index, so its cost does not grow with history.
-    public func deliverNext(feed: String) throws(FeedFailure) -> Entry? {
+    /// The oldest unread entry of `feed`, without marking it: `markDelivered` does that once it
+    /// has been printed. Uses the (feed, read, seq) index, so its cost does not grow with history.
+    public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1",
+                             arguments: [feed]).map(Self.entry)
+        }
+    }
+
+    /// Marks a printed entry read; returns the feed's record after the change.
+    public func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
         try write { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1", arguments: [feed])
-            else { return nil }
-            try db.execute(sql: "UPDATE entry SET read = 1 WHERE seq = ?", arguments: [row["seq"] as Int64])
-            var entry = Self.entry(row)
-            entry.read = true
-            return entry
+            try db.execute(sql: "UPDATE entry SET read = 1 WHERE feed = ? AND id = ?", arguments: [feed, Self.blob(id)])
+            return try Self.record(db, name: feed)
         }
     }
 
     /// Stores `entries` (in the given order, oldest first) and the fetch's bookkeeping in one
     /// transaction, clearing the feed's last error and retry time. Entries whose id is already
-    /// stored are skipped; returns the ones that were new.
+    /// stored are skipped; returns the ones that were new and the feed's record after the change.
     @discardableResult
-    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> [Entry] {
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
         try write { db in
             var inserted: [Entry] = []
             // Backfilled entries get sequence numbers below every stored one (seq is unique across
             // feeds), newest of them nearest; sequence numbers may go negative.
             var backfillSeq: Int64? = nil
-            if commit.isBackfill {
+            if commit.isBackfill, !entries.isEmpty {
                 let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM entry")
                 backfillSeq = (oldest ?? 1) - Int64(entries.count)
             }
@@ -61,10 +74,17 @@ extension FeedStore {
                 """)
             for (offset, entry) in entries.enumerated() {
                 try statement.execute(arguments: [
-                    backfillSeq.map { $0 + Int64(offset) }, feed, entry.id, entry.title, entry.text, entry.author,
-                    entry.url, entry.published, entry.fetchedAt, entry.read, entry.source.text,
+                    backfillSeq.map { $0 + Int64(offset) }, feed, Self.blob(entry.id), Self.blob(entry.title),
+                    Self.blob(entry.text), Self.blob(entry.author), Self.blob(entry.url), entry.published,
+                    entry.fetchedAt, entry.read, entry.source.text,
                 ])
                 if db.changesCount > 0 { inserted.append(entry) }
+            }
+            let resumeChanges: Bool, resumeURL: String?
+            switch commit.resume {
+            case .keep: (resumeChanges, resumeURL) = (false, nil)
+            case .set(let url): (resumeChanges, resumeURL) = (true, url)
+            case .clear: (resumeChanges, resumeURL) = (true, nil)
             }
             try db.execute(sql: """
                 UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL,
@@ -77,20 +97,30 @@ extension FeedStore {
                     commit.fetchedAt, commit.nextIndex,
                     commit.validators != nil, commit.validators?.etag,
                     commit.validators != nil, commit.validators?.lastModified,
-                    commit.resumeURL != nil, commit.resumeURL ?? nil, feed,
+                    resumeChanges, resumeURL, feed,
                 ])
-            return inserted
+            return CommitOutcome(entries: inserted, record: try Self.record(db, name: feed))
         }
     }
 
-    /// Which of `ids` are stored for `feed`.
+    /// The entries of `entries` whose id `feed` does not hold yet, in order, each id once.
+    public func unstored(feed: String, _ entries: [Entry]) throws(FeedFailure) -> [Entry] {
+        let stored = try storedIDs(feed: feed, among: entries.map(\.id))
+        var seen = Set<String>()
+        return entries.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+    }
+
+    /// Which of `ids` are stored for `feed`. One indexed lookup per id: no limit on how many
+    /// (a page may hold hundreds of thousands) and no statement that grows with them.
     public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-            let arguments = StatementArguments([feed] + ids)
-            return Set(try String.fetchAll(db, sql: "SELECT id FROM entry WHERE feed = ? AND id IN (\(marks))",
-                                           arguments: arguments))
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE feed = ? AND id = ?")
+            var stored = Set<String>()
+            for id in ids where try Bool.fetchOne(statement, arguments: [feed, Self.blob(id)]) != nil {
+                stored.insert(id)
+            }
+            return stored
         }
     }
 
@@ -99,7 +129,7 @@ extension FeedStore {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
-                arguments: [id, feed, feed]
+                arguments: [Self.blob(id), feed, feed]
             ).map(Self.entry)
         }
     }
@@ -107,7 +137,7 @@ extension FeedStore {
     /// Streams stored entries oldest first, one row at a time (memory stays flat however many
     /// there are), until `body` returns false. `limit` keeps the newest N.
     public func forEachEntry(
-        feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) -> Bool
+        feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
@@ -126,13 +156,34 @@ extension FeedStore {
         }
         try read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try rows.next(), body(Self.entry(row)) {}
+            while let row = try rows.next(), try body(Self.entry(row)) {}
         }
     }
 
     static func entry(_ row: Row) -> Entry {
-        Entry(feed: row["feed"], id: row["id"], title: row["title"], text: row["text"], author: row["author"],
-              url: row["url"], published: row["published"], fetchedAt: row["fetched_at"], read: row["read"],
-              source: RawJSON(compactText: row["source"]))
+        Entry(feed: row["feed"], id: text(row, "id") ?? "", title: text(row, "title"), text: text(row, "text"),
+              author: text(row, "author"), url: text(row, "url"), published: row["published"],
+              fetchedAt: row["fetched_at"], read: row["read"], source: RawJSON(compactText: row["source"]))
     }
+
+    /// Text bound as a blob, so SQLite keeps every byte (see schema v3).
+    static func blob(_ text: String?) -> Data? {
+        text.map { Data($0.utf8) }
+    }
+
+    /// Text read back byte for byte, whether stored as a blob or (by an older feedcli) as text.
+    static func text(_ row: Row, _ column: String) -> String? {
+        let value: DatabaseValue = row[column]
+        switch value.storage {
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .string(let string): return string
+        default: return nil
+        }
+    }
+}
+
+/// What `commitFetch` did: the entries that were new and the feed's record afterwards.
+public struct CommitOutcome: Sendable, Equatable {
+    public var entries: [Entry]
+    public var record: FeedRecord
 }

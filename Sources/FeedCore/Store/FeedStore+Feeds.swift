@@ -7,24 +7,10 @@ extension FeedStore {
         try read { db in try Row.fetchAll(db, sql: Self.feedQuery + " ORDER BY name").map(Self.record) }
     }
 
-    /// One feed with counts, or `.notFound`.
+    /// One feed and its state, or `.notFound`. Its cost does not grow with the number of
+    /// entries (counts are kept by triggers, the read cursor is one index probe).
     public func feed(named name: String) throws(FeedFailure) -> FeedRecord {
-        let record = try read { db in
-            try Row.fetchOne(db, sql: Self.feedQuery + " WHERE name = ?", arguments: [name]).map(Self.record)
-        }
-        guard let record else { throw .notFound("no feed named \(name)") }
-        return record
-    }
-
-    /// The registration and polling state of `name`, without counting entries: what a fetch
-    /// needs, at a cost that does not grow with the number of entries.
-    public func registration(named name: String) throws(FeedFailure) -> FeedRecord {
-        let record = try read { db in
-            try Row.fetchOne(db, sql: "SELECT *, 0 AS total, 0 AS unread, NULL AS last_read_id FROM feed WHERE name = ?",
-                             arguments: [name]).map(Self.record)
-        }
-        guard let record else { throw .notFound("no feed named \(name)") }
-        return record
+        try read { db in try Self.record(db, name: name) }
     }
 
     /// Registers a feed. An existing name is a usage error unless `replace`; replacing keeps the
@@ -48,6 +34,18 @@ extension FeedStore {
         }
     }
 
+    /// Records a fetch that found nothing new (a 304, a 404 at the next index, only known
+    /// entries): the fetch time, and the feed's last error and retry time cleared.
+    public func recordSuccess(feed: String, at time: String) throws(FeedFailure) -> FeedRecord {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL
+                WHERE name = ?
+                """, arguments: [time, feed])
+            return try Self.record(db, name: feed)
+        }
+    }
+
     /// Removes a feed and its entries.
     public func removeFeed(named name: String) throws(FeedFailure) {
         let removed = try write { db in
@@ -59,22 +57,30 @@ extension FeedStore {
 
     /// Records a failed fetch: the error and, for 429/503, when to try again. Nothing else
     /// changes, so the next run retries from the same place.
-    public func recordFailure(feed: String, _ failure: FeedFailure, at time: String, retryNotBefore: String?) throws(FeedFailure) {
+    public func recordFailure(
+        feed: String, _ failure: FeedFailure, at time: String, retryNotBefore: String?
+    ) throws(FeedFailure) -> FeedRecord {
         try write { db in
             try db.execute(sql: """
                 UPDATE feed SET last_fetch_at = ?, last_error = ?, last_error_code = ?,
                     retry_not_before = COALESCE(?, retry_not_before) WHERE name = ?
                 """, arguments: [time, failure.description, failure.exitCode, retryNotBefore, feed])
+            return try Self.record(db, name: feed)
         }
     }
 
     private static let feedQuery = """
         SELECT feed.*,
-            (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name) AS total,
-            (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name AND read = 0) AS unread,
             (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id
         FROM feed
         """
+
+    static func record(_ db: Database, name: String) throws -> FeedRecord {
+        guard let record = try Row.fetchOne(db, sql: feedQuery + " WHERE name = ?", arguments: [name]).map(record) else {
+            throw FeedFailure.notFound("no feed named \(name)")
+        }
+        return record
+    }
 
     private static func record(_ row: Row) throws -> FeedRecord {
         let kindName: String = row["kind"]
@@ -87,6 +93,6 @@ extension FeedStore {
             validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
             retryNotBefore: row["retry_not_before"], resumeURL: row["resume_url"], lastFetchAt: row["last_fetch_at"],
             lastError: row["last_error"], lastErrorCode: row["last_error_code"],
-            total: row["total"], unread: row["unread"], lastReadID: row["last_read_id"])
+            total: row["entry_count"], unread: row["unread_count"], lastReadID: text(row, "last_read_id"))
     }
 }

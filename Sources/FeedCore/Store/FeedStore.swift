@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 
@@ -8,107 +9,133 @@ import GRDB
 ///   holds everything committed before the kill (WAL journal).
 /// - The file and its folder are created readable by the owner only.
 /// - A file that is not a feedcli store is refused (74) and never written to.
+/// - A store opened `.readOnly` is never written (no migration, no journal set-up), so `list`,
+///   `show` and `status` work on a read-only file or mount.
 /// - Writers from several processes wait for each other up to `wait` (SQLite's busy timeout);
-///   runs that must not interleave on one feed take `lock(feed:)` as well.
+///   runs that must not interleave on one feed take `lock(feed:)` as well. Locks are keyed by
+///   the store's resolved path, so a store reached through a symlink shares its locks.
 ///
 /// Thread contract: calls block while SQLite works or waits; call from a thread that may block.
 public final class FeedStore: Sendable {
+    public enum Access: Sendable {
+        /// Commands that change the store (`next`, `sync`, `feeds add`, …).
+        case readWrite
+        /// Commands that only read (`list`, `show`, `status`); a missing store is still created.
+        case readOnly
+    }
+
+    /// The path as given (for messages).
     public let path: String
+    /// The path with symlinks resolved: what SQLite opens and what locks are keyed by.
+    let resolvedPath: String
     let database: DatabaseQueue
     private let wait: Duration
 
-    private init(path: String, database: DatabaseQueue, wait: Duration) {
+    private init(path: String, resolvedPath: String, database: DatabaseQueue, wait: Duration) {
         self.path = path
+        self.resolvedPath = resolvedPath
         self.database = database
         self.wait = wait
     }
 
     /// Opens the store at `path`, creating it (and its folder) when missing and migrating it to
     /// the current schema.
-    public static func open(at path: String, wait: Duration = .seconds(30)) throws(FeedFailure) -> FeedStore {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: folder) {
+    public static func open(at path: String, wait: Duration = .seconds(30), access: Access = .readWrite) throws(FeedFailure) -> FeedStore {
+        _ = enableURIs
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .storeAccess("\(path) is a directory, not a feedcli store")
+        }
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
-                try manager.createDirectory(
+                try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw .storeCreate("\(folder): \(error.localizedDescription)")
+                throw .storeCreate("\(folder): \(Excerpt.of(error.localizedDescription, limit: 200))")
             }
         }
-        try checkIsFeedcliStore(path)
-        if !manager.fileExists(atPath: path) {
+        let header = try StoreFile.checkIsFeedcliStore(path)
+        var access = access
+        if header == nil {
             let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw .storeCreate("\(path): \(String(cString: strerror(errno)))") }
             close(descriptor)
+            access = .readWrite  // a new store is set up by this run
         }
+        let resolvedPath = StoreFile.resolve(path)
+        let isWritable = StoreFile.isWritable(resolvedPath)
+        if access == .readWrite, !isWritable { throw .storeAccess("the store is read-only: \(path)") }
 
         var configuration = Configuration()
-        configuration.journalMode = .wal
+        configuration.journalMode = .default
         configuration.busyMode = .timeout(TimeInterval(wait.components.seconds) + 0.001)
         configuration.label = "feedcli"
+        // A reader of a writable store opens it normally and simply never writes: a read-only
+        // SQLite connection cannot create the WAL files it needs.
+        configuration.readonly = access == .readOnly && !isWritable
         configuration.prepareDatabase { db in
             // In WAL mode, NORMAL syncs at checkpoints instead of at every commit: a killed process
             // still keeps every committed transaction and the file never corrupts; only a power
-            // loss may roll back the last commits. Polling cron runs need no more, and sync of
-            // an indexed feed commits once per window of requests.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // loss may roll back the last commits. Polling cron runs need no more.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
+        // A read-only store with nothing in its journal is read as immutable: SQLite then needs
+        // no shared-memory file, which it could not create (read-only mount) or would leave
+        // behind with the store's read-only mode. With a journal, SQLite reads it if it can, and
+        // otherwise the store is read as of its last checkpoint.
         let database: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            if configuration.readonly, StoreFile.hasJournal(resolvedPath),
+               let journaled = try? DatabaseQueue(path: resolvedPath, configuration: configuration),
+               (try? journaled.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }) != nil {
+                database = journaled
+            } else if configuration.readonly {
+                database = try DatabaseQueue(path: "file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
+                                             configuration: configuration)
+            } else {
+                database = try DatabaseQueue(path: resolvedPath, configuration: configuration)
+            }
         } catch {
-            throw .storeAccess("\(path): \(error)")
+            throw StoreFile.failure(error, path: path)
         }
-        let store = FeedStore(path: path, database: database, wait: wait)
-        try store.migrate()
+        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: database, wait: wait)
+        try store.prepare(access: access, isWAL: header?.isWAL ?? false)
         return store
     }
 
-    /// Refuses a non-empty file that is not SQLite, or a SQLite database of another application,
-    /// reading only (the file is left untouched).
-    private static func checkIsFeedcliStore(_ path: String) throws(FeedFailure) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw .storeAccess("\(path): cannot be read") }
-            return
-        }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
-        try? handle.close()
-        guard !header.isEmpty else { return }
-        guard header.count >= 72, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
-            throw .storeAccess("\(path) is not a feedcli store (not a SQLite database); left untouched")
-        }
-        // The header stores application_id big-endian at offset 68; 0 means a database that was
-        // just being created by another feedcli run (or an empty one).
-        let id = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
-        let pageCount = header[28..<32].reduce(0) { $0 << 8 | Int($1) }
-        if id != StoreSchema.applicationID, !(id == 0 && pageCount <= 1) {
-            throw .storeAccess("\(path) is not a feedcli store (another application's database); left untouched")
-        }
-    }
+    /// `file:` URIs (for immutable opens), before SQLite initializes.
+    private static let enableURIs: Int32 = feed_sqlite_enable_uri()
 
-    private func migrate() throws(FeedFailure) {
+    /// Migrates to the current schema and makes the journal WAL, once, when the store needs it.
+    private func prepare(access: Access, isWAL: Bool) throws(FeedFailure) {
         let migrator = StoreSchema.migrator
         let isCurrent = try read { db in try migrator.hasCompletedMigrations(db) }
-        guard !isCurrent else { return }
+        if isCurrent && isWAL { return }
+        guard access == .readWrite else {
+            if isCurrent { return }
+            throw .storeAccess("\(path) needs an upgrade to this feedcli's schema, which a read-only open cannot do")
+        }
         // First runs racing each other (cron and a person) migrate one at a time.
         let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store")
         do {
+            // WAL mode is persistent: set once here, not on every open.
+            if !isWAL { try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") } }
             try migrator.migrate(database)
         } catch {
-            throw .storeAccess("\(path): migration failed: \(error)")
+            throw .storeAccess("\(path): migration failed: \(StoreFile.describe(error))")
         }
         _ = lock
     }
 
-    /// Serializes runs on one feed across processes (see `FeedLock`).
+    /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in
+    /// the lock file's name, so no name can reach outside the locks folder.
     public func lock(feed: String) throws(FeedFailure) -> FeedLock {
-        try FeedLock.acquire(path: lockPath(for: "feed-" + feed), wait: wait, holder: "feed \(feed)")
+        try FeedLock.acquire(path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)), wait: wait, holder: "feed \(feed)")
     }
 
     private func lockPath(for name: String) -> String {
-        let folder = path + ".locks"
+        let folder = resolvedPath + ".locks"
         if !FileManager.default.fileExists(atPath: folder) {
             try? FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -119,22 +146,16 @@ public final class FeedStore: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws(FeedFailure) -> T {
         do {
             return try database.read(body)
-        } catch let failure as FeedFailure {
-            throw failure
         } catch {
-            throw .storeAccess("\(path): \(error)")
+            throw StoreFile.failure(error, path: path)
         }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(FeedFailure) -> T {
         do {
             return try database.write(body)
-        } catch let failure as FeedFailure {
-            throw failure
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw .temporary("\(path) is busy in another feedcli run")
         } catch {
-            throw .storeAccess("\(path): \(error)")
+            throw StoreFile.failure(error, path: path)
         }
     }
 }

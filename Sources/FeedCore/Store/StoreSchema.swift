@@ -51,6 +51,33 @@ enum StoreSchema {
             // Where a walk cut short by --max-pages goes on next time (older entries).
             try db.execute(sql: "ALTER TABLE feed ADD COLUMN resume_url TEXT")
         }
+        migrator.registerMigration("v3: exact text, counters, per-feed order") { db in
+            // Feed text is stored as UTF-8 blobs: SQLite's text binding (through GRDB) stops at
+            // NUL, and a title or id may hold one. Columns keep TEXT affinity, which stores
+            // blobs as they are; equality and UNIQUE compare the bytes.
+            try db.execute(sql: """
+                UPDATE entry SET id = CAST(id AS BLOB), title = CAST(title AS BLOB), text = CAST(text AS BLOB),
+                    author = CAST(author AS BLOB), url = CAST(url AS BLOB);
+                ALTER TABLE feed ADD COLUMN entry_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE feed ADD COLUMN unread_count INTEGER NOT NULL DEFAULT 0;
+                UPDATE feed SET
+                    entry_count = (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name),
+                    unread_count = (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name AND read = 0);
+                CREATE TRIGGER entry_added AFTER INSERT ON entry BEGIN
+                    UPDATE feed SET entry_count = entry_count + 1, unread_count = unread_count + (NEW.read = 0)
+                    WHERE name = NEW.feed;
+                END;
+                CREATE TRIGGER entry_removed AFTER DELETE ON entry BEGIN
+                    UPDATE feed SET entry_count = entry_count - 1, unread_count = unread_count - (OLD.read = 0)
+                    WHERE name = OLD.feed;
+                END;
+                CREATE TRIGGER entry_read_changed AFTER UPDATE OF read ON entry WHEN OLD.read != NEW.read BEGIN
+                    UPDATE feed SET unread_count = unread_count + (NEW.read = 0) - (OLD.read = 0) WHERE name = NEW.feed;
+                END;
+                CREATE INDEX entry_by_feed_seq ON entry (feed, seq);
+                CREATE INDEX entry_by_read_seq ON entry (read, seq);
+                """)
+        }
         return migrator
     }
 }

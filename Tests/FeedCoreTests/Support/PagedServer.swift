@@ -1,10 +1,21 @@
+import FeedCore
 import Foundation
 
 /// A loopback server for one paged feed of any kind, newest first, with ETags, and knobs for the
 /// cases that matter: new items at the top, empty pages that still have `next`, a `next` that
 /// loops back, and failing responses.
 final class PagedServer: Sendable {
-    enum Kind: Sendable { case graph, jsonfeed, linked }
+    enum Kind: Sendable {
+        case graph, jsonfeed, linked
+
+        var feedKind: FeedKind {
+            switch self {
+            case .graph: .graph
+            case .jsonfeed: .jsonfeed
+            case .linked: .linked
+            }
+        }
+    }
 
     private struct State {
         var items: [String]

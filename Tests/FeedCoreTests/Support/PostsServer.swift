@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 import Synchronization
 

@@ -1,0 +1,19 @@
+// Typed wrappers around SQLite's variadic configuration calls, which Swift cannot call.
+#ifndef FEEDCLI_CSQLITE_SHIM_H
+#define FEEDCLI_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// Lets `sqlite3_open_v2` read `file:` URIs (for `?immutable=1`). Must run before SQLite
+/// initializes; returns SQLITE_MISUSE, harmlessly, when it is too late.
+static inline int feed_sqlite_enable_uri(void) {
+    return sqlite3_config(SQLITE_CONFIG_URI, 1);
+}
+
+/// Skips the checkpoint SQLite runs when the last connection closes; automatic checkpoints
+/// still keep the journal short.
+static inline int feed_sqlite_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
+#endif

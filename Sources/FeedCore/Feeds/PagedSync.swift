@@ -1,0 +1,104 @@
+import Foundation
+
+/// Fetching a paged feed (`graph`, `jsonfeed`, `linked`): a walk from the feed's URL for what is
+/// new, then, with the page budget left, a backfill walk from where an earlier walk was cut.
+///
+/// The top walk stops at the first page holding a stored entry; its new entries are one batch,
+/// committed with the first page's validators. When `--max-pages` cut it, the cut becomes the
+/// backfill cursor (`resume_url`) and the budget is spent.
+///
+/// The backfill walk follows the cursor through pages whatever they hold: stored entries are
+/// skipped, not a reason to stop, because items added at the top shift older ones onto later
+/// pages (page-numbered feeds) and the cursor's page may then hold entries already stored. It
+/// ends when no `next` remains (the cursor is cleared) or the budget runs out (the cursor moves
+/// on). So, with items added between bounded runs, repeated runs still store every item once.
+///
+/// Delivered in part, a top batch commits its oldest entries (and the cut) but not the
+/// validators, so the next run walks again and stops at them; a backfill batch commits its
+/// oldest entries and keeps the cursor, so the next backfill walk sees the rest again.
+struct PagedSync: Sendable {
+    let fetcher: FeedFetcher
+    let format: any PageFormat
+    let record: FeedRecord
+    let maxPages: Int
+    let now: @Sendable () -> Date
+    /// Which of these ids the store holds.
+    let storedIDs: @Sendable ([String]) throws -> Set<String>
+
+    func sync() -> Observable<SyncStep> {
+        let record = self.record, now = self.now
+        return walk(from: record.registration.url, validators: record.validators, mode: .untilStored, maxPages: maxPages,
+                    pageOffset: 0) { outcome in
+            let fetchedAt = Timestamp.format(now())
+            let entries = outcome.entries(feed: record.name, fetchedAt: fetchedAt)
+            let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
+            let top = FetchedBatch(
+                entries: entries,
+                complete: FetchCommit(fetchedAt: fetchedAt, validators: outcome.validators, resume: cut),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: cut) })
+            let budget = maxPages - outcome.pagesRequested
+            guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else {
+                return .just(.batch(top))
+            }
+            return .concat([.just(.batch(top)), backfill(from: resume, budget: budget, pageOffset: outcome.pagesRequested)])
+        }
+    }
+
+    private func backfill(from url: String, budget: Int, pageOffset: Int) -> Observable<SyncStep> {
+        let record = self.record, now = self.now
+        return walk(from: url, validators: nil, mode: .throughStored, maxPages: budget, pageOffset: pageOffset) { outcome in
+            let fetchedAt = Timestamp.format(now())
+            let resume: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .clear
+            return .just(.batch(FetchedBatch(
+                entries: outcome.entries(feed: record.name, fetchedAt: fetchedAt),
+                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true) })))
+        }
+    }
+
+    /// Runs one walk, reporting each request, then hands what it found to `finish`.
+    private func walk(
+        from url: String, validators: Validators?, mode: PagingWalker.Mode, maxPages: Int, pageOffset: Int,
+        finish: @escaping @Sendable (WalkOutcome) throws -> Observable<SyncStep>
+    ) -> Observable<SyncStep> {
+        let walker = PagingWalker(fetcher: fetcher, format: format, feed: record.registration, maxPages: maxPages,
+                                  mode: mode, storedIDs: storedIDs)
+        return .deferred {
+            let outcome = Locked(WalkOutcome())
+            return .concat([
+                walker.walk(from: url, validators: validators).compactMap { step -> SyncStep? in
+                    outcome.withLock { $0.add(step) }
+                    guard case .requesting(let url, let number) = step else { return nil }
+                    return .requesting(url: url, number: pageOffset + number)
+                },
+                .deferred { try finish(outcome.withLock { $0 }) },
+            ])
+        }
+    }
+}
+
+/// What one walk found, gathered while it runs.
+struct WalkOutcome: Sendable {
+    var pages: [PagingWalker.WalkedPage] = []
+    var pagesRequested = 0
+    var notModified = false
+
+    mutating func add(_ step: PagingWalker.Step) {
+        switch step {
+        case .requesting(_, let number): pagesRequested = number
+        case .page(let page): pages.append(page)
+        case .notModified: notModified = true
+        }
+    }
+
+    /// The first page's validators, to commit once everything new is delivered.
+    var validators: Validators? { notModified ? nil : pages.first?.validators }
+
+    /// Where the walk would have gone had the page budget not stopped it.
+    var unfollowedNext: String? { pages.last?.unfollowedNext }
+
+    /// The new entries, oldest first (walks see newest first).
+    func entries(feed: String, fetchedAt: String) -> [Entry] {
+        pages.flatMap(\.fresh).reversed().map { $0.entry(feed: feed, fetchedAt: fetchedAt) }
+    }
+}

@@ -1,0 +1,24 @@
+/// Secrets kept out of everything feedcli shows or stores: a password in a URL
+/// (`https://user:pw@host/`) is used for the request but shown as `user:***@`.
+public enum Redaction {
+    /// `text` with the password of every `scheme://user:password@` in it replaced by `***`.
+    public static func maskingPasswords(in text: String) -> String {
+        guard text.contains("@"), text.contains("://") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let scheme = rest.range(of: "://") {
+            result += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            // The authority ends at the first `/`, `?`, `#` or whitespace; userinfo at its last `@`.
+            let authorityEnd = rest.firstIndex { "/?#".contains($0) || $0.isWhitespace } ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                result += authority[...colon] + "***" + authority[at...]
+            } else {
+                result += authority
+            }
+            rest = rest[authorityEnd...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+
+/// The store as a file: recognising a feedcli store without writing to it, resolving its path,
+/// naming lock files, and saying what went wrong in words (never SQL, never a type dump).
+enum StoreFile {
+    struct Header {
+        /// The journal is WAL (the header's read and write versions are 2).
+        var isWAL: Bool
+    }
+
+    /// Refuses a non-empty file that is not SQLite, or a SQLite database of another application,
+    /// reading only (the file is left untouched). nil when there is no store yet (no file, or an
+    /// empty one).
+    static func checkIsFeedcliStore(_ path: String) throws(FeedFailure) -> Header? {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw .storeAccess("\(path): cannot be read") }
+            return nil
+        }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        try? handle.close()
+        guard !header.isEmpty else { return nil }
+        guard header.count >= 72, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            throw .storeAccess("\(path) is not a feedcli store (not a SQLite database); left untouched")
+        }
+        let bytes = Array(header)
+        // The header stores application_id big-endian at offset 68; 0 means a database that was
+        // just being created by another feedcli run (or an empty one).
+        let id = bytes[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+        let pageCount = bytes[28..<32].reduce(0) { $0 << 8 | Int($1) }
+        if id != StoreSchema.applicationID, !(id == 0 && pageCount <= 1) {
+            throw .storeAccess("\(path) is not a feedcli store (another application's database); left untouched")
+        }
+        return Header(isWAL: bytes[18] == 2 && bytes[19] == 2)
+    }
+
+    /// `path` with every symlink resolved (the path itself when that fails).
+    static func resolve(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether this process may write the store: the file and its folder (for the journal).
+    static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0 && access((path as NSString).deletingLastPathComponent, W_OK) == 0
+    }
+
+    /// Whether a non-empty WAL journal exists beside the store.
+    static func hasJournal(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
+    }
+
+    /// `text` with every byte outside `[A-Za-z0-9._-]` percent-encoded, so that any feed name is
+    /// one harmless file name (no `/`, no `..` of its own: callers add a prefix).
+    static func fileNameSafe(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    /// A path made safe inside a `file:` URI.
+    static func uriEscaped(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+    }
+
+    /// A store error as the failure the user sees.
+    static func failure(_ error: any Error, path: String) -> FeedFailure {
+        if let failure = error as? FeedFailure { return failure }
+        guard let database = error as? DatabaseError else {
+            return .storeAccess("\(path): \(describe(error))")
+        }
+        switch database.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .temporary("\(path) is busy in another feedcli run")
+        case .SQLITE_READONLY: return .storeAccess("the store is read-only: \(path)")
+        case .SQLITE_FULL: return .storeAccess("the disk is full: \(path)")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .storeAccess("\(path) is damaged or not a feedcli store")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH: return .storeAccess("cannot open the store: \(path)")
+        default: return .storeAccess("\(path): \(describe(error))")
+        }
+    }
+
+    /// An error in a few words: SQLite's message without the statement, cut short.
+    static func describe(_ error: any Error) -> String {
+        if let database = error as? DatabaseError {
+            return Excerpt.of(database.message ?? "SQLite error \(database.resultCode.rawValue)", limit: 200)
+        }
+        return Excerpt.of("\(error)", limit: 200)
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
