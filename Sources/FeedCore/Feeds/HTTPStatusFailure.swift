@@ -1,12 +1,14 @@
 /// A response whose status means the fetch failed, before it is judged as a `FeedFailure`. Kept
 /// separate so retries can look at the status and the server's `Retry-After`.
-struct HTTPStatusFailure: Error, Sendable {
+struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
     let status: Int
     let url: String
     let retryAfter: Duration?
 
     /// 408, 429 and 5xx may succeed later; every other failing status will not.
     var isRetryable: Bool { status == 408 || status == 429 || (500...599).contains(status) }
+
+    var description: String { failure.description }
 
     var failure: FeedFailure {
         switch status {

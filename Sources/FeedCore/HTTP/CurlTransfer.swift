@@ -16,6 +16,8 @@ final class CurlTransfer {
     private var body = Data()
     private var headers = HTTPHeaders()
     private var bodyTooLarge = false
+    private var headerBytes = 0
+    private var headersTooLarge = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -84,20 +86,30 @@ final class CurlTransfer {
 
     /// Records one header line. A status line starts a new header block (after a redirect or a
     /// 1xx), so only the final response's headers are kept.
+    /// Parsed as bytes: split at the first colon, optional whitespace trimmed (RFC 9110 §5.5).
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        headerBytes += bytes.count
+        guard headerBytes <= HTTPError.maxHeaderBytes else {
+            headersTooLarge = true
+            return 0
+        }
+        if bytes.starts(with: "HTTP/".utf8) {
             headers = HTTPHeaders()
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if !name.isEmpty { headers.add(name: name, value: value) }
+            headerBytes = bytes.count
+        } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+            let name = bytes[..<colon].drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+            let value = bytes[(colon + 1)...].drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+            if !name.isEmpty {
+                headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+            }
         }
         return bytes.count
     }
 
     /// The outcome once curl reports the transfer done.
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        if headersTooLarge { return .failure(.headersTooLarge) }
         if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(HTTPError(.bodyTooLarge, message: "response body exceeds \(maxBodySize) bytes",
                                       curlCode: Int(CURLE_FILESIZE_EXCEEDED.rawValue)))

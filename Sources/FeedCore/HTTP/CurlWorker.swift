@@ -50,36 +50,44 @@ final class CurlWorker: Sendable {
 
     /// Queues a transfer; its outcome goes to `observer` on the worker thread. Returns its id.
     func start(_ request: HTTPRequest, observer: Observer<HTTPResponse>) -> Int? {
-        let id = inbox.withLock { inbox -> Int? in
+        inbox.withLock { inbox -> Int? in
             guard !inbox.isShuttingDown else { return nil }
             defer { inbox.nextID += 1 }
             inbox.commands.append(.start(id: inbox.nextID, request: request, observer: observer))
+            wake(inbox)
             return inbox.nextID
         }
-        if id != nil { curl_multi_wakeup(multi.raw) }
-        return id
     }
 
     /// Aborts transfer `id` if it is still running; its observer hears nothing more.
     func cancel(_ id: Int) {
-        let queued = inbox.withLock { inbox -> Bool in
-            guard !inbox.isShuttingDown else { return false }
+        inbox.withLock { inbox in
+            guard !inbox.isShuttingDown else { return }
             inbox.commands.append(.cancel(id: id))
-            return true
+            wake(inbox)
         }
-        if queued { curl_multi_wakeup(multi.raw) }
     }
 
     /// Aborts every transfer, frees every handle and ends the thread; waits for that unless called
     /// on the worker thread itself. Idempotent.
     func shutdown() {
         let first = inbox.withLock { inbox -> Bool in
-            defer { inbox.isShuttingDown = true }
-            return !inbox.isShuttingDown
+            guard !inbox.isShuttingDown else { return false }
+            wake(inbox)
+            inbox.isShuttingDown = true
+            return true
         }
         guard first else { return }
-        curl_multi_wakeup(multi.raw)
         if Thread.current.name != "feedcli.curl" { finished.wait() }
+    }
+
+    /// Wakes the worker from `curl_multi_poll`. Called only with the inbox locked and before
+    /// `isShuttingDown` is set: the worker reads that flag under the same lock before it cleans
+    /// the multi handle up, so no wake-up can reach a freed handle. From the worker's own thread
+    /// (a transfer started by a callback's observer) no wake-up is needed: it polls again anyway.
+    private func wake(_ inbox: borrowing Inbox) {
+        guard !inbox.isShuttingDown, Thread.current.name != "feedcli.curl" else { return }
+        curl_multi_wakeup(multi.raw)
     }
 
     private func run() {
@@ -135,7 +143,8 @@ final class CurlWorker: Sendable {
                     transfer.observer.fail(error)
                 }
             }
-            curl_multi_poll(multi.raw, nil, 0, 1000, nil)
+            let pending = inbox.withLock { !$0.commands.isEmpty || $0.isShuttingDown }
+            if !pending { curl_multi_poll(multi.raw, nil, 0, 1000, nil) }
         }
 
         for id in Array(transfers.keys) {

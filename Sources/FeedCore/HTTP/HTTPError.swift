@@ -40,8 +40,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         self.curlCode = curlCode
     }
 
+    /// What went wrong in words: the kind, then curl's own explanation when it gave one.
     public var description: String {
-        message.isEmpty ? kind.rawValue : "\(kind.rawValue): \(message)"
+        message.isEmpty ? kind.summary : "\(kind.summary): \(message)"
     }
 
     /// True for failures worth retrying later: the network or the server may recover.
@@ -50,6 +51,14 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .couldNotResolveHost, .couldNotConnect, .timedOut, .partialBody, .connectionLost: true
         default: false
         }
+    }
+
+    /// Response headers larger than this are refused: no feed needs more, and a server sending
+    /// endless headers must not exhaust memory.
+    static let maxHeaderBytes = 256 * 1024
+
+    static var headersTooLarge: HTTPError {
+        HTTPError(.malformedReply, message: "the response headers exceed \(maxHeaderBytes / 1024) KiB")
     }
 
     static func from(curl code: CURLcode, message: String) -> HTTPError {
@@ -67,7 +76,11 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
              CURLE_HTTP3:
             kind = .malformedReply
-        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: kind = .connectionLost
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            // curl reports headers over its own limit as a receive error; it is the server's fault.
+            let lower = message.lowercased()
+            kind = lower.contains("header") && (lower.contains("large") || lower.contains("rejected"))
+                ? .malformedReply : .connectionLost
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
             kind = .tls
@@ -81,5 +94,27 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return HTTPError(.malformedReply, message: text, curlCode: Int(code.rawValue))
         }
         return HTTPError(kind, message: text, curlCode: Int(code.rawValue))
+    }
+}
+
+extension HTTPError.Kind {
+    /// The kind in words, for messages (never the case name).
+    var summary: String {
+        switch self {
+        case .invalidURL: "invalid URL"
+        case .unsupportedProtocol: "unsupported protocol"
+        case .couldNotResolveHost: "cannot resolve the host"
+        case .couldNotConnect: "cannot connect"
+        case .timedOut: "timed out"
+        case .tooManyRedirects: "too many redirects"
+        case .bodyTooLarge: "response too large"
+        case .badContentEncoding: "bad content encoding"
+        case .partialBody: "the reply was cut short"
+        case .malformedReply: "unreadable reply"
+        case .connectionLost: "the connection broke"
+        case .tls: "TLS failure"
+        case .cancelled: "cancelled"
+        case .other: "transfer failed"
+        }
     }
 }

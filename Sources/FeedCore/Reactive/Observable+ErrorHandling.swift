@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 extension Observable {
@@ -40,7 +41,14 @@ extension Observable {
             // before `subscribe` has returned, and installing the attempt must not cancel it.
             let current = SerialDisposable(), wait = SerialDisposable()
             let attempts = Mutex(0)
+            // Starting an attempt and disposing exclude each other, so no attempt starts after
+            // `dispose()` returns (a wait that fires as the subscriber gives up sends nothing).
+            // Recursive: an attempt's synchronous events may dispose from the same thread.
+            let starting = NSRecursiveLock()
             @Sendable func attempt() {
+                starting.lock()
+                defer { starting.unlock() }
+                guard !current.isDisposed else { return }
                 current.replace(with: self.subscribe { event in
                     guard case .failed(let error) = event else { return observer.send(event) }
                     let retry = attempts.withLock { count -> Int? in
@@ -56,7 +64,9 @@ extension Observable {
             }
             attempt()
             return Disposables.create {
+                starting.lock()
                 current.dispose()
+                starting.unlock()
                 wait.dispose()
             }
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Runs a `Reactor`: takes actions, processes them one at a time, publishes state.
 ///
@@ -28,6 +29,10 @@ public final class ReactorHost<R: Reactor>: Sendable {
     private let requests = Subject<Request>()
     private let states = Subject<R.State>()
     private let current: Locked<R.State>
+    /// Held while a state is published and while a new observer takes the current state and
+    /// joins, so an observer sees the current state and then every later one, none lost or
+    /// doubled. Recursive: an observer may subscribe from inside its own callback.
+    private let publishing = NSRecursiveLock()
     private let pipeline = SerialDisposable()
 
     public init(reactor: R) {
@@ -47,7 +52,9 @@ public final class ReactorHost<R: Reactor>: Sendable {
         let stateStream = reactor.transform(state: mutations.scan(reactor.initialState) { state, mutation in
             reactor.reduce(state: state, mutation: mutation)
         })
-        pipeline.replace(with: stateStream.subscribe(onNext: { [current, states] state in
+        pipeline.replace(with: stateStream.subscribe(onNext: { [current, states, publishing] state in
+            publishing.lock()
+            defer { publishing.unlock() }
             _ = current.update { _ in state }
             states.send(.next(state))
         }))
@@ -60,7 +67,9 @@ public final class ReactorHost<R: Reactor>: Sendable {
 
     /// The current state, then every state after it, on the thread that produced it.
     public var state: Observable<R.State> {
-        Observable { [current, states] observer in
+        Observable { [current, states, publishing] observer in
+            publishing.lock()
+            defer { publishing.unlock() }
             observer.next(current.value)
             return states.observable.subscribe(observer.send)
         }
