@@ -1,0 +1,188 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// The output boundary, in process: nothing unprinted is committed, a failed write stops the run
+/// with 74 and says what was delivered, and an interruption at any step leaves every entry
+/// printed and committed, or neither.
+@Suite("Delivery at the output boundary", .serialized)
+struct DeliveryTests {
+    let linked: PagedServer
+    let posts: PostsServer
+
+    init() throws {
+        linked = try PagedServer(kind: .linked, count: 10, pageSize: 10)
+        posts = try PostsServer(available: 6)
+    }
+
+    /// A store with feeds `l` (linked, 10 items) and `p` (indexed, 6 posts), and a context on it.
+    func context(stdout: any OutputSink, stderr: BufferSink = BufferSink(), format: OutputFormat = .jsonl) -> CommandContext {
+        var fetch = FetchOptions()
+        fetch.retries = 0
+        let context = CommandContext(statePath: temporaryStorePath(), fetch: fetch, format: format, stdout: stdout,
+                                     stderr: stderr)
+        #expect(FeedCommands.addFeed(FeedRegistration(name: "l", url: linked.url, kind: .linked), replace: false,
+                                     context: context) == 0)
+        #expect(FeedCommands.addFeed(FeedRegistration(name: "p", url: posts.url, kind: .indexed), replace: false,
+                                     context: context) == 0)
+        return context
+    }
+
+    func stored(_ context: CommandContext, feed: String) throws -> [(id: String, read: Bool)] {
+        var entries: [(String, Bool)] = []
+        try FeedStore.open(at: context.statePath).forEachEntry(feed: feed, unreadOnly: false, limit: nil) {
+            entries.append(($0.id, $0.read))
+            return true
+        }
+        return entries
+    }
+
+    func printedIDs(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+        }
+    }
+
+    @Test func aDiskThatFillsUpMidSyncCommitsExactlyWhatWasPrinted() throws {
+        let full = BufferSink()
+        #expect(FeedCommands.sync(feeds: ["l"], context: context(stdout: full)) == 0)
+        let lines = full.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let capacity = lines.prefix(3).map { $0.utf8.count + 1 }.reduce(0, +) + 10  // 3 lines and a bit of the 4th
+
+        let disk = BufferSink(capacity: capacity, errorNumber: ENOSPC)
+        let stderr = BufferSink()
+        let run = context(stdout: disk, stderr: stderr)
+        #expect(FeedCommands.sync(feeds: ["l", "p"], context: run) == 74)
+        #expect(printedIDs(disk.text) == ["1", "2", "3"])
+        #expect(try stored(run, feed: "l").map(\.id) == ["1", "2", "3"], "only what was printed is committed")
+        #expect(try stored(run, feed: "p").isEmpty, "the run stopped: later feeds are not fetched")
+        #expect(stderr.text == "feedcli: cannot write to stdout (No space left on device): 3 of 10 new entries of l "
+                + "were printed; the rest come again with the next sync\n")
+
+        let rest = BufferSink()
+        var again = run
+        again.stdout = rest
+        #expect(FeedCommands.sync(feeds: ["l"], context: again) == 0)
+        #expect(printedIDs(rest.text) == (4...10).map(String.init), "the next sync delivers the rest, once")
+    }
+
+    @Test(arguments: [EBADF, EIO, EPIPE])
+    func everyKindOfWriteFailureStopsTheRunWith74(errorNumber: Int32) throws {
+        let stderr = BufferSink()
+        let run = context(stdout: BufferSink(capacity: 0, errorNumber: errorNumber), stderr: stderr)
+        #expect(FeedCommands.sync(feeds: [], context: run) == 74)
+        #expect(try stored(run, feed: "l").isEmpty && stored(run, feed: "p").isEmpty)
+        #expect(stderr.text.contains("cannot write to stdout (\(String(cString: strerror(errorNumber))))"))
+        #expect(stderr.text.contains(": 0 of "))
+    }
+
+    @Test func nextMarksReadOnlyWhatItPrinted() throws {
+        let stderr = BufferSink()
+        let failing = context(stdout: BufferSink(capacity: 0), stderr: stderr, format: .plain)
+        #expect(FeedCommands.next(feed: "p", context: failing) == 74, "a fetched post")
+        #expect(try stored(failing, feed: "p").isEmpty, "not stored as read, so the next run fetches it again")
+        #expect(stderr.text.contains("cannot write to stdout (No space left on device): the entry was not stored"))
+
+        #expect(FeedCommands.sync(feeds: ["l"], context: { var c = failing; c.stdout = BufferSink(); return c }()) == 0)
+        #expect(FeedCommands.next(feed: "l", context: failing) == 74, "a stored unread entry")
+        #expect(try stored(failing, feed: "l").allSatisfy { !$0.read })
+        #expect(stderr.text.contains("the entry l/1 was not marked read"))
+
+        let out = BufferSink()
+        var working = failing
+        working.stdout = out
+        #expect(FeedCommands.next(feed: "l", context: working) == 0)
+        #expect(out.text.hasPrefix("[l 1] post 1"), "the same entry comes again")
+        #expect(try stored(failing, feed: "l").first?.read == true)
+    }
+
+    /// Runs `command` once per step of a full run, interrupting at that step, and checks that
+    /// every entry is printed and committed, or neither.
+    func interruptingAtEveryStep(
+        _ command: (CommandContext) -> Int32, check: (_ printed: [String], _ context: CommandContext) throws -> Void
+    ) throws {
+        let steps = Locked<[RunStep]>([])
+        var probe = context(stdout: BufferSink())
+        probe.onStep = { step in steps.withLock { $0.append(step) } }
+        #expect(command(probe) == 0)
+        let all = steps.value
+        #expect(all.count >= 4, "\(all)")
+        for index in all.indices {
+            let stdout = BufferSink()
+            var run = context(stdout: stdout)
+            let interruption = Interruption()
+            let seen = Locked(0)
+            run.interruption = interruption
+            run.onStep = { _ in if seen.withLock({ count in defer { count += 1 }; return count == index }) { interruption.trigger() } }
+            #expect(command(run) == 130, "interrupted at \(all[index]) (step \(index))")
+            try check(printedIDs(stdout.text), run)
+        }
+    }
+
+    @Test func syncInterruptedAtEveryStepPrintsAndCommitsTogether() throws {
+        try interruptingAtEveryStep({ FeedCommands.sync(feeds: ["l", "p"], context: $0) }) { printed, run in
+            let committed = try stored(run, feed: "l").map(\.id) + stored(run, feed: "p").map(\.id)
+            #expect(printed == committed)
+        }
+    }
+
+    @Test func nextInterruptedAtEveryStepPrintsAndMarksTogether() throws {
+        try interruptingAtEveryStep({ FeedCommands.next(feed: "p", context: $0) }) { printed, run in
+            let read = try stored(run, feed: "p").filter(\.read).map(\.id)
+            #expect(printed == read)
+        }
+        // A stored unread entry.
+        try interruptingAtEveryStep({ context in
+            var quiet = context
+            quiet.stdout = BufferSink()
+            quiet.onStep = { _ in }
+            quiet.interruption = Interruption()
+            _ = FeedCommands.sync(feeds: ["l"], context: quiet)
+            return FeedCommands.next(feed: "l", context: context)
+        }) { printed, run in
+            let read = try stored(run, feed: "l").filter(\.read).map(\.id)
+            #expect(printed == read)
+        }
+    }
+
+    @Test func noStoreTransactionIsOpenWhilePrinting() throws {
+        let outcomes = Locked<[Bool]>([])
+        var run = context(stdout: BufferSink())
+        let path = run.statePath
+        run.onStep = { step in
+            guard step == .delivering else { return }
+            // Another run (a person's, while cron's output waits on a slow reader) can write.
+            let wrote = (try? FeedStore.open(at: path, wait: .zero).addFeed(
+                FeedRegistration(name: "x\(outcomes.value.count)", url: "http://127.0.0.1/", kind: .linked), replace: false)) != nil
+            outcomes.withLock { $0.append(wrote) }
+        }
+        #expect(FeedCommands.sync(feeds: ["l", "p"], context: run) == 0)
+        #expect(!outcomes.value.isEmpty && outcomes.value.allSatisfy { $0 })
+    }
+
+    @Test func storeWorkAndPrintingNeverRunOnTheCurlThread() throws {
+        let threads = Locked<Set<String>>([])
+        var run = context(stdout: BufferSink())
+        run.onStep = { _ in threads.withLock { _ = $0.insert(Thread.current.name ?? "") } }
+        #expect(FeedCommands.sync(feeds: ["l", "p"], context: run) == 0)
+        #expect(!threads.value.isEmpty && !threads.value.contains("feedcli.curl"))
+    }
+
+    @Test func readersStopQuietlyWhenTheReaderLeavesAndFailLoudlyOtherwise() throws {
+        let run = context(stdout: BufferSink())
+        #expect(FeedCommands.sync(feeds: ["l"], context: run) == 0)
+        for (errorNumber, expected) in [(EPIPE, Int32(0)), (ENOSPC, 74), (EBADF, 74)] {
+            for format in OutputFormat.allCases {
+                let stderr = BufferSink()
+                var reader = run
+                reader.stdout = BufferSink(capacity: 20, errorNumber: errorNumber)
+                reader.stderr = stderr
+                reader.format = format
+                #expect(FeedCommands.list(feed: nil, unreadOnly: false, limit: nil, context: reader) == expected)
+                #expect(FeedCommands.show(id: "3", feed: "l", context: reader) == expected)
+                #expect(FeedCommands.status(feeds: [], context: reader) == expected)
+                #expect(stderr.text.isEmpty == (expected == 0), "\(stderr.text)")
+            }
+        }
+    }
+}
