@@ -10,6 +10,7 @@ struct FeedCLI: ParsableCommand {
         subcommands: [Next.self, List.self, Sync.self, Show.self, Feeds.self, Status.self])
 
     static func main() {
+        FileDescriptorSink.claimStandardDescriptors()
         let signals = SignalHandling.install()
         defer { signals.forEach { $0.cancel() } }
         main(nil)

@@ -31,7 +31,8 @@ public struct DeliveryReport: Sendable, Equatable {
 /// `.detailed` prints each entry whole (`next`: plain text, or one JSON object); `.list` prints
 /// a growing list (`sync`: one line per entry, one JSON array, or JSON Lines) that `finish()`
 /// closes. A block is rendered first and written in one go; when the write fails part way, the
-/// entries whose last byte got out count as delivered. Nothing is written once `interruption`
+/// entries whose last byte got out count as delivered. Into a pipe, entries go one at a time and
+/// count as delivered once the reader has taken them (see `FileDescriptorSink`). Nothing is written once `interruption`
 /// has triggered.
 public final class EntryPrinter: EntryOutput {
     private let format: OutputFormat
@@ -54,6 +55,21 @@ public final class EntryPrinter: EntryOutput {
         guard !entries.isEmpty else { return DeliveryReport(delivered: 0) }
         return printed.withLock { printed in
             if interruption?.isTriggered == true { return DeliveryReport(delivered: 0, failure: .interrupted) }
+            if sink.tracksReading {
+                // A pipe: one entry at a time, each counted once the reader has taken it.
+                for (offset, entry) in entries.enumerated() {
+                    var bytes: [UInt8] = []
+                    EntryRenderer.element(entry, number: printed, format: format, layout: layout, into: &bytes)
+                    do throws(OutputError) {
+                        try sink.write(bytes)
+                        try sink.waitUntilRead()
+                        printed += 1
+                    } catch {
+                        return DeliveryReport(delivered: offset, failure: .output(error))
+                    }
+                }
+                return DeliveryReport(delivered: entries.count)
+            }
             var block: [UInt8] = []
             var ends: [Int] = []
             for (offset, entry) in entries.enumerated() {

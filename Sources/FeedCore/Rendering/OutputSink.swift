@@ -9,16 +9,23 @@ public protocol OutputSink: Sendable {
     func write(_ bytes: [UInt8]) throws(OutputError)
     /// A person is reading (a terminal): progress lines and wrapping are for them.
     var isTerminal: Bool { get }
+    /// Whether `waitUntilRead()` can tell that the reader has taken what was written (a pipe).
+    var tracksReading: Bool { get }
+    /// Blocks until the reader has taken everything written so far, or throws, with `written`
+    /// counting the bytes it never took, when the reader went away first.
+    func waitUntilRead() throws(OutputError)
 }
 
 extension OutputSink {
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
+    public var tracksReading: Bool { false }
+    public func waitUntilRead() throws(OutputError) {}
 }
 
 /// A write that did not complete: the disk is full (ENOSPC), the descriptor is closed (EBADF),
 /// the device failed (EIO), or the reader went away (EPIPE).
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Bytes of the failed write that did get out.
+    /// Bytes of the failed write that did get out (for `waitUntilRead`: that the reader never took).
     public var written: Int
     public var errorNumber: Int32
 
@@ -35,21 +42,60 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A file descriptor: stdout or stderr. SIGPIPE is ignored by the CLI, so a reader that has gone
 /// shows up here as EPIPE rather than killing the process.
+///
+/// A write to a pipe succeeds as soon as the kernel buffers it, before the reader has read
+/// anything: `sync | head -n 3` would otherwise see every entry "written" while `head` takes
+/// three. For pipes, `waitUntilRead()` therefore watches the pipe's unread byte count (Linux's
+/// `FIONREAD` works on the write end) until the reader has taken everything, or has closed its
+/// end with bytes unread.
 public final class FileDescriptorSink: OutputSink {
     private let descriptor: Int32
     /// One writer at a time, so blocks from different threads never interleave.
     private let writing = Mutex(())
+    public let tracksReading: Bool
+
+    /// The descriptor was closed when the process started (`feedcli sync >&-`): every write
+    /// fails with EBADF, and /dev/null holds the number so that no file opened later (the store!)
+    /// can receive the output meant for it.
+    private let wasClosed: Bool
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
+        var info = stat()
+        tracksReading = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+        wasClosed = false
     }
 
-    public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
-    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
+    private init(standard descriptor: Int32) {
+        self.descriptor = descriptor
+        var info = stat()
+        if fcntl(descriptor, F_GETFD) == -1, errno == EBADF {
+            wasClosed = true
+            let placeholder = open("/dev/null", O_RDWR | O_CLOEXEC)
+            if placeholder >= 0, placeholder != descriptor {
+                dup2(placeholder, descriptor)
+                close(placeholder)
+            }
+        } else {
+            wasClosed = false
+        }
+        tracksReading = !wasClosed && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
 
-    public var isTerminal: Bool { isatty(descriptor) == 1 }
+    public static let standardInput = FileDescriptorSink(standard: STDIN_FILENO)
+    public static let standardOutput = FileDescriptorSink(standard: STDOUT_FILENO)
+    public static let standardError = FileDescriptorSink(standard: STDERR_FILENO)
+
+    /// Claims the three standard descriptors before anything else opens a file; call first thing
+    /// in `main`.
+    public static func claimStandardDescriptors() {
+        _ = (standardInput, standardOutput, standardError)
+    }
+
+    public var isTerminal: Bool { !wasClosed && isatty(descriptor) == 1 }
 
     public func write(_ bytes: [UInt8]) throws(OutputError) {
+        if wasClosed { throw OutputError(written: 0, errorNumber: EBADF) }
         let failure = writing.withLock { _ -> OutputError? in
             var offset = 0
             while offset < bytes.count {
@@ -69,6 +115,24 @@ public final class FileDescriptorSink: OutputSink {
             return nil
         }
         if let failure { throw failure }
+    }
+}
+
+extension FileDescriptorSink {
+    public func waitUntilRead() throws(OutputError) {
+        guard tracksReading else { return }
+        var pause: useconds_t = 10
+        while true {
+            var unread: Int32 = 0
+            // When the count cannot be read, the bytes count as taken (as for any other file).
+            guard ioctl(descriptor, UInt(FIONREAD), &unread) == 0, unread > 0 else { return }
+            var reader = pollfd(fd: descriptor, events: 0, revents: 0)
+            if poll(&reader, 1, 0) > 0, reader.revents & Int16(POLLERR | POLLHUP) != 0 {
+                throw OutputError(written: Int(unread), errorNumber: EPIPE)
+            }
+            usleep(pause)
+            pause = min(pause * 2, 10_000)
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 
 /// Runs the built `feedcli` binary, as a user or cron would.
@@ -15,8 +16,22 @@ enum Feedcli {
 
     /// Starts feedcli; call `finish` on the result to wait for it.
     static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Started {
+        try launch(binary, arguments, environment: environment)
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> FeedcliRun {
+        try start(arguments, environment: environment).finish()
+    }
+
+    /// Runs a bash script in which `$FEEDCLI` is the binary: for redirections and pipelines
+    /// (`"$FEEDCLI" sync >/dev/full`, `… | head -n 3`).
+    static func shell(_ script: String, environment: [String: String] = [:]) throws -> FeedcliRun {
+        try launch("/bin/bash", ["-c", script], environment: environment.merging(["FEEDCLI": binary]) { $1 }).finish()
+    }
+
+    private static func launch(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Started {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["FEEDCLI_STATE"] = nil
@@ -31,21 +46,27 @@ enum Feedcli {
         return Started(process: process, out: out, err: err)
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> FeedcliRun {
-        try start(arguments, environment: environment).finish()
-    }
-
     struct Started {
         let process: Process
         let out: Pipe
         let err: Pipe
 
+        /// Waits for the process, reading stdout and stderr at the same time (a child that fills
+        /// one pipe while the other is read would never finish).
         func finish() -> FeedcliRun {
+            let stderr = Locked(Data())
+            let stderrRead = DispatchSemaphore(value: 0)
+            let handle = err.fileHandleForReading
+            Thread {
+                let data = handle.readDataToEndOfFile()
+                stderr.withLock { $0 = data }
+                stderrRead.signal()
+            }.start()
             let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            stderrRead.wait()
             process.waitUntilExit()
             return FeedcliRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                              stderr: String(decoding: stderr, as: UTF8.self))
+                              stderr: String(decoding: stderr.value, as: UTF8.self))
         }
     }
 }
