@@ -1,0 +1,137 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// What a hostile or careless server can send, end to end through the binary: numbers that
+/// overflow, ids that differ only past a double's precision, NUL, a BOM, duplicate keys, huge
+/// pages, huge headers, huge error bodies. Every one ends in an entry, a skipped item or a clear
+/// failure of that feed, and later feeds are still synced.
+@Suite("Hostile servers end to end", .serialized)
+struct HostileServerTests {
+    let state = temporaryStorePath()
+
+    func feedcli(_ arguments: String...) throws -> FeedcliRun {
+        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+    }
+
+    func add(_ name: String, _ url: String, kind: String) throws {
+        let run = try feedcli("feeds", "add", name, url, "--kind", kind)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    func objects(_ run: FeedcliRun) -> [[String: Any]] {
+        run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func status(_ feed: String) throws -> [String: Any] {
+        try #require((try feedcli("status", feed, "--json").json as? [[String: Any]])?.first)
+    }
+
+    /// Serves `body` at every path, once per request, with `headers`.
+    func serve(_ body: String, status: Int = 200, headers: [(String, String)] = []) throws -> LoopbackServer {
+        try LoopbackServer { _, connection in connection.respond(status, headers: headers, text: body) }
+    }
+
+    @Test func anIndexedIdAtInt64MaxIsStoredAndTheCursorMovesByTheIndex() throws {
+        let server = try LoopbackServer { request, connection in
+            guard request.path == "/p/1" else { return connection.respond(404, text: "{}") }
+            connection.respond(200, text: #"{"userId":99999999999999999999,"id":9223372036854775807,"title":"t","body":"b"}"#)
+        }
+        let later = try PagedServer(kind: .linked, count: 2)
+        try add("a-big", server.baseURL + "/p", kind: "indexed")
+        try add("b-later", later.url, kind: "linked")
+        let run = try feedcli("sync", "a-big", "b-later", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(objects(run).map { $0["id"] as? String } == ["9223372036854775807", "1", "2"])
+        #expect(objects(run).first?["author"] as? String == "99999999999999999999")
+        #expect(try status("a-big")["next_index"] as? Int == 2, "the index requested, not the post's id")
+        #expect(try feedcli("sync", "a-big").status == 0, "and again")
+    }
+
+    @Test func aRetryAfterOfInt64MaxIsCappedAtSevenDays() throws {
+        let server = try serve("{}", status: 503, headers: [("Retry-After", "9223372036854775807")])
+        let later = try PagedServer(kind: .linked, count: 1)
+        try add("a-busy", server.baseURL + "/feed", kind: "linked")
+        try add("b-later", later.url, kind: "linked")
+        let run = try feedcli("sync", "a-busy", "b-later", "--jsonl")
+        #expect(run.status == 75)
+        #expect(objects(run).map { $0["id"] as? String } == ["1"], "the later feed is synced")
+        let until = try #require(Timestamp.parse(try status("a-busy")["retry_not_before"] as? String ?? ""))
+        #expect(until.timeIntervalSinceNow > 6.9 * 86_400 && until.timeIntervalSinceNow <= 7 * 86_400 + 5)
+    }
+
+    @Test func idsKeepEveryDigitNulAndEveryCharacterThroughTheStore() throws {
+        let server = try serve(#"""
+            [{"id":123456789012345678901234567890,"title":"a"},{"id":123456789012345678901234567891,"title":"b"},
+             {"id":1.5},{"id":1e300},{"id":"x\u0000y","title":"nul\u0000tail"},{"id":"x\u0000z","title":"second"},
+             {"id":7,"title":"first","id":8,"title":"last"}]
+            """#)
+        try add("l", server.baseURL + "/feed", kind: "linked")
+        let run = try feedcli("sync", "l", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = ["8", "x\u{0}z", "x\u{0}y", "1e300", "1.5", "123456789012345678901234567891", "123456789012345678901234567890"]
+        #expect(objects(run).map { $0["id"] as? String } == expected)
+        let listed = try feedcli("list", "l", "--jsonl")
+        #expect(objects(listed).map { $0["id"] as? String } == expected, "stored and read back exactly")
+        #expect(objects(listed).map { $0["title"] as? String }.contains("nul\u{0}tail"))
+        let duplicate = try #require(objects(listed).first)
+        #expect(duplicate["title"] as? String == "last")
+        #expect((duplicate["source"] as? [String: Any])?["id"] as? Int == 8, "jq reads source's id as the last one too")
+        #expect(try feedcli("show", "1.5", "--feed", "l").status == 0)
+    }
+
+    @Test func aJSONFeedWithAByteOrderMarkSyncs() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, body: [0xEF, 0xBB, 0xBF] + Array(#"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"a"}]}"#.utf8))
+        }
+        try add("bom", server.baseURL + "/feed.json", kind: "jsonfeed")
+        #expect(objects(try feedcli("sync", "bom", "--jsonl")).map { $0["id"] as? String } == ["a"])
+    }
+
+    @Test func aPageOfFortyThousandItemsIsOneCommitWithoutSQLLimits() throws {
+        let body = "[" + (1...40_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
+        let server = try serve(body)
+        try add("huge", server.baseURL + "/feed", kind: "linked")
+        let run = try feedcli("sync", "huge", "--quiet")
+        #expect(run.status == 0, "\(run.stderr.prefix(300))")
+        #expect(try status("huge")["entries"] as? Int == 40_000)
+        #expect(try feedcli("sync", "huge").stdout.isEmpty, "all known the second time")
+    }
+
+    @Test func errorTextsCarryAShortExcerptOnly() throws {
+        let server = try serve("<" + String(repeating: "x", count: 600_000))
+        try add("junk", server.baseURL + "/feed", kind: "linked")
+        let run = try feedcli("sync", "junk")
+        #expect(run.status == 65)
+        #expect(run.stderr.count < 400, "\(run.stderr.count) characters")
+        let lastError = try #require(try status("junk")["last_error"] as? String)
+        #expect(lastError.count < 400 && lastError.contains("it starts «<xxxx"))
+    }
+
+    @Test func oversizedResponseHeadersAreReportedAsSuch() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: (0..<40).map { ("X-Filler-\($0)", String(repeating: "y", count: 8000)) }, text: "[]")
+        }
+        try add("headers", server.baseURL + "/feed", kind: "linked")
+        let run = try feedcli("sync", "headers")
+        #expect(run.status == 76, "\(run.stderr)")
+        #expect(run.stderr.contains("the response headers exceed 256 KiB"))
+    }
+
+    @Test func aFeedThatGrowsBetweenBoundedRunsIsStoredCompletelyOnce() throws {
+        for kind in [PagedServer.Kind.graph, .linked] {
+            let server = try PagedServer(kind: kind, count: 40, pageSize: 5)
+            let name = "grow-\(kind)"
+            try add(name, server.url, kind: kind == .graph ? "graph" : "linked")
+            #expect(try feedcli("sync", name, "--max-pages", "2").status == 0)
+            server.publish(41...45)
+            for _ in 0..<12 { #expect(try feedcli("sync", name, "--max-pages", "2").status == 0) }
+            let ids = objects(try feedcli("list", name, "--jsonl")).compactMap { $0["id"] as? String }
+            #expect(Set(ids) == Set((1...45).map { PagedServer.id($0, kind: kind) }), "\(kind): every item")
+            #expect(ids.count == 45, "\(kind): each once")
+            #expect(try status(name)["resume_url"] is NSNull, "\(kind): the backlog is done")
+        }
+    }
+}
