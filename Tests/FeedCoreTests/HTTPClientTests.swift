@@ -242,3 +242,28 @@ struct HTTPClientTests {
         #expect((after.error as? HTTPError)?.kind == .cancelled)
     }
 }
+
+@Suite("HTTP client shutdown under concurrency", .serialized)
+struct HTTPClientShutdownTests {
+    /// Regression: `curl_multi_wakeup` ran after the inbox lock was released, so a shutdown could
+    /// clean the multi handle up first (a use after free). Requests, cancellations and shutdown
+    /// race here many times; every request must end exactly once.
+    @Test(.timeLimit(.minutes(2))) func requestsCancellationsAndShutdownRace() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: "ok") }
+        for _ in 0..<150 {
+            let client = try HTTPClient()
+            let recorders = (0..<4).map { _ in Recorder<HTTPResponse>() }
+            let group = DispatchGroup()
+            for (index, recorder) in recorders.enumerated() {
+                DispatchQueue.global().async(group: group) {
+                    let subscription = client.get(HTTPRequest(url: server.baseURL + "/\(index)")).subscribe(recorder.handler)
+                    if index % 2 == 0 { subscription.dispose() }
+                }
+            }
+            DispatchQueue.global().async(group: group) { client.shutdown() }
+            group.wait()
+            client.shutdown()
+            for recorder in recorders { #expect(recorder.terminalCount <= 1) }
+        }
+    }
+}

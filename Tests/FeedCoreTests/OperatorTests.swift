@@ -244,3 +244,33 @@ func delayed<T: Sendable>(_ value: T, by delay: Duration, on scheduler: TestSche
         }
     }
 }
+
+/// A scheduler whose timers cannot be cancelled once armed, as a dispatch timer that has
+/// already started running its block.
+private final class UncancellableScheduler: Scheduler {
+    let armed = Locked<[@Sendable () -> Void]>([])
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        armed.withLock { $0.append(action) }
+        return Disposables.empty
+    }
+}
+
+@Suite("retry and disposal")
+struct RetryDisposalTests {
+    /// Regression: a backoff wait that fired as the subscriber gave up subscribed again (sent
+    /// one more request after the run had ended).
+    @Test func noAttemptStartsAfterDisposal() {
+        let subscriptions = Locked(0)
+        let source = Observable<Int> { observer in
+            subscriptions.withLock { $0 += 1 }
+            observer.fail(TestError())
+            return Disposables.empty
+        }
+        let scheduler = UncancellableScheduler()
+        let subscription = source.retry(RetryPolicy(maxRetries: 3), scheduler: scheduler, random: { 0 }).subscribe { _ in }
+        #expect(subscriptions.value == 1)
+        subscription.dispose()
+        for action in scheduler.armed.value { action() }
+        #expect(subscriptions.value == 1, "the wait fired after disposal and must not subscribe again")
+    }
+}

@@ -68,6 +68,16 @@ struct OutputBoundaryProcessTests {
         #expect(union == (1...10).map(String.init), "the two runs cover every entry, once")
     }
 
+    @Test func aReaderThatReadsOnlyLaterDoesNotStallTheRun() throws {
+        let started = ContinuousClock.now
+        let run = try Feedcli.shell(
+            #"{ "$FEEDCLI" sync l --jsonl --state "$S"; echo "exit $?" >&2; } | { sleep 1.5; cat; }"#, environment: ["S": state])
+        #expect(ContinuousClock.now - started < .seconds(2.4), "one grace period, not one per entry")
+        #expect(run.stderr == "exit 0\n")
+        #expect(ids(run.stdout) == (1...10).map(String.init))
+        #expect(try storedIDs().count == 10)
+    }
+
     @Test func listStopsQuietlyWhenTheReaderLeaves() throws {
         #expect(try Feedcli.run(["sync", "l", "--state", state]).status == 0)
         let run = try Feedcli.shell(

@@ -70,7 +70,9 @@ struct ProcessBehaviourTests {
         posts.setDelay(0.01)
         _ = try Feedcli.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--state", state])
         let running = try Feedcli.start(["sync", "p", "--jsonl", "--state", state])
-        while posts.server.requests.count < 30 { Thread.sleep(forTimeInterval: 0.005) }
+        let deadline = Date().addingTimeInterval(20)
+        while posts.server.requests.count < 30, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(posts.server.requests.count >= 30)
         kill(running.process.processIdentifier, SIGKILL)
         _ = running.finish()
         let listed = try Feedcli.run(["list", "p", "--jsonl", "--state", state])

@@ -94,3 +94,44 @@ struct ReactorHostTests {
         subscription.dispose()
     }
 }
+
+/// A reactor that counts, publishing each count from another thread.
+private struct TickingReactor: Reactor {
+    let initialState = 0
+    func mutate(action: Int) -> Observable<Int> {
+        Observable { observer in
+            DispatchQueue.global().async {
+                for _ in 0..<action { observer.next(1) }
+                observer.complete()
+            }
+            return Disposables.empty
+        }
+    }
+    func reduce(state: Int, mutation: Int) -> Int { state + mutation }
+    func mutation(for error: any Error, action: Int) -> Int { 0 }
+}
+
+@Suite("ReactorHost.state under concurrency")
+struct ReactorHostStateTests {
+    /// Regression: `state` emitted the current state and then subscribed, so a state published
+    /// in between was lost to the new observer.
+    @Test(.timeLimit(.minutes(1))) func aNewObserverSeesTheCurrentStateThenEveryLaterOne() {
+        let host = ReactorHost(reactor: TickingReactor())
+        let finished = DispatchSemaphore(value: 0)
+        host.send(5_000) { finished.signal() }
+        let gaps = Locked(0)
+        var subscriptions: [any Disposable] = []
+        for _ in 0..<60 {
+            let last = Locked<Int?>(nil)
+            subscriptions.append(host.state.subscribe(onNext: { value in
+                last.withLock { previous in
+                    if let previous, value != previous + 1 { gaps.withLock { $0 += 1 } }
+                    previous = value
+                }
+            }))
+        }
+        finished.wait()
+        subscriptions.forEach { $0.dispose() }
+        #expect(gaps.value == 0)
+    }
+}

@@ -47,12 +47,18 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 /// anything: `sync | head -n 3` would otherwise see every entry "written" while `head` takes
 /// three. For pipes, `waitUntilRead()` therefore watches the pipe's unread byte count (Linux's
 /// `FIONREAD` works on the write end) until the reader has taken everything, or has closed its
-/// end with bytes unread.
+/// end with bytes unread. A reader that leaves bytes unread for `readerGrace` (one that reads
+/// only when feedcli exits, or a pager waiting for a key) is trusted to read them later: from
+/// then on the pipe is treated like a file, so such a reader never deadlocks feedcli.
 public final class FileDescriptorSink: OutputSink {
     private let descriptor: Int32
     /// One writer at a time, so blocks from different threads never interleave.
     private let writing = Mutex(())
-    public let tracksReading: Bool
+    private let isPipe: Bool
+    private let readerStalled = Mutex(false)
+    static let readerGrace: Duration = .milliseconds(250)
+
+    public var tracksReading: Bool { isPipe && !readerStalled.withLock { $0 } }
 
     /// The descriptor was closed when the process started (`feedcli sync >&-`): every write
     /// fails with EBADF, and /dev/null holds the number so that no file opened later (the store!)
@@ -62,7 +68,7 @@ public final class FileDescriptorSink: OutputSink {
     public init(descriptor: Int32) {
         self.descriptor = descriptor
         var info = stat()
-        tracksReading = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+        isPipe = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
         wasClosed = false
     }
 
@@ -79,7 +85,7 @@ public final class FileDescriptorSink: OutputSink {
         } else {
             wasClosed = false
         }
-        tracksReading = !wasClosed && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+        isPipe = !wasClosed && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
     }
 
     public static let standardInput = FileDescriptorSink(standard: STDIN_FILENO)
@@ -122,6 +128,7 @@ extension FileDescriptorSink {
     public func waitUntilRead() throws(OutputError) {
         guard tracksReading else { return }
         var pause: useconds_t = 10
+        let deadline = ContinuousClock.now + Self.readerGrace
         while true {
             var unread: Int32 = 0
             // When the count cannot be read, the bytes count as taken (as for any other file).
@@ -129,6 +136,10 @@ extension FileDescriptorSink {
             var reader = pollfd(fd: descriptor, events: 0, revents: 0)
             if poll(&reader, 1, 0) > 0, reader.revents & Int16(POLLERR | POLLHUP) != 0 {
                 throw OutputError(written: Int(unread), errorNumber: EPIPE)
+            }
+            if ContinuousClock.now > deadline {
+                readerStalled.withLock { $0 = true }
+                return
             }
             usleep(pause)
             pause = min(pause * 2, 10_000)

@@ -1,0 +1,92 @@
+import Foundation
+
+// libFuzzer entry for every decoder that takes server bytes, in one binary: FUZZ_TARGET picks
+// the decoder. Compiled by scripts/fuzz.sh together with the decoder sources (nothing else of
+// FeedCore), so internal names are visible. Each target checks invariants beyond "no crash".
+
+private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    let text = String(decoding: data, as: UTF8.self)
+    switch target {
+    case "graph": page(GraphFeed(), data)
+    case "jsonfeed": page(JSONFeedKind(), data)
+    case "linked": page(LinkedFeed(), data, headers: [("Link", text)])
+    case "indexed": _ = try? IndexedFeed.item(from: response(data))
+    case "json": json(data)
+    case "link-header": linkHeader(text)
+    case "retry-after": retryAfter(text)
+    case "timestamp": timestamp(text)
+    default: fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.joined(separator: " "))")
+    }
+    return 0
+}
+
+enum FuzzTargets {
+    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp"]
+}
+
+private func response(_ data: Data, headers: [(String, String)] = []) -> HTTPResponse {
+    HTTPResponse(status: 200, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }), body: data,
+                 effectiveURL: "https://fuzz.example/feeds/page?x=1")
+}
+
+private func page(_ format: any PageFormat, _ data: Data, headers: [(String, String)] = []) {
+    guard let page = try? format.page(from: response(data, headers: headers)) else { return }
+    for item in page.items {
+        // Every item's source is one JSON value that reads back the same.
+        guard let reread = try? JSONParser.parse(Data(item.source.text.utf8)) else {
+            fatalError("an item's source does not parse: \(item.source.text)")
+        }
+        precondition(RawJSON(compactText: reread.source.text) == item.source, "source is not compact")
+        precondition(!item.id.isEmpty)
+        if let published = item.published { precondition(Timestamp.parse(published) != nil) }
+    }
+}
+
+private func json(_ data: Data) {
+    for target in [JSONParser.ItemArray.topLevel, .member("items")] {
+        guard let document = try? JSONParser.parse(data, capturing: target) else { continue }
+        // The compact source parses to the same value, and compacting is idempotent.
+        guard let again = try? JSONParser.parse(Data(document.source.text.utf8), capturing: target) else {
+            fatalError("the compact source does not parse: \(document.source.text)")
+        }
+        precondition(again.value == document.value, "compacting changed the value")
+        precondition(again.source == document.source, "compacting is not idempotent")
+        precondition(again.items == document.items, "captured items differ")
+        if let items = document.items {
+            let array = target == .topLevel ? document.value.array : document.value["items"]?.array
+            precondition(array?.count == items.count, "captured items do not match the array")
+        }
+    }
+}
+
+private func linkHeader(_ text: String) {
+    _ = LinkHeader.parse(text)
+    var headers = HTTPHeaders()
+    headers.add(name: "Link", value: text)
+    if let next = LinkHeader.next(in: headers, base: "https://fuzz.example/a/b?c=d") {
+        precondition(!next.isEmpty)
+    }
+    _ = LinkHeader.resolve(text, against: "https://fuzz.example/a/b")
+    _ = Redaction.maskingPasswords(in: text)
+}
+
+private func retryAfter(_ text: String) {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    if let delay = RetryAfter.parse(text, now: now) {
+        precondition(delay >= .zero && delay <= RetryAfter.cap, "Retry-After outside 0...7 days: \(delay)")
+    }
+    _ = HTTPDate.parse(text)
+}
+
+private func timestamp(_ text: String) {
+    if let date = Timestamp.parse(text) {
+        let formatted = Timestamp.format(date)
+        precondition(Timestamp.parse(formatted) != nil, "a formatted timestamp does not parse: \(formatted)")
+    }
+    _ = Timestamp.normalize(text)
+    _ = Excerpt.of(text, limit: 60)
+}

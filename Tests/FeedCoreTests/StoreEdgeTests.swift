@@ -1,0 +1,114 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// Names, paths and secrets; store edges; honest status (issue 7, items 4 and 5).
+@Suite("Store edges, names and secrets", .serialized)
+struct StoreEdgeTests {
+    let state = temporaryStorePath()
+
+    func feedcli(_ arguments: String...) throws -> FeedcliRun {
+        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+    }
+
+    func status(_ feed: String) throws -> [String: Any] {
+        try #require((try feedcli("status", feed, "--json").json as? [[String: Any]])?.first)
+    }
+
+    func files(under folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    @Test func feedNamesNeverBecomePaths() throws {
+        #expect(try feedcli("feeds", "list").status == 0)
+        let folder = (state as NSString).deletingLastPathComponent
+        let parent = (folder as NSString).deletingLastPathComponent
+        let before = files(under: folder)
+        for name in ["x/../../../escaped", "a/b", "..", "nope"] {
+            let run = try feedcli("next", name)
+            #expect(run.status == 66, "\(name): \(run.stderr)")
+            #expect(run.stderr.contains("no feed named"))
+        }
+        #expect(files(under: folder) == before, "no lock file for a feed that does not exist")
+        #expect(!FileManager.default.fileExists(atPath: parent + "/escaped.lock"))
+        #expect(!FileManager.default.fileExists(atPath: (parent as NSString).deletingLastPathComponent + "/escaped.lock"))
+    }
+
+    @Test func aStoreReachedThroughASymlinkSharesItsLocks() throws {
+        let store = try FeedStore.open(at: state)
+        let link = (state as NSString).deletingLastPathComponent + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: state)
+        let held = try store.lock(feed: "posts")
+        #expect(throws: FeedFailure.self) { try FeedStore.open(at: link, wait: .zero).lock(feed: "posts") }
+        _ = held
+    }
+
+    @Test func passwordsInURLsAreMaskedEverywhere() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(500, text: "{}") }
+        let url = server.baseURL.replacingOccurrences(of: "http://", with: "http://user:hunter2@") + "/feed"
+        #expect(try feedcli("feeds", "add", "secret", url, "--kind", "linked").status == 0)
+        let run = try feedcli("sync", "secret", "--verbose")
+        #expect(run.status == 75)
+        let texts = [run.stderr, try feedcli("status").stdout, try feedcli("status", "--json").stdout,
+                     try feedcli("feeds", "list").stdout]
+        for text in texts {
+            #expect(!text.contains("hunter2"), "\(text)")
+            #expect(text.contains("user:***@"), "\(text)")
+        }
+        #expect((try status("secret")["last_error"] as? String)?.contains("hunter2") == false)
+    }
+
+    @Test func aDirectoryAtTheStorePathSaysSo() throws {
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let run = try feedcli("list")
+        #expect(run.status == 74)
+        #expect(run.stderr.contains("is a directory, not a feedcli store"))
+    }
+
+    @Test func aReadOnlyStoreCanBeReadButNotWritten() throws {
+        let posts = try PagedServer(kind: .linked, count: 3)
+        #expect(try feedcli("feeds", "add", "l", posts.url, "--kind", "linked").status == 0)
+        #expect(try feedcli("sync", "l").status == 0)
+        let folder = (state as NSString).deletingLastPathComponent
+        // Root may write any file, so the store is made read-only for `nobody`, who runs feedcli.
+        let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        if getuid() == 0 { #expect(try Feedcli.shell("chown -R 65534:65534 '\(folder)'").status == 0) }
+        #expect(chmod(state, 0o400) == 0)
+        let before = files(under: folder)
+        func run(_ arguments: String) throws -> FeedcliRun {
+            try Feedcli.shell(asNobody + #""$FEEDCLI" "# + arguments + " --state '\(state)'")
+        }
+        let listed = try run("list --jsonl")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.split(separator: "\n").count == 3)
+        #expect(try run("show 2 --feed l").status == 0)
+        #expect(try run("status").status == 0)
+        #expect(try run("feeds list --json").status == 0)
+        for writer in ["sync l", "next l", "feeds add x http://127.0.0.1/ --kind linked", "feeds remove l"] {
+            let refused = try run(writer)
+            #expect(refused.status == 74, "\(writer): \(refused.stderr)")
+            #expect(refused.stderr.contains("the store is read-only: \(state)"), "\(writer): \(refused.stderr)")
+        }
+        #expect(files(under: folder) == before, "no -shm or -wal left behind")
+        #expect(chmod(state, 0o600) == 0)
+        #expect(try Feedcli.run(["next", "l", "--state", state]).status == 0, "writable again, and intact")
+    }
+
+    @Test func aFetchThatFindsNothingNewClearsTheLastError() throws {
+        let server = try PagedServer(kind: .graph, count: 2)
+        #expect(try feedcli("feeds", "add", "g", server.url, "--kind", "graph").status == 0)
+        #expect(try feedcli("sync", "g").status == 0)
+        server.failNext(500)
+        #expect(try feedcli("sync", "g").status == 75)
+        let failed = try status("g")
+        #expect(failed["last_error_code"] as? Int == 75)
+        Thread.sleep(forTimeInterval: 1.1)  // so the fetch time visibly moves
+        #expect(try feedcli("sync", "g").status == 0, "a 304")
+        let recovered = try status("g")
+        #expect(recovered["last_error"] is NSNull && recovered["last_error_code"] is NSNull)
+        #expect((recovered["last_fetch_at"] as? String ?? "") > (failed["last_fetch_at"] as? String ?? "~"))
+        let selected = try Feedcli.shell(#""$FEEDCLI" status --json --state "$S" | jq -r '.[] | select(.last_error) | .name'"#,
+                                         environment: ["S": state])
+        #expect(selected.stdout.isEmpty, "the README's recipe shows no broken feed")
+    }
+}

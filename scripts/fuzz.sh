@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Fuzzes every decoder that reads server bytes (page formats, JSON, Link headers, Retry-After,
+# timestamps) with libFuzzer, each for SECONDS (default 20), seeded from Fixtures/. Exits
+# non-zero on the first crash; the crashing input is left in .build/fuzz/ (make it a regression
+# test). Usage: bash scripts/fuzz.sh [SECONDS] [TARGET…]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+seconds="${1:-20}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp)
+
+out=.build/fuzz
+mkdir -p "$out"
+# The decoders and what they use: no curl, no SQLite, no logging.
+sources=(
+  Sources/FeedCore/JSON/*.swift
+  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
+  Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader}.swift
+  Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
+  Fuzz/FuzzTargets.swift
+)
+binary="$out/feedcli-fuzz"
+if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" 2>/dev/null)" ]; then
+  echo "fuzz: building $binary"
+  swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
+    "${sources[@]}" -o "$binary"
+fi
+
+seed() {  # seed TARGET: a corpus folder from the fixtures
+  local dir="$out/corpus/$1"
+  mkdir -p "$dir"
+  case "$1" in
+    graph) cp Fixtures/graph/*.json "$dir/" ;;
+    jsonfeed) cp Fixtures/jsonfeed/*.json "$dir/" ;;
+    linked) cp Fixtures/linked/*.json "$dir/" ;;
+    indexed) python3 -c '
+import json, sys
+for i, post in enumerate(json.load(open("Fixtures/posts/posts.json"))[:10]):
+    open(f"{sys.argv[1]}/post{i}.json", "w").write(json.dumps(post, indent=2))' "$dir" ;;
+    json) cp Fixtures/jsonfeed/*.json Fixtures/graph/*.json Fixtures/linked/*.json "$dir/" ;;
+    link-header)
+      printf '%s' '<https://api.example/issues?page=3>; rel="next", </issues?page=1>; rel="first"' > "$dir/github"
+      printf '%s' '<https://m.example/api/v1/timelines/home?max_id=109>; rel="next"; title="a, b; c"' > "$dir/mastodon" ;;
+    retry-after)
+      printf '120' > "$dir/seconds"; printf 'Sun, 06 Nov 1994 08:49:37 GMT' > "$dir/imf"
+      printf 'Sunday, 06-Nov-94 08:49:37 GMT' > "$dir/rfc850"; printf 'Sun Nov  6 08:49:37 1994' > "$dir/asctime" ;;
+    timestamp)
+      printf '2026-11-01T10:00:00+0000' > "$dir/graph"; printf '2026-11-01T10:00:00.5+05:30' > "$dir/rfc3339" ;;
+  esac
+}
+
+for target in "${targets[@]}"; do
+  seed "$target"
+  echo "fuzz: $target for ${seconds}s"
+  (cd "$out" && FUZZ_TARGET="$target" ./feedcli-fuzz "corpus/$target" -max_total_time="$seconds" \
+      -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 -artifact_prefix="crash-$target-" 2>&1 \
+    | grep -E "^(#[0-9]+ +DONE|==|SUMMARY|Done|.*ERROR|.*Fatal)" || true)
+  if ls "$out"/crash-"$target"-* >/dev/null 2>&1; then
+    echo "fuzz: $target crashed; inputs in $out:" >&2
+    ls "$out"/crash-"$target"-* >&2
+    exit 1
+  fi
+done
+echo "fuzz: ${#targets[@]} targets ran clean for ${seconds}s each"
