@@ -24,8 +24,12 @@ sources=(
 binary="$out/feedcli-fuzz"
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" 2>/dev/null)" ]; then
   echo "fuzz: building $binary"
-  swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
-    "${sources[@]}" -o "$binary"
+  # The linker warns about every ASan helper symbol; keep its output unless the build fails.
+  if ! swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
+      "${sources[@]}" -o "$binary" >"$out/build.log" 2>&1; then
+    grep -v "Cannot export local symbol" "$out/build.log" >&2
+    exit 1
+  fi
 fi
 
 seed() {  # seed TARGET: a corpus folder from the fixtures
@@ -39,7 +43,7 @@ seed() {  # seed TARGET: a corpus folder from the fixtures
 import json, sys
 for i, post in enumerate(json.load(open("Fixtures/posts/posts.json"))[:10]):
     open(f"{sys.argv[1]}/post{i}.json", "w").write(json.dumps(post, indent=2))' "$dir" ;;
-    json) cp Fixtures/jsonfeed/*.json Fixtures/graph/*.json Fixtures/linked/*.json "$dir/" ;;
+    json) for f in Fixtures/{jsonfeed,graph,linked}/*.json; do cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     link-header)
       printf '%s' '<https://api.example/issues?page=3>; rel="next", </issues?page=1>; rel="first"' > "$dir/github"
       printf '%s' '<https://m.example/api/v1/timelines/home?max_id=109>; rel="next"; title="a, b; c"' > "$dir/mastodon" ;;

@@ -18,3 +18,5 @@ fi
 
 swift build --build-tests
 swift test
+# Every decoder of server bytes, fuzzed for a bounded time (scripts/fuzz.sh 60 for longer runs).
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
