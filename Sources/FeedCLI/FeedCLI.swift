@@ -6,7 +6,7 @@ struct FeedCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedcli",
         abstract: "Read JSON post feeds one entry at a time, or poll them from cron.",
-        version: HTTPClient.version,
+        version: FeedcliVersion.current,
         subcommands: [Next.self, List.self, Sync.self, Show.self, Feeds.self, Status.self])
 
     static func main() {

@@ -2,7 +2,8 @@ import FeedCore
 import Foundation
 import Testing
 
-/// The feed reactor with the real HTTP client against a loopback posts server and a real store.
+/// The feed reactor as the program wires it: the real HTTP client against a loopback posts
+/// server and a real store. (`FastReactorTests` runs it with neither.)
 @Suite("FeedReactor against a loopback server", .serialized)
 struct FeedReactorTests {
     let posts: PostsServer
@@ -16,7 +17,9 @@ struct FeedReactorTests {
         try store.addFeed(FeedRegistration(name: "local", url: posts.url, kind: .indexed), replace: false)
         var options = FetchOptions()
         options.retries = 0
-        let environment = FeedEnvironment(store: store, http: try HTTPClient(), options: options)
+        let environment = FeedEnvironment.live(
+            store: store, http: try HTTPClient(), options: options,
+            output: EntryPrinter(format: .jsonl, layout: .detailed, sink: BufferSink()))
         host = ReactorHost(reactor: FeedReactor(environment: environment))
         _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
     }

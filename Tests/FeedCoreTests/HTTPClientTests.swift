@@ -55,7 +55,7 @@ struct HTTPClientTests {
         request.headers.add(name: "If-None-Match", value: #""v1""#)
         _ = fetch(client, request)
         let seen = try #require(server.requests.first)
-        #expect(seen.header("User-Agent") == "feedcli/\(HTTPClient.version)")
+        #expect(seen.header("User-Agent") == "feedcli/\(FeedcliVersion.current)")
         #expect(seen.header("If-None-Match") == #""v1""#)
         #expect(seen.header("Accept-Encoding")?.contains("gzip") == true)
     }

@@ -146,47 +146,6 @@ struct ObservableTests {
         #expect(recorder.isCompleted)
     }
 
-    @Test func valuesBridgesToAsyncAndDisposesOnEarlyExit() async throws {
-        let disposed = Mutex(false)
-        let captured = Mutex<Observer<Int>?>(nil)
-        let source = Observable<Int> { observer in
-            captured.withLock { $0 = observer }
-            observer.next(1)
-            observer.next(2)
-            return Disposables.create { disposed.withLock { $0 = true } }
-        }
-        var seen: [Int] = []
-        for try await value in source.values {
-            seen.append(value)
-            if value == 2 { break }
-        }
-        #expect(seen == [1, 2])
-        #expect(disposed.withLock { $0 }, "leaving the loop disposes the subscription")
-
-        var all: [Int] = []
-        for try await value in Observable.from([1, 2, 3]).values { all.append(value) }
-        #expect(all == [1, 2, 3])
-
-        await #expect(throws: TestError.self) {
-            for try await _ in Observable<Int>.fail(TestError()).values {}
-        }
-    }
-
-    @Test func valuesCancellationReachesTheProducer() async {
-        let disposed = AsyncStream<Void>.makeStream()
-        let source = Observable<Int> { _ in
-            Disposables.create { disposed.continuation.yield() }
-        }
-        let task = Task {
-            for try await _ in source.values {}
-        }
-        try? await Task.sleep(for: .milliseconds(20))
-        task.cancel()
-        var iterator = disposed.stream.makeAsyncIterator()
-        let signal: Void? = await iterator.next()
-        #expect(signal != nil)
-    }
-
     @Test func compositeLetsFinishedMembersGoAndDisposesTheRest() {
         let disposed = Locked<[String]>([])
         func member(_ name: String) -> any Disposable {

@@ -1,14 +1,14 @@
 import FeedCore
+import Foundation
 import Testing
 
 @Suite("FeedReactor.reduce, exhaustively")
 struct ReducerTests {
     let reactor: FeedReactor
 
-    init() throws {
-        let environment = FeedEnvironment(
-            store: try FeedStore.open(at: temporaryStorePath()), http: try HTTPClient())
-        reactor = FeedReactor(environment: environment)
+    init() {
+        reactor = FeedReactor(environment: FeedEnvironment(
+            store: MemoryStore([]), fetcher: StubFetcher(), output: EntryPrinter(format: .jsonl, layout: .list, sink: BufferSink())))
     }
 
     static let record = FeedRecord(registration: .defaultFeed, nextIndex: 4, total: 3, unread: 1, lastReadID: "2")
@@ -29,7 +29,7 @@ struct ReducerTests {
         after.nextIndex = 5
         after.total = 4
         after.lastReadID = "4"
-        after.lastFetchAt = "2026-11-21T19:00:00Z"
+        after.lastFetchAt = Date(timeIntervalSince1970: 1_795_000_000)
         tester.send(.stored(feed: "posts", entries: [entry], after)) {
             $0.newEntries = [entry]
             $0.feeds["posts"]?.record = after
@@ -62,9 +62,10 @@ struct ReducerTests {
         let failure = FeedFailure.temporary("HTTP 503 from u")
         tester.send(.failed(feed: "posts", failure)) { $0.feeds["posts"]?.failure = failure }
         tester.send(.failed(feed: nil, .output("cannot write to stdout"))) { $0.failure = .output("cannot write to stdout") }
-        tester.send(.skipped(feed: "other", until: "U")) {
+        let until = Date(timeIntervalSince1970: 1_795_000_000)
+        tester.send(.skipped(feed: "other", until: until)) {
             $0.feeds["other"] = FeedStatus(name: "other")
-            $0.feeds["other"]?.skippedUntil = "U"
+            $0.feeds["other"]?.skippedUntil = until
         }
         #expect(tester.state.failures == [failure, .output("cannot write to stdout")])
         tester.send(.actionStarted) {

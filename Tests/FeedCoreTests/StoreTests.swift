@@ -39,7 +39,7 @@ struct StoreTests {
     @Test func entriesAreUniquePerFeedAndDeliveredOldestFirst() throws {
         let store = try FeedStore.open(at: temporaryStorePath())
         try store.addFeed(FeedRegistration(name: "other", url: "http://x/", kind: .indexed), replace: false)
-        let commit = FetchCommit(fetchedAt: "T")
+        let commit = FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0))
         let first = try store.commitFetch(feed: "posts", entries: [.sample("1"), .sample("2")], commit)
         let again = try store.commitFetch(feed: "posts", entries: [.sample("2"), .sample("3")], commit)
         let elsewhere = try store.commitFetch(feed: "other", entries: [.sample("1", feed: "other")], commit)
@@ -67,7 +67,7 @@ struct StoreTests {
         let store = try FeedStore.open(at: temporaryStorePath())
         #expect(throws: FeedFailure.self) {
             try store.commitFetch(feed: "no-such-feed", entries: [.sample("1", feed: "no-such-feed")],
-                                  FetchCommit(fetchedAt: "T", nextIndex: 9))
+                                  FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0), nextIndex: 9))
         }
         var count = 0
         try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { _ in count += 1; return true }

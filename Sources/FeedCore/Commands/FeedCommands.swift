@@ -178,14 +178,12 @@ public enum FeedCommands {
         }
         defer { http.shutdown() }
         context.interruption.onTrigger { http.shutdown() }
-        let environment = FeedEnvironment(
-            store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
-            now: context.now, environment: context.environment, logger: context.logger, onStep: context.onStep)
-        let host = ReactorHost(reactor: FeedReactor(environment: environment))
         let progress = context.showsProgress && access == .readWrite ? ProgressLine(sink: context.stderr) : nil
-        let observing = host.state.subscribe(onNext: { state in progress?.update(state) })
-        let state = host.run(action)
-        observing.dispose()
+        let environment = FeedEnvironment.live(
+            store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
+            now: context.now, environment: context.environment, logger: context.logger, progress: progress,
+            onStep: context.onStep)
+        let state = ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
         progress?.clear()
         return state
     }

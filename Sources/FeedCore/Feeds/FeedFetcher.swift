@@ -14,7 +14,7 @@ import Logging
 ///
 /// Threading: responses are handed from the HTTP client's worker thread to `workQueue`, so
 /// decoding, store work and printing never run on (or hold up) the thread that drives curl.
-struct FeedFetcher: Sendable {
+struct FeedFetcher: FeedFetching {
     let http: HTTPClient
     let workQueue: DispatchQueue
     let options: FetchOptions
@@ -23,9 +23,7 @@ struct FeedFetcher: Sendable {
     let environment: [String: String]
     let logger: Logger
 
-    func get(
-        _ url: String, feed: FeedRegistration, validators: Validators? = nil, acceptsNotFound: Bool = false
-    ) -> Observable<HTTPResponse> {
+    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
         if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
             return .fail(FeedFailure.configuration(

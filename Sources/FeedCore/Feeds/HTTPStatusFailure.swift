@@ -1,16 +1,22 @@
 /// A response whose status means the fetch failed, before it is judged as a `FeedFailure`. Kept
 /// separate so retries can look at the status and the server's `Retry-After`.
-struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
-    let status: Int
-    let url: String
-    let retryAfter: Duration?
+public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
+    public let status: Int
+    public let url: String
+    public let retryAfter: Duration?
+
+    public init(status: Int, url: String, retryAfter: Duration? = nil) {
+        self.status = status
+        self.url = url
+        self.retryAfter = retryAfter
+    }
 
     /// 408, 429 and 5xx may succeed later; every other failing status will not.
     var isRetryable: Bool { status == 408 || status == 429 || (500...599).contains(status) }
 
-    var description: String { failure.description }
+    public var description: String { failure.description }
 
-    var failure: FeedFailure {
+    public var failure: FeedFailure {
         switch status {
         case 401, 403: .unauthorized(status: status, url: url)
         case _ where isRetryable: .temporary("HTTP \(status) from \(url)")

@@ -12,7 +12,7 @@ import Foundation
 /// marked read) or a 404. Posts without a usable id, or already stored under their id, are
 /// skipped: the cursor moves by the index requested, never by a post's own id.
 struct IndexedSync: Sendable {
-    let fetcher: FeedFetcher
+    let fetcher: any FeedFetching
     let record: FeedRecord
     let maxRequests: Int
     let now: @Sendable () -> Date
@@ -43,12 +43,12 @@ struct IndexedSync: Sendable {
                 var found = 0
                 var entries: [Entry] = []
                 var indices: [Int] = []
-                let fetchedAt = Timestamp.format(now())
+                let fetchedAt = now()
                 for (index, response) in responses.sorted(by: { $0.0 < $1.0 }) {
                     guard response.status != 404 else { break }
                     found += 1
                     if let item = try IndexedFeed.item(from: response) {
-                        entries.append(item.entry(feed: feed.name, fetchedAt: fetchedAt))
+                        entries.append(item.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt)))
                         indices.append(index)
                     }
                 }
@@ -76,12 +76,12 @@ struct IndexedSync: Sendable {
         return .concat([
             .just(.requesting(url: url(index), number: number)),
             fetcher.get(url(index), feed: feed, acceptsNotFound: true).flatMap(.concat) { response -> Observable<SyncStep> in
-                let fetchedAt = Timestamp.format(now())
+                let fetchedAt = now()
                 if response.status == 404 {
                     let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil)
                     return .just(.batch(FetchedBatch(entries: [], complete: commit)))
                 }
-                let entry = try IndexedFeed.item(from: response).map { $0.entry(feed: feed.name, fetchedAt: fetchedAt, read: true) }
+                let entry = try IndexedFeed.item(from: response).map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
                 let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1)
                 if let entry, try !unstored([entry]).isEmpty {
                     return .just(.batch(FetchedBatch(entries: [entry], complete: commit)))

@@ -17,7 +17,7 @@ import Foundation
 /// validators, so the next run walks again and stops at them; a backfill batch commits its
 /// oldest entries and keeps the cursor, so the next backfill walk sees the rest again.
 struct PagedSync: Sendable {
-    let fetcher: FeedFetcher
+    let fetcher: any FeedFetching
     let format: any PageFormat
     let record: FeedRecord
     let maxPages: Int
@@ -29,7 +29,7 @@ struct PagedSync: Sendable {
         let record = self.record, now = self.now
         return walk(from: record.registration.url, validators: record.validators, mode: .untilStored, maxPages: maxPages,
                     pageOffset: 0) { outcome in
-            let fetchedAt = Timestamp.format(now())
+            let fetchedAt = now()
             let entries = outcome.entries(feed: record.name, fetchedAt: fetchedAt)
             let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
             let top = FetchedBatch(
@@ -47,7 +47,7 @@ struct PagedSync: Sendable {
     private func backfill(from url: String, budget: Int, pageOffset: Int) -> Observable<SyncStep> {
         let record = self.record, now = self.now
         return walk(from: url, validators: nil, mode: .throughStored, maxPages: budget, pageOffset: pageOffset) { outcome in
-            let fetchedAt = Timestamp.format(now())
+            let fetchedAt = now()
             let resume: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .clear
             return .just(.batch(FetchedBatch(
                 entries: outcome.entries(feed: record.name, fetchedAt: fetchedAt),
@@ -98,7 +98,8 @@ struct WalkOutcome: Sendable {
     var unfollowedNext: String? { pages.last?.unfollowedNext }
 
     /// The new entries, oldest first (walks see newest first).
-    func entries(feed: String, fetchedAt: String) -> [Entry] {
-        pages.flatMap(\.fresh).reversed().map { $0.entry(feed: feed, fetchedAt: fetchedAt) }
+    func entries(feed: String, fetchedAt: Date) -> [Entry] {
+        let time = Timestamp.format(fetchedAt)
+        return pages.flatMap(\.fresh).reversed().map { $0.entry(feed: feed, fetchedAt: time) }
     }
 }

@@ -32,7 +32,7 @@ struct PagingWalker: Sendable {
         var unfollowedNext: String?
     }
 
-    let fetcher: FeedFetcher
+    let fetcher: any FeedFetching
     let format: any PageFormat
     let feed: FeedRegistration
     let maxPages: Int

@@ -9,8 +9,7 @@
 /// transfers per host at once; more wait their turn. Call `shutdown()` before the process exits so
 /// every curl handle is freed while the TLS library is still intact; it is also called on deinit.
 public final class HTTPClient: Sendable {
-    public static let version = "0.1.0"
-    public static let userAgent = "feedcli/\(version)"
+    public static let userAgent = "feedcli/\(FeedcliVersion.current)"
 
     private let worker: CurlWorker
 

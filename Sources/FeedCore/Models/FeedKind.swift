@@ -1,5 +1,5 @@
 /// How a feed's server pages its items; see the contract's Feeds table.
-public enum FeedKind: String, Codable, Sendable, CaseIterable {
+public enum FeedKind: String, Sendable, CaseIterable {
     /// `GET {url}/{n}` returns post `n`; 404 means "not yet".
     case indexed
     /// Graph-API style `{data, paging: {next}}` pages, newest first.

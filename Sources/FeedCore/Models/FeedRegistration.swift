@@ -1,6 +1,6 @@
 /// A feed as registered by `feeds add`: what to fetch and how. The bearer token itself is never
 /// stored, only the name of the environment variable that holds it.
-public struct FeedRegistration: Codable, Sendable, Equatable {
+public struct FeedRegistration: Sendable, Equatable {
     public var name: String
     public var url: String
     public var kind: FeedKind

@@ -100,7 +100,7 @@ public final class CompositeDisposable: Disposable {
 }
 
 /// Holds one disposable at a time; replacing it disposes the previous one. Used by operators that
-/// move from one upstream subscription to the next (`catch`, `retry`, `flatMap(.latest)`).
+/// move from one upstream subscription to the next (`catch`, `retry`).
 public final class SerialDisposable: Disposable {
     private struct Slot: ~Copyable {
         var current: (any Disposable)?

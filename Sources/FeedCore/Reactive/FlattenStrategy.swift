@@ -6,6 +6,4 @@ public enum FlattenStrategy: Sendable, Equatable {
     /// Up to `maxConcurrent` inners at once; further ones wait in order. Elements are passed on as
     /// they arrive, so they may interleave across inners.
     case merge(maxConcurrent: Int)
-    /// Only the newest inner: a new outer element disposes the inner before it.
-    case latest
 }

@@ -1,9 +1,4 @@
 extension Observable {
-    /// Same as `init(_:)`; reads well at call sites: `Observable.create { observer in … }`.
-    public static func create(_ producer: @escaping Producer) -> Observable {
-        Observable(producer)
-    }
-
     /// Emits `element` then completes, synchronously on subscription.
     public static func just(_ element: Element) -> Observable {
         from([element])

@@ -4,8 +4,8 @@ import Synchronization
 extension Observable {
     /// Maps each element to an observable and flattens the results by `strategy`.
     ///
-    /// Termination: completes when the source has completed and every inner has completed (for
-    /// `.latest`, the last one). The first failure, of the source or of any inner, fails the result
+    /// Termination: completes when the source has completed and every inner has completed. The
+    /// first failure, of the source or of any inner, fails the result
     /// and disposes everything else. A thrown `transform` error is such a failure.
     ///
     /// Threading: inners may emit from different threads; the result's events are serialized (one
@@ -21,11 +21,8 @@ extension Observable {
             switch strategy {
             case .concat: limit = 1
             case .merge(let maxConcurrent): limit = max(1, maxConcurrent)
-            case .latest: limit = .max
             }
-            let flattener = Flattener<Element, T>(
-                limit: limit, switchesToLatest: strategy == .latest,
-                transform: transform, downstream: observer)
+            let flattener = Flattener<Element, T>(limit: limit, transform: transform, downstream: observer)
             flattener.outer.replace(with: self.subscribe { flattener.receiveOuter($0) })
             return flattener
         }
@@ -38,7 +35,6 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         var pending: [Source] = []
         var pendingStart = 0
         var active = 0
-        var generation = 0
         var outerDone = false
         var isStopped = false
         var isDraining = false
@@ -47,23 +43,16 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     let outer = SerialDisposable()
     /// Running inners (finished ones are let go, so a long merge does not grow).
     let inners = CompositeDisposable()
-    private let latestInner = SerialDisposable()
     private let state = Mutex(State())
     /// Serializes downstream events across inners; recursive because an event handler may cause
     /// the source to emit again on the same thread.
     private let emitting = NSRecursiveLock()
     private let limit: Int
-    private let switchesToLatest: Bool
     private let transform: @Sendable (Source) throws -> Observable<Element>
     private let downstream: Observer<Element>
 
-    init(
-        limit: Int, switchesToLatest: Bool,
-        transform: @escaping @Sendable (Source) throws -> Observable<Element>,
-        downstream: Observer<Element>
-    ) {
+    init(limit: Int, transform: @escaping @Sendable (Source) throws -> Observable<Element>, downstream: Observer<Element>) {
         self.limit = limit
-        self.switchesToLatest = switchesToLatest
         self.transform = transform
         self.downstream = downstream
     }
@@ -71,18 +60,8 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     func receiveOuter(_ event: Event<Source>) {
         switch event {
         case .next(let element):
-            if switchesToLatest {
-                let generation = state.withLock { state -> Int? in
-                    guard !state.isStopped else { return nil }
-                    state.generation += 1
-                    state.active = 1
-                    return state.generation
-                }
-                if let generation { start(element, generation: generation) }
-            } else {
-                state.withLock { $0.pending.append(element) }
-                drain()
-            }
+            state.withLock { $0.pending.append(element) }
+            drain()
         case .failed(let error):
             stop(with: .failed(error))
         case .completed:
@@ -118,7 +97,7 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
                 return done ? .finish : .idle
             }
             switch step {
-            case .start(let element): start(element, generation: 0)
+            case .start(let element): start(element)
             case .finish: return stop(with: .completed)
             case .idle: return
             }
@@ -129,7 +108,7 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         case start(Source), finish, idle
     }
 
-    private func start(_ element: Source, generation: Int) {
+    private func start(_ element: Source) {
         let inner: Observable<Element>
         do {
             inner = try transform(element)
@@ -140,31 +119,16 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         let subscription = inner.subscribe { [self] event in
             switch event {
             case .next(let value):
-                guard isCurrent(generation) else { return }
                 emitting.withLock { downstream.next(value) }
             case .failed(let error):
-                guard isCurrent(generation) else { return }
                 stop(with: .failed(error))
             case .completed:
-                guard isCurrent(generation) else { return }
-                if switchesToLatest {
-                    let done = state.withLock { state -> Bool in
-                        state.active = 0
-                        return state.outerDone && !state.isStopped
-                    }
-                    if done { stop(with: .completed) }
-                } else {
-                    inners.remove(key)
-                    state.withLock { $0.active -= 1 }
-                    drain()
-                }
+                inners.remove(key)
+                state.withLock { $0.active -= 1 }
+                drain()
             }
         }
-        if switchesToLatest { latestInner.replace(with: subscription) } else { inners.add(subscription, for: key) }
-    }
-
-    private func isCurrent(_ generation: Int) -> Bool {
-        !switchesToLatest || state.withLock { $0.generation == generation }
+        inners.add(subscription, for: key)
     }
 
     private func stop(with event: Event<Element>) {
@@ -181,7 +145,6 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         state.withLock { $0.isStopped = true }
         outer.dispose()
         inners.dispose()
-        latestInner.dispose()
     }
 }
 

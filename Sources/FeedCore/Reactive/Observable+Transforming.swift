@@ -77,30 +77,6 @@ extension Observable {
             }
         }
     }
-
-    /// Alias of `handleEvents(onNext:)` in the Rx tradition.
-    public func `do`(onNext: @escaping @Sendable (Element) -> Void) -> Observable {
-        handleEvents(onNext: onNext)
-    }
-}
-
-extension Observable where Element: Equatable {
-    /// Drops an element equal to the one passed on just before it. Keep one-shot events out of
-    /// deduplicated streams (or give them a revision), or a repeat is lost.
-    public func distinctUntilChanged() -> Observable {
-        Observable { observer in
-            let last = Locked<Element?>(nil)
-            return self.subscribe { event in
-                guard case .next(let element) = event else { return observer.send(event) }
-                var isRepeat = false
-                _ = last.update { previous in
-                    isRepeat = previous == element
-                    return element
-                }
-                if !isRepeat { observer.next(element) }
-            }
-        }
-    }
 }
 
 extension Observable {

@@ -2,48 +2,57 @@ import Dispatch
 import Foundation
 import Logging
 
-/// Everything the feed reactor reaches outside itself, injected so that tests run it against a
-/// loopback server, a temporary store, a virtual clock, fixed randomness and an in-memory output.
+/// Everything the feed reactor reaches outside itself, injected: the store and the fetcher
+/// behind small protocols (so a reactor test needs no SQLite file and no socket), the output,
+/// the clock, and where blocking work runs.
 public struct FeedEnvironment: Sendable {
-    public var store: FeedStore
-    public var http: HTTPClient
+    public var store: any FeedStoring
+    public var fetcher: any FeedFetching
+    /// `--max-pages` and `--force` (the rest of the options belong to the live fetcher).
     public var options: FetchOptions
     /// Where delivered entries are printed, before they are committed.
     public var output: any EntryOutput
-    /// Where retry backoff waits.
-    public var scheduler: any Scheduler
-    /// Jitter source in `0...1`.
-    public var random: @Sendable () -> Double
     /// The wall clock, for `fetched_at` and `Retry-After` times.
     public var now: @Sendable () -> Date
-    /// Process environment, for bearer tokens.
-    public var environment: [String: String]
-    /// Request log (`--verbose` routes it to stderr).
-    public var logger: Logger
+    /// Where waiting for a feed's lock blocks; nil runs it on the subscribing thread (tests with
+    /// an in-memory store, which then run synchronously and deterministically).
+    public var lockQueue: DispatchQueue?
+    /// The progress line, drawn from the state stream (`FeedReactor.transform(state:)`).
+    public var progress: ProgressLine?
     /// Told of each step of delivering a feed's entries, for tests that interrupt a run at
     /// every step.
     public var onStep: @Sendable (RunStep) -> Void
 
     public init(
-        store: FeedStore, http: HTTPClient, options: FetchOptions = FetchOptions(),
-        output: any EntryOutput = EntryPrinter(format: .jsonl, layout: .list, sink: BufferSink()),
-        scheduler: any Scheduler = DispatchScheduler(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-        now: @escaping @Sendable () -> Date = { Date() },
-        environment: [String: String] = [:],
-        logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
-        onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
+        output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
+        progress: ProgressLine? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
     ) {
         self.store = store
-        self.http = http
+        self.fetcher = fetcher
         self.options = options
         self.output = output
-        self.scheduler = scheduler
-        self.random = random
         self.now = now
-        self.environment = environment
-        self.logger = logger
+        self.lockQueue = lockQueue
+        self.progress = progress
         self.onStep = onStep
+    }
+
+    /// The program's environment: the SQLite store, curl through `FeedFetcher` (retries with
+    /// backoff on `scheduler`, tokens from `environment`, requests logged to `logger`), lock
+    /// waits on their own queue, responses handled on the work queue.
+    public static func live(
+        store: FeedStore, http: HTTPClient, options: FetchOptions, output: any EntryOutput,
+        scheduler: any Scheduler = DispatchScheduler(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        now: @escaping @Sendable () -> Date = { Date() }, environment: [String: String] = [:],
+        logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
+        progress: ProgressLine? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+    ) -> FeedEnvironment {
+        let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
+                                  random: random, environment: environment, logger: logger)
+        return FeedEnvironment(store: store, fetcher: fetcher, options: options, output: output, now: now,
+                               lockQueue: lockQueue, progress: progress, onStep: onStep)
     }
 
     /// Decoding, store work and printing run here, one at a time, never on the HTTP client's
@@ -51,11 +60,6 @@ public struct FeedEnvironment: Sendable {
     static let workQueue = DispatchQueue(label: "feedcli.work")
     /// Waiting for a feed's lock blocks a thread of this queue, never the caller or the work queue.
     static let lockQueue = DispatchQueue(label: "feedcli.locks", attributes: .concurrent)
-
-    var fetcher: FeedFetcher {
-        FeedFetcher(http: http, workQueue: Self.workQueue, options: options, scheduler: scheduler, random: random,
-                    environment: environment, logger: logger)
-    }
 }
 
 /// The steps of a run around its output, in order, as `FeedEnvironment.onStep` reports them.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What happened, as `reduce` learns it. Every change of `FeedReactorState` comes through one of
 /// these; per-feed state always arrives as the store's own record, never recomputed.
 public enum FeedMutation: Sendable, Equatable {
@@ -13,7 +15,7 @@ public enum FeedMutation: Sendable, Equatable {
     /// feed's after the commit. Empty when nothing was new.
     case stored(feed: String, entries: [Entry], FeedRecord)
     /// The feed was not fetched: its server asked not to be asked before `until`.
-    case skipped(feed: String, until: String)
+    case skipped(feed: String, until: Date)
     /// Fetching, storing or printing failed. For a feed, nothing of its cursor changed (its
     /// record with the error arrives as `.loaded`); with no feed, the whole run stopped.
     case failed(feed: String?, FeedFailure)

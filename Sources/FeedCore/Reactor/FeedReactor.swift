@@ -9,14 +9,24 @@ import Foundation
 /// store and becomes `.failed`, and a multi-feed action goes on with the next feed; a failure of
 /// the output, or an interruption, stops the whole run.
 ///
-/// Threading: waiting for a lock happens on `FeedEnvironment.lockQueue`; responses, store work
-/// and printing happen on `FeedEnvironment.workQueue`; the HTTP client's thread only drives curl.
+/// Threading: waiting for a lock happens on the environment's lock queue; responses, store work
+/// and printing happen where the fetcher delivers (the live one: a work queue); the HTTP
+/// client's thread only drives curl. With an in-memory store and a synchronous fetcher, a whole
+/// action runs on the caller's thread.
 public struct FeedReactor: Reactor {
     public let environment: FeedEnvironment
     public let initialState = FeedReactorState()
 
     public init(environment: FeedEnvironment) {
         self.environment = environment
+    }
+
+    /// The progress line is drawn from the state stream: it sees every state, in order, on the
+    /// thread that produced it, and costs nothing when there is no terminal to draw on.
+    public func transform(state: Observable<FeedReactorState>) -> Observable<FeedReactorState> {
+        guard let progress = environment.progress else { return state }
+        return state.handleEvents(onNext: { progress.update($0) }, onFailed: { _ in progress.clear() },
+                                  onCompleted: { progress.clear() })
     }
 
     public func mutate(action: FeedAction) -> Observable<FeedMutation> {
@@ -47,7 +57,7 @@ public struct FeedReactor: Reactor {
         _ name: String, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
         let store = environment.store, onStep = environment.onStep
-        let work = Observable<FeedMutation>.deferred {
+        var work = Observable<FeedMutation>.deferred {
             _ = try store.feed(named: name)
             let lock = SubscriptionResource(try store.lock(feed: name))
             onStep(.locked)
@@ -58,28 +68,24 @@ public struct FeedReactor: Reactor {
                 try body(record),
             ]))
         }
-        .subscribe(on: FeedEnvironment.lockQueue)
-        .catch { error in
+        if let queue = environment.lockQueue { work = work.subscribe(on: queue) }
+        work = work.catch { error in
             if let failure = error as? FeedFailure, failure.stopsTheRun { throw failure }
             return .deferred { recordFailure(error, feed: name) }
         }
-        return .concat([
-            .just(.activity(feed: name, .waitingForLock)),
-            work,
-            .just(.activity(feed: name, .idle)),
-        ])
+        return .concat([.just(.activity(feed: name, .waitingForLock)), work, .just(.activity(feed: name, .idle))])
     }
 
     private func recordFailure(_ error: any Error, feed: String) -> Observable<FeedMutation> {
-        var retryNotBefore: String?
+        var retryNotBefore: Date?
         if let status = error as? HTTPStatusFailure, let delay = status.retryAfter, [429, 503].contains(status.status) {
-            retryNotBefore = Timestamp.format(environment.now().addingTimeInterval(Double(delay.components.seconds)))
+            retryNotBefore = environment.now().addingTimeInterval(Double(delay.components.seconds))
         }
         let failure = FeedFailure.wrap(error)
         if case .notFound = failure { return .just(.failed(feed: feed, failure)) }
         do {
             let record = try environment.store.recordFailure(
-                feed: feed, failure, at: Timestamp.format(environment.now()), retryNotBefore: retryNotBefore)
+                feed: feed, failure, at: environment.now(), retryNotBefore: retryNotBefore)
             return .from([.loaded(record), .failed(feed: feed, failure)])
         } catch {
             return .from([.failed(feed: feed, failure), .failed(feed: nil, error)])
@@ -88,9 +94,8 @@ public struct FeedReactor: Reactor {
 
     /// The time the server asked not to be asked before, while it still holds (and `--force` was
     /// not given); nil when the feed may be fetched.
-    private func retryNotBefore(_ record: FeedRecord) -> String? {
-        guard !environment.options.force, let until = record.retryNotBefore,
-              let date = Timestamp.parse(until), date > environment.now() else { return nil }
+    private func retryNotBefore(_ record: FeedRecord) -> Date? {
+        guard !environment.options.force, let until = record.retryNotBefore, until > environment.now() else { return nil }
         return until
     }
 

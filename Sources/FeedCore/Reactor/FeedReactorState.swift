@@ -1,3 +1,5 @@
+import Foundation
+
 /// The reactor's state: per feed, what the store says and what this run did; plus the entries
 /// this action delivered.
 public struct FeedReactorState: Sendable, Equatable {
@@ -30,7 +32,7 @@ public struct FeedStatus: Sendable, Equatable {
     /// This action's failure, if any.
     public var failure: FeedFailure?
     /// Not fetched in this action because of a stored `Retry-After`.
-    public var skippedUntil: String?
+    public var skippedUntil: Date?
 
     public init(name: String, record: FeedRecord? = nil) {
         self.name = name

@@ -6,9 +6,10 @@
 ///   observable of mutations; a failure in it becomes state through `mutation(for:action:)`, never
 ///   a crash and never silence.
 /// - `reduce(state:mutation:)` is pure and synchronous: same input, same output, no effects.
-/// - The `transform` hooks rewrite the streams: `transform(action:)` runs per sent action (it may
-///   map, expand or drop it), `transform(mutation:)` on each action's mutations, and
-///   `transform(state:)` once on the whole state stream. They default to identity.
+/// - The `transform` hooks rewrite whole streams, as in ReactorKit: `transform(action:)` the stream
+///   of sent actions (to map, expand, drop or merge in actions), `transform(mutation:)` the stream
+///   of all mutations, `transform(state:)` the stream of states (for observers such as a progress
+///   line). Each is applied once, for the host's life, and defaults to identity.
 ///
 /// A `ReactorHost` runs a reactor: one action at a time, in order (see there for threading).
 public protocol Reactor: Sendable {

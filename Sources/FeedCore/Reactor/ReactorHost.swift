@@ -3,6 +3,13 @@ import Foundation
 
 /// Runs a `Reactor`: takes actions, processes them one at a time, publishes state.
 ///
+/// The streams, as ReactorKit wires them:
+///
+///     sent actions ─transform(action:)─▶ one at a time: mutate ─▶ transform(mutation:)
+///         ─▶ scan(reduce) ─▶ transform(state:) ─▶ state observers
+///
+/// Each transform hook sees its whole stream once, for the host's life.
+///
 /// Ordering: actions are processed strictly one after another (`flatMap(.concat)`); an action's
 /// mutations all reach `reduce` before the next action's `mutate` is subscribed, so mutations of
 /// two actions never interleave (ReactorKit's merge did, for years of bugs).
@@ -18,40 +25,53 @@ import Foundation
 /// Threading: `reduce` runs on whatever thread the mutation arrived on, one mutation at a time;
 /// state observers are called right after, on that thread. `run(_:)` blocks its caller until the
 /// action is done, so call it from a thread that may block (a CLI's main thread), not from Swift's
-/// cooperative pool.
+/// cooperative pool. `run` and `send`'s `done` know an action is done when every action the
+/// `transform(action:)` hook made of it synchronously has had its mutations reduced; a transform
+/// that delays actions or mutations is outside what they wait for.
 public final class ReactorHost<R: Reactor>: Sendable {
-    private struct Request: Sendable {
-        let action: R.Action
-        let done: @Sendable () -> Void
-    }
-
     public let reactor: R
-    private let requests = Subject<Request>()
+    private let actions = Subject<R.Action>()
     private let states = Subject<R.State>()
     private let current: Locked<R.State>
+    private let progress = Locked(Progress())
     /// Held while a state is published and while a new observer takes the current state and
     /// joins, so an observer sees the current state and then every later one, none lost or
     /// doubled. Recursive: an observer may subscribe from inside its own callback.
     private let publishing = NSRecursiveLock()
     private let pipeline = SerialDisposable()
 
+    /// Actions queued and finished, and who waits for the queue to drain.
+    private struct Progress {
+        var queued = 0
+        var finished = 0
+        var waiters: [@Sendable () -> Void] = []
+    }
+
     public init(reactor: R) {
         self.reactor = reactor
         current = Locked(reactor.initialState)
-        let mutations = requests.observable.flatMap(.concat) { request in
-            Observable<R.Mutation>.concat([
-                reactor.transform(mutation: reactor.transform(action: .just(request.action))
-                    .flatMap(.concat) { reactor.mutate(action: $0) })
-                    .catch { error in .just(reactor.mutation(for: error, action: request.action)) },
-                .deferred {
-                    request.done()
-                    return .empty()
-                },
-            ])
-        }
-        let stateStream = reactor.transform(state: mutations.scan(reactor.initialState) { state, mutation in
-            reactor.reduce(state: state, mutation: mutation)
-        })
+        let progress = self.progress
+        let mutations = reactor.transform(action: actions.observable)
+            .handleEvents(onNext: { _ in progress.withLock { $0.queued += 1 } })
+            .flatMap(.concat) { action in
+                Observable<R.Mutation>.concat([
+                    reactor.mutate(action: action).catch { error in .just(reactor.mutation(for: error, action: action)) },
+                    // Reached once this action's mutations have all been reduced and published
+                    // (the stages downstream run synchronously on the emitting thread).
+                    .deferred {
+                        let waiters = progress.withLock { progress -> [@Sendable () -> Void] in
+                            progress.finished += 1
+                            guard progress.finished == progress.queued else { return [] }
+                            defer { progress.waiters = [] }
+                            return progress.waiters
+                        }
+                        waiters.forEach { $0() }
+                        return .empty()
+                    },
+                ])
+            }
+        let stateStream = reactor.transform(state: reactor.transform(mutation: mutations)
+            .scan(reactor.initialState) { state, mutation in reactor.reduce(state: state, mutation: mutation) })
         pipeline.replace(with: stateStream.subscribe(onNext: { [current, states, publishing] state in
             publishing.lock()
             defer { publishing.unlock() }
@@ -75,9 +95,16 @@ public final class ReactorHost<R: Reactor>: Sendable {
         }
     }
 
-    /// Queues `action`; `done` runs once its mutations have all been reduced and published.
+    /// Queues `action`; `done` runs once its mutations (and those of every action queued before
+    /// `done` could run) have all been reduced and published.
     public func send(_ action: R.Action, done: @escaping @Sendable () -> Void = {}) {
-        requests.send(.next(Request(action: action, done: done)))
+        actions.send(.next(action))
+        let idle = progress.withLock { progress -> Bool in
+            if progress.finished == progress.queued { return true }
+            progress.waiters.append(done)
+            return false
+        }
+        if idle { done() }
     }
 
     /// Sends `action`, blocks until it is processed, and returns the state then.

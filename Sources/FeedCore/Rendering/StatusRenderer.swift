@@ -24,12 +24,12 @@ public enum StatusRenderer {
             ("unread", { $0.number(record?.unread) }),
             ("last_read_id", { $0.string(record?.lastReadID) }),
             ("next_index", { $0.number(record?.registration.kind == .indexed ? record?.nextIndex : nil) }),
-            ("last_fetch_at", { $0.string(record?.lastFetchAt) }),
+            ("last_fetch_at", { $0.string(record?.lastFetchAt.map(Timestamp.format)) }),
             ("last_error", { $0.string(record?.lastError) }),
             ("last_error_code", { $0.number(record?.lastErrorCode.map(Int.init)) }),
             ("etag", { $0.string(record?.validators.etag) }),
             ("last_modified", { $0.string(record?.validators.lastModified) }),
-            ("retry_not_before", { $0.string(record?.retryNotBefore) }),
+            ("retry_not_before", { $0.string(record?.retryNotBefore.map(Timestamp.format)) }),
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
         ])
         return writer.bytes
@@ -44,7 +44,7 @@ public enum StatusRenderer {
         if let lastRead = record.lastReadID { counts += ", read up to: \(TerminalText.safe(lastRead))" }
         if registration.kind == .indexed { counts += ", next index: \(record.nextIndex)" }
         lines.append(counts)
-        lines.append("  last fetch: \(record.lastFetchAt ?? "never")"
+        lines.append("  last fetch: \(record.lastFetchAt.map(Timestamp.format) ?? "never")"
             + (record.lastError.map { ", last error: " + TerminalText.safe($0) } ?? ""))
         if !record.validators.isEmpty {
             lines.append("  validators: "
@@ -52,7 +52,7 @@ public enum StatusRenderer {
                    record.validators.lastModified.map { "last-modified " + TerminalText.safe($0) }]
                 .compactMap { $0 }.joined(separator: ", "))
         }
-        if let until = record.retryNotBefore { lines.append("  retry not before: \(until)") }
+        if let until = record.retryNotBefore { lines.append("  retry not before: \(Timestamp.format(until))") }
         if let resume = record.resumeURL {
             lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingPasswords(in: resume)))")
         }

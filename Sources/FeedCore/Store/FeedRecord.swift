@@ -1,14 +1,17 @@
 /// A feed's registration plus everything the store keeps about its polling: the persistent part
 /// of the reactor's per-feed state.
+import Foundation
+
 public struct FeedRecord: Sendable, Equatable {
     public var registration: FeedRegistration
     /// For `indexed` feeds: the next index to request (highest id seen + 1).
     public var nextIndex: Int
     public var validators: Validators
-    public var retryNotBefore: String?
+    /// The server asked not to be asked before this (`Retry-After`).
+    public var retryNotBefore: Date?
     /// For paged feeds: the page where a walk cut short by `--max-pages` goes on (older entries).
     public var resumeURL: String?
-    public var lastFetchAt: String?
+    public var lastFetchAt: Date?
     public var lastError: String?
     public var lastErrorCode: Int32?
     public var total: Int
@@ -20,7 +23,7 @@ public struct FeedRecord: Sendable, Equatable {
 
     public init(
         registration: FeedRegistration, nextIndex: Int = 1, validators: Validators = Validators(),
-        retryNotBefore: String? = nil, resumeURL: String? = nil, lastFetchAt: String? = nil, lastError: String? = nil,
+        retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil
     ) {
         self.registration = registration

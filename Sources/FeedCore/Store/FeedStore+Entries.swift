@@ -10,7 +10,7 @@ public struct FetchCommit: Sendable, Equatable {
         case clear
     }
 
-    public var fetchedAt: String
+    public var fetchedAt: Date
     /// New `next_index` of an `indexed` feed; nil leaves it.
     public var nextIndex: Int?
     /// New validators of the first page; nil leaves them.
@@ -21,7 +21,7 @@ public struct FetchCommit: Sendable, Equatable {
     public var isBackfill: Bool
 
     public init(
-        fetchedAt: String, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
+        fetchedAt: Date, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
         isBackfill: Bool = false
     ) {
         self.fetchedAt = fetchedAt
@@ -94,20 +94,13 @@ extension FeedStore {
                     resume_url = CASE WHEN ? THEN ? ELSE resume_url END
                 WHERE name = ?
                 """, arguments: [
-                    commit.fetchedAt, commit.nextIndex,
+                    Timestamp.format(commit.fetchedAt), commit.nextIndex,
                     commit.validators != nil, commit.validators?.etag,
                     commit.validators != nil, commit.validators?.lastModified,
                     resumeChanges, resumeURL, feed,
                 ])
             return CommitOutcome(entries: inserted, record: try Self.record(db, name: feed))
         }
-    }
-
-    /// The entries of `entries` whose id `feed` does not hold yet, in order, each id once.
-    public func unstored(feed: String, _ entries: [Entry]) throws(FeedFailure) -> [Entry] {
-        let stored = try storedIDs(feed: feed, among: entries.map(\.id))
-        var seen = Set<String>()
-        return entries.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
     }
 
     /// Which of `ids` are stored for `feed`. One indexed lookup per id: no limit on how many
@@ -186,4 +179,9 @@ extension FeedStore {
 public struct CommitOutcome: Sendable, Equatable {
     public var entries: [Entry]
     public var record: FeedRecord
+
+    public init(entries: [Entry], record: FeedRecord) {
+        self.entries = entries
+        self.record = record
+    }
 }

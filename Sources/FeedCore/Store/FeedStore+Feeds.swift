@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Registered feeds and their polling state.
@@ -36,12 +37,12 @@ extension FeedStore {
 
     /// Records a fetch that found nothing new (a 304, a 404 at the next index, only known
     /// entries): the fetch time, and the feed's last error and retry time cleared.
-    public func recordSuccess(feed: String, at time: String) throws(FeedFailure) -> FeedRecord {
+    public func recordSuccess(feed: String, at time: Date) throws(FeedFailure) -> FeedRecord {
         try write { db in
             try db.execute(sql: """
                 UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL
                 WHERE name = ?
-                """, arguments: [time, feed])
+                """, arguments: [Timestamp.format(time), feed])
             return try Self.record(db, name: feed)
         }
     }
@@ -58,13 +59,14 @@ extension FeedStore {
     /// Records a failed fetch: the error and, for 429/503, when to try again. Nothing else
     /// changes, so the next run retries from the same place.
     public func recordFailure(
-        feed: String, _ failure: FeedFailure, at time: String, retryNotBefore: String?
+        feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?
     ) throws(FeedFailure) -> FeedRecord {
         try write { db in
             try db.execute(sql: """
                 UPDATE feed SET last_fetch_at = ?, last_error = ?, last_error_code = ?,
                     retry_not_before = COALESCE(?, retry_not_before) WHERE name = ?
-                """, arguments: [time, failure.description, failure.exitCode, retryNotBefore, feed])
+                """, arguments: [Timestamp.format(time), failure.description, failure.exitCode,
+                                 retryNotBefore.map(Timestamp.format), feed])
             return try Self.record(db, name: feed)
         }
     }
@@ -91,7 +93,8 @@ extension FeedStore {
             registration: FeedRegistration(name: row["name"], url: row["url"], kind: kind, tokenEnv: row["token_env"]),
             nextIndex: row["next_index"],
             validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
-            retryNotBefore: row["retry_not_before"], resumeURL: row["resume_url"], lastFetchAt: row["last_fetch_at"],
+            retryNotBefore: (row["retry_not_before"] as String?).flatMap(Timestamp.parse), resumeURL: row["resume_url"],
+            lastFetchAt: (row["last_fetch_at"] as String?).flatMap(Timestamp.parse),
             lastError: row["last_error"], lastErrorCode: row["last_error_code"],
             total: row["entry_count"], unread: row["unread_count"], lastReadID: text(row, "last_read_id"))
     }

@@ -130,7 +130,7 @@ public final class FeedStore: Sendable {
 
     /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in
     /// the lock file's name, so no name can reach outside the locks folder.
-    public func lock(feed: String) throws(FeedFailure) -> FeedLock {
+    public func lock(feedNamed feed: String) throws(FeedFailure) -> FeedLock {
         try FeedLock.acquire(path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)), wait: wait, holder: "feed \(feed)")
     }
 

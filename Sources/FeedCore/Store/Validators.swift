@@ -1,6 +1,6 @@
 /// HTTP cache validators of a feed's first page, sent back as `If-None-Match` /
 /// `If-Modified-Since`.
-public struct Validators: Sendable, Equatable, Codable {
+public struct Validators: Sendable, Equatable {
     public var etag: String?
     public var lastModified: String?
 

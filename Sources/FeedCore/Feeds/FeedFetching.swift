@@ -1,0 +1,17 @@
+/// How the feed kinds fetch: `FeedFetcher` (curl, retries, tokens, logging) in the program, a
+/// table of canned responses in fast reactor tests.
+public protocol FeedFetching: Sendable {
+    /// A cold observable of one GET of a feed's URL: emits the response for 2xx, 304 and (when
+    /// `acceptsNotFound`) 404, or fails with the feed's failure.
+    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse>
+}
+
+extension FeedFetching {
+    func get(_ url: String, feed: FeedRegistration, validators: Validators? = nil) -> Observable<HTTPResponse> {
+        get(url, feed: feed, validators: validators, acceptsNotFound: false)
+    }
+
+    func get(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+        get(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
+    }
+}

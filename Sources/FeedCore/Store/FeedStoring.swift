@@ -1,0 +1,42 @@
+import Foundation
+
+/// What the feed reactor needs of a store: `FeedStore` (SQLite) in the program, an in-memory
+/// stand-in in fast reactor tests. Every write returns the feed's record as the store now holds
+/// it, so the reactor's state never recomputes what the store keeps.
+///
+/// Threading: calls may block (SQLite work, busy waits); the reactor makes them from its work
+/// and lock queues, never from the HTTP client's thread.
+public protocol FeedStoring: Sendable {
+    /// Every feed, by name.
+    func feeds() throws(FeedFailure) -> [FeedRecord]
+    /// One feed, or `.notFound` (66).
+    func feed(named name: String) throws(FeedFailure) -> FeedRecord
+    /// Takes the feed's cross-process lock, waiting as configured; held until the returned
+    /// value is let go.
+    func lock(feed: String) throws(FeedFailure) -> any Sendable
+    /// The oldest unread entry, without marking it.
+    func oldestUnread(feed: String) throws(FeedFailure) -> Entry?
+    /// Marks a printed entry read.
+    func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord
+    /// Stores new entries and a fetch's bookkeeping in one transaction.
+    func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
+    /// Which of `ids` the feed holds.
+    func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String>
+    /// Records a failed fetch; nothing else changes.
+    func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord
+}
+
+extension FeedStoring {
+    /// The entries of `entries` whose id the feed does not hold yet, in order, each id once.
+    public func unstored(feed: String, _ entries: [Entry]) throws(FeedFailure) -> [Entry] {
+        let stored = try storedIDs(feed: feed, among: entries.map(\.id))
+        var seen = Set<String>()
+        return entries.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+    }
+}
+
+extension FeedStore: FeedStoring {
+    public func lock(feed: String) throws(FeedFailure) -> any Sendable {
+        try lock(feedNamed: feed)
+    }
+}

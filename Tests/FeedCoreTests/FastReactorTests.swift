@@ -1,0 +1,140 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// An output that takes only the first `capacity` entries, as a disk that fills up.
+private final class CountingOutput: EntryOutput {
+    private let capacity: Int
+    let delivered = Locked<[Entry]>([])
+
+    init(capacity: Int = .max) { self.capacity = capacity }
+
+    func deliver(_ entries: [Entry]) -> DeliveryReport {
+        delivered.withLock { delivered in
+            let room = max(0, min(entries.count, capacity - delivered.count))
+            delivered += entries.prefix(room)
+            return DeliveryReport(delivered: room, failure: room < entries.count
+                ? .output(OutputError(written: 0, errorNumber: ENOSPC)) : nil)
+        }
+    }
+}
+
+/// `FeedReactor.mutate` with an in-memory store and canned responses: no file, no socket, no
+/// thread hops, so each action runs synchronously and every mutation can be asserted in order.
+@Suite("FeedReactor with no file and no socket")
+struct FastReactorTests {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let fetcher = StubFetcher()
+    let posts = FeedRegistration(name: "p", url: "http://stub/posts", kind: .indexed)
+    let graph = FeedRegistration(name: "g", url: "http://stub/graph", kind: .graph)
+
+    fileprivate func host(_ store: MemoryStore, output: any EntryOutput = CountingOutput(), options: FetchOptions = FetchOptions())
+        -> (ReactorHost<RecordingReactor>, Locked<[FeedMutation]>) {
+        let mutations = Locked<[FeedMutation]>([])
+        let reactor = RecordingReactor(
+            base: FeedReactor(environment: FeedEnvironment(store: store, fetcher: fetcher, options: options,
+                                                            output: output, now: { Self.now })),
+            mutations: mutations)
+        return (ReactorHost(reactor: reactor), mutations)
+    }
+
+    func post(_ n: Int) -> String { #"{"userId":1,"id":\#(n),"title":"t\#(n)","body":"b\#(n)"}"# }
+
+    @Test func nextFetchesPrintsThenCommitsTheReadMark() throws {
+        let store = MemoryStore([posts])
+        fetcher.set("http://stub/posts/1", body: post(1))
+        let output = CountingOutput()
+        let (host, mutations) = host(store, output: output)
+        let state = host.run(.next(feed: "p"))
+        #expect(output.delivered.value.map(\.id) == ["1"])
+        #expect(state.delivered.map(\.id) == ["1"])
+        let record = try store.feed(named: "p")
+        #expect(record.nextIndex == 2 && record.lastReadID == "1" && record.lastFetchAt == Self.now)
+        #expect(mutations.value.map(\.name) == ["actionStarted", "activity waitingForLock", "loaded", "activity delivering",
+                                               "activity fetching", "stored", "delivered", "activity idle"])
+        #expect(state.feeds["p"]?.record == record, "the state holds the store's record, as the store returned it")
+        #expect(fetcher.requested == ["http://stub/posts/1"])
+    }
+
+    @Test func syncCommitsOnlyWhatTheOutputTook() throws {
+        let store = MemoryStore([posts])
+        for n in 1...6 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+        let (host, _) = host(store, output: CountingOutput(capacity: 3))
+        let state = host.run(.sync(feeds: ["p"]))
+        #expect(store.entries("p").map(\.id) == ["1", "2", "3"])
+        #expect(try store.feed(named: "p").nextIndex == 4, "the cursor stops at the first unprinted post")
+        #expect(state.failure == .output(
+            "cannot write to stdout (No space left on device): 3 of 4 new entries of p were printed; the rest come again with the next sync"))
+        #expect(store.writes == ["commit [\"1\", \"2\", \"3\"]"])
+    }
+
+    @Test func aFailedFetchIsRecordedWithItsRetryTimeAndChangesNoCursor() throws {
+        let store = MemoryStore([posts, graph])
+        fetcher.fail("http://stub/posts/1", with: HTTPStatusFailure(status: 503, url: "http://stub/posts/1", retryAfter: .seconds(600)))
+        fetcher.set("http://stub/graph", body: #"{"data":[{"id":"1"}]}"#)
+        let (host, _) = host(store)
+        let state = host.run(.sync(feeds: ["p", "g"]))
+        #expect(state.feeds["p"]?.failure == .temporary("HTTP 503 from http://stub/posts/1"))
+        let record = try store.feed(named: "p")
+        #expect(record.nextIndex == 1 && record.lastErrorCode == 75)
+        #expect(record.retryNotBefore == Self.now.addingTimeInterval(600))
+        #expect(store.entries("g").map(\.id) == ["1"], "the next feed is still synced")
+        let later = host.run(.sync(feeds: ["p"]))
+        #expect(later.feeds["p"]?.skippedUntil == Self.now.addingTimeInterval(600), "skipped while Retry-After holds")
+        #expect(fetcher.requested.filter { $0.contains("posts") }.count == 1)
+    }
+
+    @Test func nextOnAPagedFeedStoresUnreadThenDeliversTheOldest() throws {
+        let store = MemoryStore([graph])
+        fetcher.set("http://stub/graph", body: #"{"data":[{"id":"3"},{"id":"2"}],"paging":{"next":"http://stub/graph?2"}}"#)
+        fetcher.set("http://stub/graph?2", body: #"{"data":[{"id":"1"}]}"#)
+        let output = CountingOutput()
+        let (host, _) = host(store, output: output)
+        let state = host.run(.next(feed: "g"))
+        #expect(output.delivered.value.map(\.id) == ["1"], "only the delivered entry is printed")
+        #expect(store.entries("g").map { "\($0.id)\($0.read ? "r" : "")" } == ["1r", "2", "3"])
+        #expect(state.feeds["g"]?.record?.unread == 2)
+    }
+
+    @Test func anUnknownFeedIs66AndTouchesNothing() {
+        let store = MemoryStore([posts])
+        let (host, _) = host(store)
+        let state = host.run(.next(feed: "nope"))
+        #expect(state.feeds["nope"]?.failure == .notFound("no feed named nope"))
+        #expect(store.writes.isEmpty && fetcher.requested.isEmpty)
+    }
+}
+
+/// Wraps a reactor to record the mutations reduce sees, through `transform(mutation:)`.
+fileprivate struct RecordingReactor: Reactor {
+    let base: FeedReactor
+    let mutations: Locked<[FeedMutation]>
+    var initialState: FeedReactorState { base.initialState }
+    func mutate(action: FeedAction) -> Observable<FeedMutation> { base.mutate(action: action) }
+    func reduce(state: FeedReactorState, mutation: FeedMutation) -> FeedReactorState { base.reduce(state: state, mutation: mutation) }
+    func mutation(for error: any Error, action: FeedAction) -> FeedMutation { base.mutation(for: error, action: action) }
+    func transform(mutation: Observable<FeedMutation>) -> Observable<FeedMutation> {
+        mutation.handleEvents(onNext: { [mutations] mutation in mutations.withLock { $0.append(mutation) } })
+    }
+}
+
+extension FeedMutation {
+    /// The mutation's case, with the activity's, for asserting sequences.
+    var name: String {
+        switch self {
+        case .actionStarted: "actionStarted"
+        case .loaded: "loaded"
+        case .activity(_, let activity):
+            switch activity {
+            case .idle: "activity idle"
+            case .waitingForLock: "activity waitingForLock"
+            case .delivering: "activity delivering"
+            case .fetching: "activity fetching"
+            }
+        case .delivered: "delivered"
+        case .stored: "stored"
+        case .skipped: "skipped"
+        case .failed: "failed"
+        }
+    }
+}

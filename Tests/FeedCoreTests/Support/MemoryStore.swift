@@ -1,0 +1,139 @@
+import FeedCore
+import Foundation
+
+/// A `FeedStoring` in memory, for reactor tests that need no SQLite file: the same semantics as
+/// `FeedStore` for what the reactor uses (unique ids per feed, commits that clear the last error,
+/// cursors that change only as a commit says), and a record of every write.
+final class MemoryStore: FeedStoring {
+    private struct Contents {
+        var records: [String: FeedRecord] = [:]
+        var entries: [String: [Entry]] = [:]
+        var writes: [String] = []
+    }
+    private let contents = Locked(Contents())
+
+    init(_ registrations: [FeedRegistration]) {
+        contents.withLock { contents in
+            for registration in registrations { contents.records[registration.name] = FeedRecord(registration: registration) }
+        }
+    }
+
+    /// Each write, in order (`commit`, `delivered`, `failure`).
+    var writes: [String] { contents.value.writes }
+
+    func entries(_ feed: String) -> [Entry] { contents.value.entries[feed] ?? [] }
+
+    func feeds() throws(FeedFailure) -> [FeedRecord] {
+        contents.value.records.values.sorted { $0.name < $1.name }
+    }
+
+    func feed(named name: String) throws(FeedFailure) -> FeedRecord {
+        guard let record = contents.value.records[name] else { throw .notFound("no feed named \(name)") }
+        return record
+    }
+
+    func lock(feed: String) throws(FeedFailure) -> any Sendable { feed }
+
+    func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
+        entries(feed).first { !$0.read }
+    }
+
+    func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
+        try update(feed, write: "delivered \(id)") { contents in
+            if let index = contents.entries[feed]?.firstIndex(where: { $0.id == id }) {
+                contents.entries[feed]?[index].read = true
+            }
+        }
+    }
+
+    func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+        var inserted: [Entry] = []
+        let record = try update(feed, write: "commit \(entries.map(\.id))") { contents in
+            for entry in entries where !(contents.entries[feed] ?? []).contains(where: { $0.id == entry.id }) {
+                if commit.isBackfill { contents.entries[feed, default: []].insert(entry, at: inserted.count) } else {
+                    contents.entries[feed, default: []].append(entry)
+                }
+                inserted.append(entry)
+            }
+            var record = contents.records[feed]
+            record?.lastFetchAt = commit.fetchedAt
+            record?.lastError = nil
+            record?.lastErrorCode = nil
+            record?.retryNotBefore = nil
+            if let next = commit.nextIndex { record?.nextIndex = next }
+            if let validators = commit.validators { record?.validators = validators }
+            switch commit.resume {
+            case .keep: break
+            case .set(let url): record?.resumeURL = url
+            case .clear: record?.resumeURL = nil
+            }
+            contents.records[feed] = record
+        }
+        return CommitOutcome(entries: inserted, record: record)
+    }
+
+    func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+        Set(entries(feed).map(\.id)).intersection(ids)
+    }
+
+    func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord {
+        try update(feed, write: "failure \(failure.exitCode)") { contents in
+            contents.records[feed]?.lastFetchAt = time
+            contents.records[feed]?.lastError = failure.description
+            contents.records[feed]?.lastErrorCode = failure.exitCode
+            if let retryNotBefore { contents.records[feed]?.retryNotBefore = retryNotBefore }
+        }
+    }
+
+    /// Applies a write and returns the feed's record with its counts, as the store would.
+    private func update(_ feed: String, write: String, _ change: (inout Contents) -> Void) throws(FeedFailure) -> FeedRecord {
+        let record = contents.withLock { contents -> FeedRecord? in
+            guard contents.records[feed] != nil else { return nil }
+            change(&contents)
+            contents.writes.append(write)
+            let entries = contents.entries[feed] ?? []
+            contents.records[feed]?.total = entries.count
+            contents.records[feed]?.unread = entries.filter { !$0.read }.count
+            contents.records[feed]?.lastReadID = entries.last(where: \.read)?.id
+            return contents.records[feed]
+        }
+        guard let record else { throw .notFound("no feed named \(feed)") }
+        return record
+    }
+}
+
+/// A `FeedFetching` that answers from a table, synchronously, for reactor tests with no socket.
+/// Unknown URLs are 404; each request is recorded.
+final class StubFetcher: FeedFetching {
+    private let table: Locked<[String: Result<HTTPResponse, any Error>]>
+    private let log = Locked<[String]>([])
+
+    init(_ responses: [String: Result<HTTPResponse, any Error>] = [:]) {
+        table = Locked(responses)
+    }
+
+    var requested: [String] { log.value }
+
+    func set(_ url: String, status: Int = 200, body: String, headers: [(String, String)] = []) {
+        let response = HTTPResponse(status: status, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+                                    body: Data(body.utf8), effectiveURL: url)
+        table.withLock { $0[url] = .success(response) }
+    }
+
+    func fail(_ url: String, with error: any Error) {
+        table.withLock { $0[url] = .failure(error) }
+    }
+
+    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+        .deferred { [table, log] in
+            log.withLock { $0.append(url) }
+            switch table.value[url] ?? .success(HTTPResponse(status: 404, body: Data("{}".utf8), effectiveURL: url)) {
+            case .success(let response):
+                if response.status == 404, !acceptsNotFound { return .fail(HTTPStatusFailure(status: 404, url: url)) }
+                return .just(response)
+            case .failure(let error):
+                return .fail(error)
+            }
+        }
+    }
+}
