@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Commands called in-process with an injected context: output sinks, clock and environment.
-@Suite("FeedCommands with an injected context", .serialized)
+@Suite("FeedCommands with an injected context", .serialized, .timeLimit(.minutes(3)))
 struct CommandTests {
     let posts: PostsServer
     let stdout = BufferSink()

@@ -10,7 +10,7 @@ private func response(_ data: Data, url: String = "http://127.0.0.1/feed") -> HT
     HTTPResponse(status: 200, body: data, effectiveURL: url)
 }
 
-@Suite("Decoding the real corpus and its edge cases")
+@Suite("Decoding the real corpus and its edge cases", .timeLimit(.minutes(3)))
 struct DecodingTests {
     @Test(arguments: [("inessential", 20, "Brent Simmons"), ("DaringFireball", 48, "John Gruber"), ("3960", 20, "Frank Boës")])
     func realJSONFeeds(name: String, count: Int, author: String) throws {
@@ -196,7 +196,7 @@ struct DecodingTests {
     }
 }
 
-@Suite("Link headers, timestamps, raw JSON")
+@Suite("Link headers, timestamps, raw JSON", .timeLimit(.minutes(3)))
 struct ParsingTests {
     @Test func linkHeaders() {
         let links = LinkHeader.parse(#"<https://a/?page=2>; rel="next last"; title="a, b; c", <https://a/?page=1>;rel=prev , <x>; REL="Next""#)

@@ -5,7 +5,7 @@ import Testing
 /// The output boundary, in process: nothing unprinted is committed, a failed write stops the run
 /// with 74 and says what was delivered, and an interruption at any step leaves every entry
 /// printed and committed, or neither.
-@Suite("Delivery at the output boundary", .serialized)
+@Suite("Delivery at the output boundary", .serialized, .timeLimit(.minutes(3)))
 struct DeliveryTests {
     let linked: PagedServer
     let posts: PostsServer
@@ -37,11 +37,7 @@ struct DeliveryTests {
         return entries
     }
 
-    func printedIDs(_ output: String) -> [String] {
-        output.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
-        }
-    }
+    func printedIDs(_ output: String) -> [String] { JSONLines.ids(output) }
 
     @Test func aDiskThatFillsUpMidSyncCommitsExactlyWhatWasPrinted() throws {
         let full = BufferSink()

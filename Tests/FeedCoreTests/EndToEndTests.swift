@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The built binary against a loopback jsonplaceholder, field by field against the contract.
-@Suite("feedcli next/list/show/status end to end", .serialized)
+@Suite("feedcli next/list/show/status end to end", .serialized, .timeLimit(.minutes(3)))
 struct EndToEndTests {
     let posts: PostsServer
     let state: String

@@ -21,7 +21,7 @@ private final class CountingOutput: EntryOutput {
 
 /// `FeedReactor.mutate` with an in-memory store and canned responses: no file, no socket, no
 /// thread hops, so each action runs synchronously and every mutation can be asserted in order.
-@Suite("FeedReactor with no file and no socket")
+@Suite("FeedReactor with no file and no socket", .timeLimit(.minutes(3)))
 struct FastReactorTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
     let fetcher = StubFetcher()

@@ -4,7 +4,7 @@ import Testing
 
 /// The feed reactor as the program wires it: the real HTTP client against a loopback posts
 /// server and a real store. (`FastReactorTests` runs it with neither.)
-@Suite("FeedReactor against a loopback server", .serialized)
+@Suite("FeedReactor against a loopback server", .serialized, .timeLimit(.minutes(3)))
 struct FeedReactorTests {
     let posts: PostsServer
     let store: FeedStore

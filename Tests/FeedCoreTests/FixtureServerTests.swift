@@ -3,30 +3,15 @@ import Foundation
 import Testing
 
 /// The demo's fixture server (Fixtures/serve.py) with the real corpus: every kind, paged.
-@Suite("Syncing the real fixtures through Fixtures/serve.py", .serialized)
+@Suite("Syncing the real fixtures through Fixtures/serve.py", .serialized, .timeLimit(.minutes(3)))
 struct FixtureServerTests {
     @Test func everyFixtureSyncsCompletelyOnceAndThenAnswers304() throws {
         let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let portFile = folder + "/port"
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile]
-        // Its own null output: an inherited pipe would keep `swift test` waiting after the test.
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM.
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
-        var port: String?
-        for _ in 0..<100 where port == nil {
-            port = try? String(contentsOfFile: portFile, encoding: .utf8)
-            if port == nil { Thread.sleep(forTimeInterval: 0.05) }
-        }
-        let base = "http://127.0.0.1:\(try #require(port))"
+        let server = try PythonServer([Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile],
+                                      portFile: portFile)
+        let base = "http://127.0.0.1:\(server.port)"
         let state = folder + "/feedcli.sqlite"
         func feedcli(_ arguments: [String]) throws -> FeedcliRun {
             try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
@@ -44,9 +29,7 @@ struct FixtureServerTests {
         }
         let first = try feedcli(["sync", "--jsonl"])
         #expect(first.status == 0, "\(first.stderr)")
-        let entries = first.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        let entries = JSONLines.objects(first.stdout)
         for (name, _, _, count) in feeds {
             let ids = entries.filter { $0["feed"] as? String == name }.compactMap { $0["id"] as? String }
             #expect(ids.count == count, "\(name)")

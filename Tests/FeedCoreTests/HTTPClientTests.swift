@@ -20,7 +20,7 @@ extension Result {
     }
 }
 
-@Suite("HTTP client against a loopback server", .serialized)
+@Suite("HTTP client against a loopback server", .serialized, .timeLimit(.minutes(3)))
 struct HTTPClientTests {
     let client: HTTPClient
 
@@ -243,7 +243,7 @@ struct HTTPClientTests {
     }
 }
 
-@Suite("HTTP client shutdown under concurrency", .serialized)
+@Suite("HTTP client shutdown under concurrency", .serialized, .timeLimit(.minutes(3)))
 struct HTTPClientShutdownTests {
     /// Regression: `curl_multi_wakeup` ran after the inbox lock was released, so a shutdown could
     /// clean the multi handle up first (a use after free). Requests, cancellations and shutdown

@@ -6,28 +6,17 @@ import Testing
 /// overflow, ids that differ only past a double's precision, NUL, a BOM, duplicate keys, huge
 /// pages, huge headers, huge error bodies. Every one ends in an entry, a skipped item or a clear
 /// failure of that feed, and later feeds are still synced.
-@Suite("Hostile servers end to end", .serialized)
+@Suite("Hostile servers end to end", .serialized, .timeLimit(.minutes(3)))
 struct HostileServerTests {
-    let state = temporaryStorePath()
+    let session = StoreSession()
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun {
-        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
-    }
+    func feedcli(_ arguments: String...) throws -> FeedcliRun { try session.run(arguments) }
 
-    func add(_ name: String, _ url: String, kind: String) throws {
-        let run = try feedcli("feeds", "add", name, url, "--kind", kind)
-        #expect(run.status == 0, "\(run.stderr)")
-    }
+    func add(_ name: String, _ url: String, kind: String) throws { try session.add(name, url, kind: kind) }
 
-    func objects(_ run: FeedcliRun) -> [[String: Any]] {
-        run.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    func objects(_ run: FeedcliRun) -> [[String: Any]] { JSONLines.objects(run.stdout) }
 
-    func status(_ feed: String) throws -> [String: Any] {
-        try #require((try feedcli("status", feed, "--json").json as? [[String: Any]])?.first)
-    }
+    func status(_ feed: String) throws -> [String: Any] { try #require(try session.status(feed)) }
 
     /// Serves `body` at every path, once per request, with `headers`.
     func serve(_ body: String, status: Int = 200, headers: [(String, String)] = []) throws -> LoopbackServer {

@@ -2,7 +2,7 @@ import FeedCore
 import Synchronization
 import Testing
 
-@Suite("Observable: creation, grammar, disposal")
+@Suite("Observable: creation, grammar, disposal", .timeLimit(.minutes(3)))
 struct ObservableTests {
     @Test func producerRunsOncePerSubscription() {
         let runs = Mutex(0)

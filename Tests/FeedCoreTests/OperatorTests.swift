@@ -2,7 +2,7 @@ import FeedCore
 import Synchronization
 import Testing
 
-@Suite("Observable operators")
+@Suite("Observable operators", .timeLimit(.minutes(3)))
 struct OperatorTests {
     @Test func mapCompactMapFilterKeepOrder() {
         let recorder = Recorder<String>()
@@ -228,7 +228,7 @@ private final class UncancellableScheduler: Scheduler {
     }
 }
 
-@Suite("retry and disposal")
+@Suite("retry and disposal", .timeLimit(.minutes(3)))
 struct RetryDisposalTests {
     /// Regression: a backoff wait that fired as the subscriber gave up subscribed again (sent
     /// one more request after the run had ended).

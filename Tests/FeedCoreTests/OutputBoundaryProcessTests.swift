@@ -4,7 +4,7 @@ import Testing
 
 /// The output boundary through the binary and real descriptors: a full disk, a closed stdout,
 /// and a pipe whose reader leaves after three lines.
-@Suite("feedcli at the output boundary, as a process", .serialized)
+@Suite("feedcli at the output boundary, as a process", .serialized, .timeLimit(.minutes(3)))
 struct OutputBoundaryProcessTests {
     let state = temporaryStorePath()
     let server: PagedServer
@@ -14,11 +14,7 @@ struct OutputBoundaryProcessTests {
         #expect(try Feedcli.run(["feeds", "add", "l", server.url, "--kind", "linked", "--state", state]).status == 0)
     }
 
-    func ids(_ text: String) -> [String] {
-        text.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
-        }
-    }
+    func ids(_ text: String) -> [String] { JSONLines.ids(text) }
 
     func storedIDs(unreadOnly: Bool = false) throws -> [String] {
         var ids: [String] = []

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("The paging walker against a loopback server", .serialized)
+@Suite("The paging walker against a loopback server", .serialized, .timeLimit(.minutes(3)))
 struct PagingWalkerTests {
     let http: HTTPClient
 

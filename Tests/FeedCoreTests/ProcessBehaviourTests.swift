@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What the process does around the data: signals, secrets, logs.
-@Suite("feedcli as a process", .serialized)
+@Suite("feedcli as a process", .serialized, .timeLimit(.minutes(3)))
 struct ProcessBehaviourTests {
     let state = temporaryStorePath()
 
@@ -77,9 +77,7 @@ struct ProcessBehaviourTests {
         _ = running.finish()
         let listed = try Feedcli.run(["list", "p", "--jsonl", "--state", state])
         #expect(listed.status == 0)
-        let ids = listed.stdout.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
-        }
+        let ids = JSONLines.ids(listed.stdout)
         #expect(ids == (0..<ids.count).map { String($0 + 1) }, "a prefix, in order, no gaps")
         let resumed = try Feedcli.run(["sync", "p", "--jsonl", "--state", state])
         #expect(resumed.status == 0)

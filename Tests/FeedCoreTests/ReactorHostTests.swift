@@ -44,7 +44,7 @@ private struct CounterReactor: Reactor {
     }
 }
 
-@Suite("ReactorHost")
+@Suite("ReactorHost", .timeLimit(.minutes(3)))
 struct ReactorHostTests {
     @Test func processesActionsOneAtATimeInOrder() {
         let host = ReactorHost(reactor: CounterReactor())
@@ -111,7 +111,7 @@ private struct TickingReactor: Reactor {
     func mutation(for error: any Error, action: Int) -> Int { 0 }
 }
 
-@Suite("ReactorHost.state under concurrency")
+@Suite("ReactorHost.state under concurrency", .timeLimit(.minutes(3)))
 struct ReactorHostStateTests {
     /// Regression: `state` emitted the current state and then subscribed, so a state published
     /// in between was lost to the new observer.

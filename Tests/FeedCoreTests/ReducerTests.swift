@@ -2,7 +2,7 @@ import FeedCore
 import Foundation
 import Testing
 
-@Suite("FeedReactor.reduce, exhaustively")
+@Suite("FeedReactor.reduce, exhaustively", .timeLimit(.minutes(3)))
 struct ReducerTests {
     let reactor: FeedReactor
 

@@ -3,17 +3,14 @@ import Foundation
 import Testing
 
 /// Names, paths and secrets; store edges; honest status (issue 7, items 4 and 5).
-@Suite("Store edges, names and secrets", .serialized)
+@Suite("Store edges, names and secrets", .serialized, .timeLimit(.minutes(3)))
 struct StoreEdgeTests {
-    let state = temporaryStorePath()
+    let session = StoreSession()
+    var state: String { session.state }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun {
-        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
-    }
+    func feedcli(_ arguments: String...) throws -> FeedcliRun { try session.run(arguments) }
 
-    func status(_ feed: String) throws -> [String: Any] {
-        try #require((try feedcli("status", feed, "--json").json as? [[String: Any]])?.first)
-    }
+    func status(_ feed: String) throws -> [String: Any] { try #require(try session.status(feed)) }
 
     func files(under folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()

@@ -2,7 +2,7 @@ import FeedCore
 import Foundation
 import Testing
 
-@Suite("FeedStore")
+@Suite("FeedStore", .timeLimit(.minutes(3)))
 struct StoreTests {
     @Test func createsAMigratedStoreReadableByItsOwnerOnly() throws {
         let path = temporaryStorePath()

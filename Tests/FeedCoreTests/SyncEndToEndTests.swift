@@ -3,24 +3,16 @@ import Foundation
 import Testing
 
 /// `feedcli sync` (and `next` on paged feeds) with the built binary against loopback servers.
-@Suite("feedcli sync end to end", .serialized)
+@Suite("feedcli sync end to end", .serialized, .timeLimit(.minutes(3)))
 struct SyncEndToEndTests {
-    let state = temporaryStorePath()
+    let session = StoreSession()
+    var state: String { session.state }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun {
-        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
-    }
+    func feedcli(_ arguments: String...) throws -> FeedcliRun { try session.run(arguments) }
 
-    func add(_ name: String, _ url: String, kind: String) throws {
-        let run = try feedcli("feeds", "add", name, url, "--kind", kind)
-        #expect(run.status == 0, "\(run.stderr)")
-    }
+    func add(_ name: String, _ url: String, kind: String) throws { try session.add(name, url, kind: kind) }
 
-    func ids(_ run: FeedcliRun) -> [String] {
-        run.stdout.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
-        }
-    }
+    func ids(_ run: FeedcliRun) -> [String] { JSONLines.ids(run.stdout) }
 
     @Test func firstSyncGetsUpToMaxPagesAndLaterRunsBackfillTheRest() throws {
         let server = try PagedServer(kind: .graph, count: 12, pageSize: 3)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// TLS certificates are always verified: a self-signed server on 127.0.0.1 is refused.
-@Suite("TLS verification", .serialized)
+@Suite("TLS verification", .serialized, .timeLimit(.minutes(3)))
 struct TLSTests {
     @Test func aSelfSignedCertificateIsRefused() throws {
         let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
@@ -20,22 +20,8 @@ struct TLSTests {
             open(sys.argv[1] + "/port", "w").write(str(server.server_address[1]))
             server.serve_forever()
             """
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", script, folder]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            kill(server.processIdentifier, SIGKILL)  // SIGTERM may be blocked (see FixtureServerTests)
-            server.waitUntilExit()
-        }
-        var port: String?
-        for _ in 0..<100 where port == nil {
-            port = try? String(contentsOfFile: folder + "/port", encoding: .utf8)
-            if port == nil { Thread.sleep(forTimeInterval: 0.05) }
-        }
-        let url = "https://127.0.0.1:\(try #require(port))/posts"
+        let server = try PythonServer(["-c", script, folder], portFile: folder + "/port")
+        let url = "https://127.0.0.1:\(server.port)/posts"
 
         let client = try HTTPClient()
         #expect(fetch(client, HTTPRequest(url: url + "/1")).failure?.kind == .tls)

@@ -1,0 +1,38 @@
+import Foundation
+
+/// JSON Lines output as the tests read it: one object per line (lines that are not objects are
+/// skipped), and the entries' ids.
+enum JSONLines {
+    static func objects(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func ids(_ text: String) -> [String] {
+        objects(text).compactMap { $0["id"] as? String }
+    }
+}
+
+/// feedcli runs on one temporary store, as the end-to-end suites use it.
+struct StoreSession {
+    let state = temporaryStorePath()
+
+    func feedcli(_ arguments: String...) throws -> FeedcliRun { try run(arguments) }
+
+    func run(_ arguments: [String]) throws -> FeedcliRun {
+        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+    }
+
+    func add(_ name: String, _ url: String, kind: String) throws {
+        let run = try feedcli("feeds", "add", name, url, "--kind", kind)
+        if run.status != 0 { throw FeedAddFailed(stderr: run.stderr) }
+    }
+
+    /// The feed's object in `status --json`.
+    func status(_ feed: String) throws -> [String: Any]? {
+        (try feedcli("status", feed, "--json").json as? [[String: Any]])?.first
+    }
+
+    struct FeedAddFailed: Error {
+        var stderr: String
+    }
+}
