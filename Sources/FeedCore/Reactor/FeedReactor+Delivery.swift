@@ -1,0 +1,55 @@
+/// The delivery step: entries are printed through `environment.output` first, then committed as
+/// far as they got out. No store transaction is open while printing.
+extension FeedReactor {
+    /// Turns a strategy's steps into mutations: requests into activity, batches into delivery
+    /// and commit.
+    func settle(
+        _ steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool
+    ) -> Observable<FeedMutation> {
+        steps.flatMap(.concat) { step -> Observable<FeedMutation> in
+            switch step {
+            case .requesting(let url, let number):
+                return .just(.activity(feed: feed, .fetching(url: Redaction.maskingPasswords(in: url), page: number)))
+            case .batch(let batch):
+                return try deliverAndCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+            }
+        }
+    }
+
+    /// The delivery step: prints the batch's entries, commits as many as got out (with the
+    /// cursor that goes with them), and stops the run when the output failed. No store
+    /// transaction is open while printing, so a slow reader holds up no other run.
+    func deliverAndCommit(
+        _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
+    ) throws -> Observable<FeedMutation> {
+        environment.onStep(.fetched)
+        var report = DeliveryReport(delivered: batch.entries.count)
+        if printing, !batch.entries.isEmpty {
+            environment.onStep(.delivering)
+            report = environment.output.deliver(batch.entries)
+            environment.onStep(.delivered)
+        }
+        var mutations: [FeedMutation] = []
+        if let commit = batch.commit(delivered: report.delivered) {
+            let outcome = try environment.store.commitFetch(
+                feed: feed, entries: Array(batch.entries.prefix(report.delivered)), commit)
+            environment.onStep(.committed)
+            mutations.append(.stored(feed: feed, entries: outcome.entries, outcome.record))
+            if marksDelivered { mutations += outcome.entries.map(FeedMutation.delivered) }
+        }
+        guard let failure = report.failure else { return .from(mutations) }
+        let unprinted = marksDelivered
+            ? "the entry was not stored; the next run fetches it again"
+            : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed; "
+                + "the rest come again with the next sync"
+        return .concat([.from(mutations), .fail(Self.stop(failure, unprinted: unprinted))])
+    }
+
+    /// The failure that stops a run whose output failed or was interrupted.
+    static func stop(_ failure: DeliveryReport.Failure, unprinted: String) -> FeedFailure {
+        switch failure {
+        case .interrupted: .interrupted
+        case .output(let error): .output("cannot write to stdout (\(error)): \(unprinted)")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One feed's work: under its lock, bracketed by activity, its failure recorded.
+extension FeedReactor {
+    /// Runs `body` for one feed under its cross-process lock, bracketed by activity mutations;
+    /// records a failure in the store and turns it into `.failed`. An unknown feed fails (66)
+    /// before any file is touched.
+    func perFeed(
+        _ name: String, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
+    ) -> Observable<FeedMutation> {
+        let store = environment.store, onStep = environment.onStep
+        var work = Observable<FeedMutation>.deferred {
+            _ = try store.feed(named: name)
+            let lock = SubscriptionResource(try store.lock(feed: name))
+            onStep(.locked)
+            let record = try store.feed(named: name)  // as it is now that this run holds the feed
+            return lock.bound(to: Observable.concat([
+                .just(.loaded(record)),
+                .just(.activity(feed: name, .delivering)),
+                try body(record),
+            ]))
+        }
+        if let queue = environment.lockQueue { work = work.subscribe(on: queue) }
+        work = work.catch { error in
+            if let failure = error as? FeedFailure, failure.stopsTheRun { throw failure }
+            return .deferred { recordFailure(error, feed: name) }
+        }
+        return .concat([.just(.activity(feed: name, .waitingForLock)), work, .just(.activity(feed: name, .idle))])
+    }
+
+    func recordFailure(_ error: any Error, feed: String) -> Observable<FeedMutation> {
+        var retryNotBefore: Date?
+        if let status = error as? HTTPStatusFailure, let delay = status.retryAfter, [429, 503].contains(status.status) {
+            retryNotBefore = environment.now().addingTimeInterval(Double(delay.components.seconds))
+        }
+        let failure = FeedFailure.wrap(error)
+        if case .notFound = failure { return .just(.failed(feed: feed, failure)) }
+        do {
+            let record = try environment.store.recordFailure(
+                feed: feed, failure, at: environment.now(), retryNotBefore: retryNotBefore)
+            return .from([.loaded(record), .failed(feed: feed, failure)])
+        } catch {
+            return .from([.failed(feed: feed, failure), .failed(feed: nil, error)])
+        }
+    }
+
+    /// The time the server asked not to be asked before, while it still holds (and `--force` was
+    /// not given); nil when the feed may be fetched.
+    func retryNotBefore(_ record: FeedRecord) -> Date? {
+        guard !environment.options.force, let until = record.retryNotBefore, until > environment.now() else { return nil }
+        return until
+    }
+}
