@@ -188,11 +188,11 @@ struct DecodingTests {
         }
     }
 
-    @Test func aPageOfThreeHundredThousandItemsDecodes() throws {
-        let body = "[" + (1...300_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
+    @Test func aPageOfFortyThousandItemsDecodes() throws {
+        let body = "[" + (1...40_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
         let page = try LinkedFeed().page(from: response(body))
-        #expect(page.items.count == 300_000)
-        #expect(page.items.last?.id == "300000")
+        #expect(page.items.count == 40_000)
+        #expect(page.items.last?.id == "40000")
     }
 }
 

@@ -250,7 +250,7 @@ struct HTTPClientShutdownTests {
     /// race here many times; every request must end exactly once.
     @Test(.timeLimit(.minutes(2))) func requestsCancellationsAndShutdownRace() throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "ok") }
-        for _ in 0..<150 {
+        for _ in 0..<60 {
             let client = try HTTPClient()
             let recorders = (0..<4).map { _ in Recorder<HTTPResponse>() }
             let group = DispatchGroup()

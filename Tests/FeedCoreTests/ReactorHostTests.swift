@@ -118,10 +118,10 @@ struct ReactorHostStateTests {
     @Test(.timeLimit(.minutes(1))) func aNewObserverSeesTheCurrentStateThenEveryLaterOne() {
         let host = ReactorHost(reactor: TickingReactor())
         let finished = DispatchSemaphore(value: 0)
-        host.send(5_000) { finished.signal() }
+        host.send(3_000) { finished.signal() }
         let gaps = Locked(0)
         var subscriptions: [any Disposable] = []
-        for _ in 0..<60 {
+        for _ in 0..<40 {
             let last = Locked<Int?>(nil)
             subscriptions.append(host.state.subscribe(onNext: { value in
                 last.withLock { previous in

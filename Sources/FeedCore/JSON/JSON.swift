@@ -68,23 +68,21 @@ public enum JSON: Sendable, Equatable {
 }
 
 /// A JSON object's members in the order sent, duplicates included; lookup takes the last.
+/// Lookup scans from the end: objects in feeds are small, and a reader asks for a handful of
+/// names, so the cost stays linear in the input even for a hostile object with many members.
 public struct JSONObject: Sendable, Equatable {
     public var members: [(key: String, value: JSON)]
-    private var index: [String: Int]
 
     public init(_ members: [(key: String, value: JSON)] = []) {
-        self.members = []
-        index = [:]
-        for member in members { append(key: member.key, value: member.value) }
+        self.members = members
     }
 
     mutating func append(key: String, value: JSON) {
-        index[key] = members.count
         members.append((key, value))
     }
 
     public subscript(key: String) -> JSON? {
-        index[key].map { members[$0].value }
+        members.last { $0.key == key }?.value
     }
 
     public var keys: [String] { members.map(\.key) }

@@ -128,6 +128,7 @@ extension FileDescriptorSink {
     public func waitUntilRead() throws(OutputError) {
         guard tracksReading else { return }
         var pause: useconds_t = 10
+        var yields = 0
         let deadline = ContinuousClock.now + Self.readerGrace
         while true {
             var unread: Int32 = 0
@@ -141,8 +142,15 @@ extension FileDescriptorSink {
                 readerStalled.withLock { $0 = true }
                 return
             }
-            usleep(pause)
-            pause = min(pause * 2, 10_000)
+            // A reader that is running takes the bytes within microseconds: give it the CPU
+            // first, and sleep (backing off) only if it is slower than that.
+            if yields < 16 {
+                yields += 1
+                sched_yield()
+            } else {
+                usleep(pause)
+                pause = min(pause * 2, 10_000)
+            }
         }
     }
 }
