@@ -40,6 +40,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Fetch even when the server asked to wait (Retry-After).")
     var force = false
 
+    @Option(help: ArgumentHelp("Feeds synced at once (requests to one host stay at most 4 at once).", valueName: "n"))
+    var jobs: Int = 8
+
     func validate() throws {
         if json && jsonl { throw ValidationError("--json and --jsonl exclude each other") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
@@ -47,6 +50,7 @@ struct GlobalOptions: ParsableArguments {
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
         guard maxSize > 0 else { throw ValidationError("--max-size must be positive") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") }
     }
 
     /// The command context these options describe, on the real process's sinks and clock.
@@ -58,6 +62,7 @@ struct GlobalOptions: ParsableArguments {
         fetch.maxBodySize = maxSize
         fetch.maxPages = maxPages
         fetch.force = force
+        fetch.jobs = jobs
         let stderr = FileDescriptorSink.standardError
         let verbose = self.verbose
         var logger = Logger(label: "feedcli") { label -> any LogHandler in

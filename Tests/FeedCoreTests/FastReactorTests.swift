@@ -64,7 +64,7 @@ struct FastReactorTests {
         #expect(store.entries("p").map(\.id) == ["1", "2", "3"])
         #expect(try store.feed(named: "p").nextIndex == 4, "the cursor stops at the first unprinted post")
         #expect(state.failure == .output(
-            "cannot write to stdout (No space left on device): 3 of 4 new entries of p were printed; the rest come again with the next sync"))
+            "cannot write to stdout (No space left on device): 3 of 6 new entries of p were printed; the rest come again with the next sync"))
         #expect(store.writes == ["commit [\"1\", \"2\", \"3\"]"])
     }
 
@@ -94,6 +94,21 @@ struct FastReactorTests {
         #expect(output.delivered.value.map(\.id) == ["1"], "only the delivered entry is printed")
         #expect(store.entries("g").map { "\($0.id)\($0.read ? "r" : "")" } == ["1r", "2", "3"])
         #expect(state.feeds["g"]?.record?.unread == 2)
+    }
+
+    @Test func aQuietIndexedFeedCostsOneRequestPerPoll() throws {
+        let store = MemoryStore([posts])
+        for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+        let (host, _) = host(store)
+        host.run(.sync(feeds: ["p"]))
+        #expect(fetcher.requested == (1...4).map { "http://stub/posts/\($0)" }, "a first sync opens the window at once")
+        #expect(try store.feed(named: "p").nextIndex == 4)
+        host.run(.sync(feeds: ["p"]))
+        #expect(fetcher.requested.count == 5, "then one probe per poll while nothing is new")
+        for n in 4...5 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+        host.run(.sync(feeds: ["p"]))
+        #expect(Array(fetcher.requested.suffix(3)) == (4...6).map { "http://stub/posts/\($0)" }, "a found post widens the window")
+        #expect(store.entries("p").map(\.id) == (1...5).map(String.init))
     }
 
     @Test func anUnknownFeedIs66AndTouchesNothing() {

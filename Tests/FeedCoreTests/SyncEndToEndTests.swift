@@ -192,4 +192,24 @@ struct SyncEndToEndTests {
                 "first output after \(firstOutputAt), end after \(endedAt)")
         #expect(rest.status == 0)
     }
+
+    @Test func jobsSyncSlowFeedsTogetherAndKeepEachFeedsBlockWhole() throws {
+        let servers = try (0..<4).map { _ in
+            try LoopbackServer { _, connection in
+                Thread.sleep(forTimeInterval: 0.6)
+                connection.respond(200, text: "[" + (1...3).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
+            }
+        }
+        for (number, server) in servers.enumerated() { try add("slow\(number)", server.baseURL + "/feed", kind: "linked") }
+        let names = (0..<4).map { "slow\($0)" }
+        let started = ContinuousClock.now
+        let together = try Feedcli.run(["sync"] + names + ["--jobs", "4", "--jsonl", "--state", state, "--retries", "0"])
+        let elapsed = ContinuousClock.now - started
+        #expect(together.status == 0)
+        #expect(elapsed < .seconds(1.8), "four 0.6 s feeds at once, not one after another (\(elapsed))")
+        let feeds = JSONLines.objects(together.stdout).compactMap { $0["feed"] as? String }
+        #expect(feeds.count == 12)
+        let blocks = feeds.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(blocks.sorted() == names, "each feed's entries are one block, never interleaved")
+    }
 }

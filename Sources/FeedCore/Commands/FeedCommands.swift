@@ -170,6 +170,10 @@ public enum FeedCommands {
             format: .plain, layout: .list, sink: BufferSink()), access: FeedStore.Access = .readWrite
     ) throws -> FeedReactorState {
         let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: access)
+        guard access == .readWrite else {
+            let environment = FeedEnvironment(store: store, fetcher: OfflineFetcher(), output: output, now: context.now)
+            return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
+        }
         let http: HTTPClient
         do {
             http = try context.makeHTTPClient()
@@ -178,7 +182,7 @@ public enum FeedCommands {
         }
         defer { http.shutdown() }
         context.interruption.onTrigger { http.shutdown() }
-        let progress = context.showsProgress && access == .readWrite ? ProgressLine(sink: context.stderr) : nil
+        let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let environment = FeedEnvironment.live(
             store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
             now: context.now, environment: context.environment, logger: context.logger, progress: progress,

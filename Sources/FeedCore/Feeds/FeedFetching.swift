@@ -15,3 +15,11 @@ extension FeedFetching {
         get(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
     }
 }
+
+/// The fetcher of commands that never fetch (`status`, `feeds list`): they then start no curl
+/// and no worker thread at all.
+struct OfflineFetcher: FeedFetching {
+    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+        .fail(FeedFailure.configuration("this command does not use the network"))
+    }
+}

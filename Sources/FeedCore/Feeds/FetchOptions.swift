@@ -7,6 +7,8 @@ public struct FetchOptions: Sendable, Equatable {
     public var maxPages: Int?
     /// Ignore a stored `Retry-After`.
     public var force = false
+    /// How many feeds `sync` works on at once (requests to one host stay capped by the client).
+    public var jobs = 8
     /// First retry's backoff ceiling; doubles per retry (full jitter), capped at `retryCap`.
     public var retryBase: Duration = .milliseconds(500)
     public var retryCap: Duration = .seconds(30)

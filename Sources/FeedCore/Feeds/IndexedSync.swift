@@ -2,11 +2,12 @@ import Foundation
 
 /// Fetching an `indexed` feed: `GET {url}/{n}` for the next indices, stopping at the first 404.
 ///
-/// `sync` requests windows of indices, four in flight at a time over the client's reused
-/// connections. The first window is 4 indices, so a polling run at the end of the feed costs 4
-/// requests; each full window doubles the next (up to 64), so a long backlog pays few commits.
-/// Each window becomes one batch whose cursor moves past the indices answered; delivered in
-/// part, the cursor stops at the first undelivered post.
+/// `sync` keeps up to four requests in flight (over the client's reused connections) in a
+/// sliding window: a new index is requested as soon as one answers, and answers are taken in
+/// index order. A feed polled before asks one index first and widens only when it finds a post,
+/// so a quiet feed costs one request per poll. Posts are delivered and committed in batches of up
+/// to `batchSize`, while later requests are already in flight; a batch moves the cursor past the
+/// indices it answered, and delivered in part, the cursor stops at the first undelivered post.
 ///
 /// `next` requests one index at a time until it finds a post not stored yet (the entry comes
 /// marked read) or a 404. Posts without a usable id, or already stored under their id, are
@@ -18,53 +19,71 @@ struct IndexedSync: Sendable {
     let now: @Sendable () -> Date
     /// The entries whose ids the store does not hold yet.
     let unstored: @Sendable ([Entry]) throws -> [Entry]
+    var inFlight = 4
+    var batchSize = 64
 
     private var feed: FeedRegistration { record.registration }
 
     private func url(_ index: Int) -> String { IndexedFeed.url(base: feed.url, index: index) }
 
     func sync() -> Observable<SyncStep> {
-        window(from: record.nextIndex, size: 4, requestsLeft: maxRequests, isFirst: true)
+        let start = record.nextIndex, feed = self.feed, now = self.now, unstored = self.unstored
+        let batchSize = self.batchSize, maxRequests = self.maxRequests
+        let fetcher = self.fetcher
+        let answers = InOrderRequests(
+            start: start, count: maxRequests, inFlight: inFlight, probesFirst: record.lastFetchAt != nil,
+            request: { index in fetcher.get(IndexedFeed.url(base: feed.url, index: index), feed: feed, acceptsNotFound: true) })
+        return .deferred {
+            let pending = Locked(Pending())
+            // Turns what has been gathered into a batch; `final` also when nothing was found.
+            @Sendable func flush(final: Bool) throws -> Observable<SyncStep> {
+                let gathered = pending.withLock { pending -> Pending in
+                    defer { pending.entries = []; pending.indices = []; pending.flushed = true }
+                    return pending
+                }
+                guard !gathered.entries.isEmpty || (final && !gathered.flushed) || gathered.answered > gathered.committedUpTo
+                else { return .empty() }
+                let fetchedAt = now()
+                let time = Timestamp.format(fetchedAt)
+                var stamped = gathered.entries
+                for index in stamped.indices { stamped[index].fetchedAt = time }
+                let new = try unstored(stamped)
+                let newIndices = new.map { entry in gathered.indices[stamped.firstIndex { $0.id == entry.id } ?? 0] }
+                let next = gathered.answered > 0 ? start + gathered.answered : nil
+                pending.withLock { $0.committedUpTo = gathered.answered }
+                return .just(.batch(FetchedBatch(
+                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: next),
+                    partial: { delivered in FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered]) })))
+            }
+            return .concat([
+                answers.observable.flatMap(.concat) { index, response -> Observable<SyncStep> in
+                    let item = try IndexedFeed.item(from: response)
+                    let full = pending.withLock { pending -> Bool in
+                        pending.answered = index - start + 1
+                        if let item {
+                            pending.entries.append(item.entry(feed: feed.name, fetchedAt: ""))
+                            pending.indices.append(index)
+                        }
+                        return pending.entries.count >= batchSize
+                    }
+                    let progress = Observable<SyncStep>.just(.requesting(url: IndexedFeed.url(base: feed.url, index: index),
+                                                                         number: index - start + 1))
+                    return full ? .concat([progress, try flush(final: false)]) : progress
+                },
+                .deferred { try flush(final: true) },
+            ])
+        }
     }
 
-    private func window(from start: Int, size: Int, requestsLeft: Int, isFirst: Bool) -> Observable<SyncStep> {
-        let count = min(size, requestsLeft)
-        guard count > 0 else { return .empty() }
-        let fetcher = self.fetcher, feed = self.feed
-        let responses = Observable.from(Array(start..<(start + count)))
-            .flatMap(.merge(maxConcurrent: 4)) { index in
-                fetcher.get(IndexedFeed.url(base: feed.url, index: index), feed: feed, acceptsNotFound: true)
-                    .map { (index, $0) }
-            }
-            .toArray()
-        return .concat([
-            .just(.requesting(url: url(start), number: maxRequests - requestsLeft + 1)),
-            responses.flatMap(.concat) { responses -> Observable<SyncStep> in
-                var found = 0
-                var entries: [Entry] = []
-                var indices: [Int] = []
-                let fetchedAt = now()
-                for (index, response) in responses.sorted(by: { $0.0 < $1.0 }) {
-                    guard response.status != 404 else { break }
-                    found += 1
-                    if let item = try IndexedFeed.item(from: response) {
-                        entries.append(item.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt)))
-                        indices.append(index)
-                    }
-                }
-                guard found > 0 || isFirst else { return .empty() }
-                let new = try unstored(entries)
-                let newIndices = new.map { entry in indices[entries.firstIndex { $0.id == entry.id } ?? 0] }
-                let batch = FetchedBatch(
-                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: found > 0 ? start + found : nil),
-                    partial: { delivered in FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered]) })
-                guard found == count else { return .just(.batch(batch)) }
-                return .concat([
-                    .just(.batch(batch)),
-                    window(from: start + count, size: min(size * 2, 64), requestsLeft: requestsLeft - count, isFirst: false),
-                ])
-            },
-        ])
+    /// What a sync has gathered and not yet handed on as a batch.
+    private struct Pending: Sendable {
+        var entries: [Entry] = []
+        var indices: [Int] = []
+        /// How many indices from `start` have answered with a post (contiguously).
+        var answered = 0
+        /// `answered` at the last batch.
+        var committedUpTo = 0
+        var flushed = false
     }
 
     func next() -> Observable<SyncStep> {
@@ -81,7 +100,8 @@ struct IndexedSync: Sendable {
                     let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil)
                     return .just(.batch(FetchedBatch(entries: [], complete: commit)))
                 }
-                let entry = try IndexedFeed.item(from: response).map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
+                let entry = try IndexedFeed.item(from: response)
+                    .map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
                 let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1)
                 if let entry, try !unstored([entry]).isEmpty {
                     return .just(.batch(FetchedBatch(entries: [entry], complete: commit)))

@@ -37,7 +37,9 @@ public struct FeedReactor: Reactor {
         case .sync(let names):
             work = .deferred {
                 let feeds = try names.isEmpty ? environment.store.feeds().map(\.name) : names
-                return .concat(feeds.map { feed in perFeed(feed) { record in sync(record, printing: true) } })
+                return Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
+                    perFeed(feed) { record in sync(record, printing: true) }
+                }
             }
         case .loadStatus(let names):
             work = .deferred {

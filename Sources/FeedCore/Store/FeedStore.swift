@@ -78,7 +78,12 @@ public final class FeedStore: Sendable {
             // In WAL mode, NORMAL syncs at checkpoints instead of at every commit: a killed process
             // still keeps every committed transaction and the file never corrupts; only a power
             // loss may roll back the last commits. Polling cron runs need no more.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Automatic checkpoints keep the journal short; one at every close would cost
+                // each short run (a `next`) a checkpoint and an fsync.
+                if let connection = db.sqliteConnection { _ = feed_sqlite_no_checkpoint_on_close(connection) }
+            }
         }
         // A read-only store with nothing in its journal is read as immutable: SQLite then needs
         // no shared-memory file, which it could not create (read-only mount) or would leave
