@@ -60,11 +60,10 @@ public enum FeedCommands {
             var count = 0
             var failure: OutputError?
             try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { entry in
-                var bytes: [UInt8] = []
-                EntryRenderer.element(entry, number: count, format: context.format, layout: .list, into: &bytes)
+                let number = count
                 count += 1
                 do throws(OutputError) {
-                    try output.append(bytes)
+                    try output.render { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, into: &$0) }
                     return true
                 } catch {
                     failure = error

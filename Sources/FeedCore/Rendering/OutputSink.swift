@@ -204,6 +204,12 @@ public struct OutputBuffer {
 
     public mutating func append(_ text: String) throws(OutputError) { try append(Array(text.utf8)) }
 
+    /// Lets `render` append straight into the buffer (no bytes of its own to copy).
+    public mutating func render(_ render: (inout [UInt8]) -> Void) throws(OutputError) {
+        render(&bytes)
+        if bytes.count >= capacity { try flush() }
+    }
+
     public mutating func flush() throws(OutputError) {
         defer { bytes.removeAll(keepingCapacity: true) }
         try sink.write(bytes)

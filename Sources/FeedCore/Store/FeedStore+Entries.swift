@@ -41,7 +41,7 @@ extension FeedStore {
     /// has been printed. Uses the (feed, read, seq) index, so its cost does not grow with history.
     public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1",
+            try Row.fetchOne(db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1",
                              arguments: [feed]).map(Self.entry)
         }
     }
@@ -121,7 +121,7 @@ extension FeedStore {
     public func entries(id: String, feed: String?) throws(FeedFailure) -> [Entry] {
         try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
+                db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
                 arguments: [Self.blob(id), feed, feed]
             ).map(Self.entry)
         }
@@ -143,9 +143,9 @@ extension FeedStore {
         let sql: String
         if let limit {
             arguments.append(limit)
-            sql = "SELECT * FROM (SELECT * FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            sql = "SELECT * FROM (SELECT \(Self.entryColumns), seq FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
         } else {
-            sql = "SELECT * FROM entry \(filter) ORDER BY seq"
+            sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq"
         }
         try read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
@@ -153,10 +153,21 @@ extension FeedStore {
         }
     }
 
+    /// The columns an entry is read from, in the order `entry(_:)` reads them by position
+    /// (positions, not names: a name lookup per column per row costs more than the rest when
+    /// listing a million entries).
+    static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source"
+
     static func entry(_ row: Row) -> Entry {
-        Entry(feed: row["feed"], id: text(row, "id") ?? "", title: text(row, "title"), text: text(row, "text"),
-              author: text(row, "author"), url: text(row, "url"), published: row["published"],
-              fetchedAt: row["fetched_at"], read: row["read"], source: RawJSON(compactText: row["source"]))
+        Entry(feed: text(row, 0) ?? "", id: text(row, 1) ?? "", title: text(row, 2), text: text(row, 3),
+              author: text(row, 4), url: text(row, 5), published: text(row, 6), fetchedAt: text(row, 7) ?? "",
+              read: row[8], source: RawJSON(compactText: text(row, 9) ?? "null"))
+    }
+
+    /// Text read byte for byte from SQLite's own buffer, whether stored as a blob (schema v3) or
+    /// as text (older rows, the columns that were always text); nil for NULL.
+    static func text(_ row: Row, _ index: Int) -> String? {
+        (try? row.withUnsafeData(atIndex: index) { data in data.map { String(decoding: $0, as: UTF8.self) } }) ?? nil
     }
 
     /// Text bound as a blob, so SQLite keeps every byte (see schema v3).
