@@ -88,10 +88,15 @@ PY
 slow_pid=$!
 sleep 0.5
 
+# Templates hold everything in the main file (feedcli leaves its journal to automatic
+# checkpoints), and each run starts from a copy with no journal of its own beside it.
+settle() { for f in "$@"; do python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA wal_checkpoint(TRUNCATE)"); c.close()' "$work/$f.sqlite"; done; }
+fresh() { echo "rm -f $work/$2.sqlite-wal $work/$2.sqlite-shm; cp $work/$1.sqlite $work/$2.sqlite"; }
+
 # Store templates. Every template drops the built-in internet feed.
 template() { "$feedcli" feeds remove posts --state "$1"; }
 "$feedcli" feeds add b "$base" --kind indexed --state "$work/empty.sqlite"; template "$work/empty.sqlite"
-cp "$work/empty.sqlite" "$work/big.sqlite"
+settle empty; cp "$work/empty.sqlite" "$work/big.sqlite"
 python3 - "$work/big.sqlite" 100000 <<'PY'
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -106,7 +111,7 @@ db.commit(); db.close()
 PY
 "$feedcli" list --json --state "$work/big.sqlite" > "$work/all.json"
 "$feedcli" feeds list --state "$work/slow.sqlite" >/dev/null; template "$work/slow.sqlite"
-cp "$work/slow.sqlite" "$work/idle.sqlite"
+settle slow; cp "$work/slow.sqlite" "$work/idle.sqlite"
 for n in $(seq 1 100); do "$feedcli" feeds add "s$n" "http://127.0.0.1:$slow_port/feed/$n" --kind graph --state "$work/slow.sqlite"; done
 python3 - "$work/idle.sqlite" "$port" <<'PY'
 import sqlite3, sys
@@ -117,19 +122,21 @@ db.commit(); db.close()
 PY
 "$feedcli" sync --quiet --state "$work/idle.sqlite" >/dev/null   # now every feed has its ETag
 
-hf() { hyperfine -N --style basic --warmup 2 --export-json "$out/$1.json" --export-markdown "$out/$1.md" "${@:2}" >/dev/null; }
+settle empty big slow idle
+
+hf() { hyperfine -N --style basic --export-json "$out/$1.json" --export-markdown "$out/$1.md" "${@:2}" >/dev/null; }
 mean() { jq -r ".results[$2].mean" "$out/$1.json"; }
 
-hf next --runs 40 --prepare "cp $work/empty.sqlite $work/s.sqlite" \
+hf next --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \
   "curl -s $base/1" "$feedcli next b --state $work/s.sqlite"
-hf sync --runs 15 --prepare "cp $work/empty.sqlite $work/s.sqlite" \
+hf sync --runs 15 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \
   "curl -s $base/[1-1000]" "$feedcli sync b --max-pages 1001 --state $work/s.sqlite"
-hf list --runs 10 "jq -c .[] $work/all.json" "$feedcli list --jsonl --state $work/big.sqlite"
-hf history --runs 40 --prepare "cp $work/empty.sqlite $work/s.sqlite; cp $work/big.sqlite $work/t.sqlite" \
+hf list --runs 10 --warmup 1 "jq -c .[] $work/all.json" "$feedcli list --jsonl --state $work/big.sqlite"
+hf history --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s); $(fresh big t)'" \
   "$feedcli next b --state $work/s.sqlite" "$feedcli next b --state $work/t.sqlite"
-hf slow --runs 3 --warmup 1 --prepare "cp $work/slow.sqlite $work/s.sqlite" \
+hf slow --runs 3 --warmup 1 --prepare "sh -c '$(fresh slow s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$slow_port/feed/[1-100]" "$feedcli sync --state $work/s.sqlite"
-hf idle --runs 10 --prepare "cp $work/idle.sqlite $work/s.sqlite" \
+hf idle --runs 10 --warmup 1 --prepare "sh -c '$(fresh idle s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$port/g/[1-1000].json" "$feedcli sync --state $work/s.sqlite"
 peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/big.sqlite" 2>&1 >/dev/null | tail -n 1)
 lines=$("$feedcli" list --jsonl --state "$work/big.sqlite" | wc -l)
@@ -147,7 +154,7 @@ def rows():
 db.executemany("INSERT INTO entry (feed,id,title,text,author,fetched_at,read,source) VALUES (?,?,?,?,?,?,?,?)", rows())
 db.commit(); db.close()
 PY
-hf limit --runs 20 "$feedcli list b --limit 10 --state $work/million.sqlite"
+hf limit --runs 20 --warmup 2 "$feedcli list b --limit 10 --state $work/million.sqlite"
 
 row() {  # row NAME FEEDCLI_INDEX BASELINE_INDEX GOAL
   local f b r ok

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import Foundation
 
 @main
 struct FeedCLI: ParsableCommand {
@@ -7,10 +8,14 @@ struct FeedCLI: ParsableCommand {
         commandName: "feedcli",
         abstract: "Read JSON post feeds one entry at a time, or poll them from cron.",
         version: FeedcliVersion.current,
-        subcommands: [Next.self, List.self, Sync.self, Show.self, Feeds.self, Status.self])
+        subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Feeds.self, Status.self])
 
     static func main() {
         FileDescriptorSink.claimStandardDescriptors()
+        if let mistake = CommandSpelling.check(Array(CommandLine.arguments.dropFirst()), in: configuration) {
+            try? FileDescriptorSink.standardError.write("feedcli: \(mistake)\n")
+            Foundation.exit(64)
+        }
         let signals = SignalHandling.install()
         defer { signals.forEach { $0.cancel() } }
         main(nil)
@@ -22,10 +27,14 @@ struct Next: ParsableCommand {
         commandName: "next",
         abstract: "Print the oldest unread entry and mark it read (exit 1 when there is none).")
     @Argument(help: "The feed.") var feed = "posts"
-    @OptionGroup var options: GlobalOptions
+    @Flag(help: "The oldest unread entry of all feeds; syncs every feed when nothing is unread.") var all = false
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var fetching: FetchingOptions
 
     func run() throws {
-        try finish(with: FeedCommands.next(feed: feed, context: options.context()))
+        let context = context(store: store, output: output, fetching: fetching)
+        try finish(with: all ? FeedCommands.nextOfAll(context: context) : FeedCommands.next(feed: feed, context: context))
     }
 }
 
@@ -33,16 +42,18 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Print stored entries, oldest first; no network.")
     @Argument(help: "Only this feed.") var feed: String?
-    @Flag(help: "Only unread entries.") var unread = false
-    @Option(help: "Only the newest N entries.") var limit: Int?
-    @OptionGroup var options: GlobalOptions
+    @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
+    @Option(name: [.customShort("n"), .long], help: "Only the newest N entries.") var limit: Int?
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
     }
 
     func run() throws {
-        try finish(with: FeedCommands.list(feed: feed, unreadOnly: unread, limit: limit, context: options.context()))
+        try finish(with: FeedCommands.list(feed: feed, unreadOnly: unread, limit: limit,
+                                           context: context(store: store, output: output)))
     }
 }
 
@@ -51,22 +62,57 @@ struct Sync: ParsableCommand {
         commandName: "sync",
         abstract: "Fetch new entries of the feeds (all when none is named), store them unread, print them.")
     @Argument(help: "The feeds.") var feeds: [String] = []
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var fetching: FetchingOptions
 
     func run() throws {
-        try finish(with: FeedCommands.sync(feeds: feeds, context: options.context()))
+        try finish(with: FeedCommands.sync(feeds: feeds, context: context(store: store, output: output, fetching: fetching)))
     }
 }
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print one stored entry.")
-    @Argument(help: "The entry's id.") var id: String
+    @Argument(help: "The entry's id, or its handle (@42) as plain output shows it.") var id: String
     @Option(help: "The entry's feed.") var feed: String?
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try finish(with: FeedCommands.show(id: id, feed: feed, context: options.context()))
+        try finish(with: FeedCommands.show(id: id, feed: feed, context: context(store: store, output: output)))
+    }
+}
+
+struct Read: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read", abstract: "Mark entries read (ids or handles), or with --all every entry of the feeds; no network.")
+    @Argument(help: "Ids or handles (@42); with --all, feeds (all when none).") var references: [String] = []
+    @Option(help: "The entries' feed.") var feed: String?
+    @Flag(help: "Every entry of the named feeds (all feeds when none).") var all = false
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        if !all, references.isEmpty { throw ValidationError("name the entries to mark read, or use --all") }
+        if all, feed != nil { throw ValidationError("with --all, name the feeds as arguments") }
+    }
+
+    func run() throws {
+        let context = context(store: store)
+        try finish(with: all ? FeedCommands.readAll(feeds: references, context: context)
+                       : FeedCommands.setRead(true, references: references, feed: feed, context: context))
+    }
+}
+
+struct Unread: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unread", abstract: "Mark entries unread, so next delivers them again in their order; no network.")
+    @Argument(help: "Ids or handles (@42).") var references: [String]
+    @Option(help: "The entries' feed.") var feed: String?
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try finish(with: FeedCommands.setRead(false, references: references, feed: feed, context: context(store: store)))
     }
 }
 
@@ -75,10 +121,11 @@ struct Status: ParsableCommand {
         commandName: "status",
         abstract: "Each feed's state: counts, read cursor, last fetch, last error, validators, retry time.")
     @Argument(help: "Only this feed.") var feed: String?
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try finish(with: FeedCommands.status(feeds: feed.map { [$0] } ?? [], context: options.context()))
+        try finish(with: FeedCommands.status(feeds: feed.map { [$0] } ?? [], context: context(store: store, output: output)))
     }
 }
 
@@ -98,31 +145,32 @@ struct Feeds: ParsableCommand {
         @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
         var tokenEnv: String?
         @Flag(help: "Change an existing feed.") var replace = false
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var store: StoreOptions
 
         func run() throws {
             let feed = FeedRegistration(name: name, url: url, kind: kind, tokenEnv: tokenEnv)
-            try finish(with: FeedCommands.addFeed(feed, replace: replace, context: options.context()))
+            try finish(with: FeedCommands.addFeed(feed, replace: replace, context: context(store: store)))
         }
     }
 
     struct ListFeeds: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the feeds and their state.")
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try finish(with: FeedCommands.status(feeds: [], context: options.context()))
+            try finish(with: FeedCommands.status(feeds: [], context: context(store: store, output: output)))
         }
     }
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Remove a feed and its entries.")
+            commandName: "remove", abstract: "Remove a feed and its entries.", aliases: ["rm"])
         @Argument(help: "The feed.") var name: String
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var store: StoreOptions
 
         func run() throws {
-            try finish(with: FeedCommands.removeFeed(named: name, context: options.context()))
+            try finish(with: FeedCommands.removeFeed(named: name, context: context(store: store)))
         }
     }
 }

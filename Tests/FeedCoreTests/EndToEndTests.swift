@@ -16,14 +16,14 @@ struct EndToEndTests {
     }
 
     func feedcli(_ arguments: String...) throws -> FeedcliRun {
-        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+        try Feedcli.run(Feedcli.onStore(state, arguments))
     }
 
     @Test func nextThreeTimesGivesPostsOneTwoThree() throws {
         let realPosts = try JSONSerialization.jsonObject(with: Fixtures.data("posts/posts.json")) as? [[String: Any]] ?? []
         let first = try feedcli("next", "local")
         #expect(first.status == 0)
-        #expect(first.stdout.hasPrefix("[local 1] sunt aut facere repellat provident occaecati excepturi optio reprehenderit\nby 1\n\nquia et suscipit\n"))
+        #expect(first.stdout.hasPrefix("[@1 local] sunt aut facere repellat provident occaecati excepturi optio reprehenderit\nby 1\n\nquia et suscipit\n"))
         #expect(first.stderr.isEmpty)
         for n in 2...3 {
             let run = try feedcli("next", "local", "--json")
@@ -64,9 +64,9 @@ struct EndToEndTests {
         for _ in 0..<3 { _ = try feedcli("next", "local") }
         let plain = try feedcli("list", "local")
         #expect(plain.stdout == """
-              local/1  sunt aut facere repellat provident occaecati excepturi optio reprehenderit
-              local/2  qui est esse
-              local/3  ea molestias quasi exercitationem repellat qui ipsa sit aut
+              @1 local: sunt aut facere repellat provident occaecati excepturi optio reprehenderit
+              @2 local: qui est esse
+              @3 local: ea molestias quasi exercitationem repellat qui ipsa sit aut
 
             """)
         let json = try feedcli("list", "local", "--json")

@@ -14,7 +14,7 @@ struct FixtureServerTests {
         let base = "http://127.0.0.1:\(server.port)"
         let state = folder + "/feedcli.sqlite"
         func feedcli(_ arguments: [String]) throws -> FeedcliRun {
-            try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+            try Feedcli.run(Feedcli.onStore(state, arguments))
         }
         let feeds: [(String, String, String, Int)] = [
             ("graph", "\(base)/graph", "graph", 12),

@@ -6,21 +6,51 @@ public enum FeedCommands {
     /// `feedcli next [FEED]`: prints the oldest unread entry (fetching when none is unread) and
     /// then marks it read. 0 when one was printed, 1 when there was none, else the failure's code.
     public static func next(feed: String, context: CommandContext) -> Int32 {
+        deliverOne(.next(feed: feed), context: context)
+    }
+
+    /// `feedcli next --all`: the oldest unread entry of all feeds, syncing every feed only when
+    /// nothing is unread anywhere.
+    public static func nextOfAll(context: CommandContext) -> Int32 {
+        deliverOne(.nextOfAll, context: context)
+    }
+
+    private static func deliverOne(_ action: FeedAction, context: CommandContext) -> Int32 {
         let printer = EntryPrinter(format: context.format, layout: .detailed, sink: context.stdout,
                                    interruption: context.interruption)
         let state: FeedReactorState
         do {
-            state = try runReactor(.next(feed: feed), context: context, output: printer)
+            state = try runReactor(action, context: context, output: printer)
         } catch {
             return fail(error, context: context)
         }
         if let status = runFailure(state, context: context) { return status }
         if !state.delivered.isEmpty { return 0 }
-        if let failure = FeedFailure.mostSerious(state.failures) {
-            context.report(failure, feed: feed)
-            return failure.exitCode
+        for name in state.feeds.keys.sorted() {
+            if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
         }
-        return 1
+        return FeedFailure.mostSerious(state.failures)?.exitCode ?? 1
+    }
+
+    /// `feedcli read ID… [--feed FEED]` (`isRead`) and `feedcli unread ID… [--feed FEED]`: ids or
+    /// handles, in one transaction; 66 and nothing changed when one names no entry. No network.
+    public static func setRead(_ isRead: Bool, references: [String], feed: String?, context: CommandContext) -> Int32 {
+        do {
+            _ = try FeedStore.open(at: context.statePath, wait: context.wait).setRead(isRead, references: references, feed: feed)
+            return 0
+        } catch {
+            return fail(error, context: context)
+        }
+    }
+
+    /// `feedcli read --all [FEED…]`: every entry of the feeds (all feeds when none) read.
+    public static func readAll(feeds: [String], context: CommandContext) -> Int32 {
+        do {
+            _ = try FeedStore.open(at: context.statePath, wait: context.wait).markAllRead(feeds: feeds)
+            return 0
+        } catch {
+            return fail(error, context: context)
+        }
     }
 
     /// `feedcli sync [FEED…]`: prints the new entries of every named feed (all when none), goes on

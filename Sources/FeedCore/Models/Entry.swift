@@ -14,11 +14,17 @@ public struct Entry: Sendable, Equatable {
     public var fetchedAt: String
     public var read: Bool
     public var source: RawJSON
+    /// The store's number for the entry (0 before it is stored): its short handle `@SEQ`.
+    public var seq: Int64
+
+    /// The handle plain output shows, which `show`, `read`, `unread` and `open` accept in place
+    /// of the id and which needs no quoting in a shell.
+    public var handle: String { "@\(seq)" }
 
     public init(
         feed: String, id: String, title: String? = nil, text: String? = nil, author: String? = nil,
         url: String? = nil, published: String? = nil, fetchedAt: String, read: Bool = false,
-        source: RawJSON
+        source: RawJSON, seq: Int64 = 0
     ) {
         self.feed = feed
         self.id = id
@@ -30,5 +36,6 @@ public struct Entry: Sendable, Equatable {
         self.fetchedAt = fetchedAt
         self.read = read
         self.source = source
+        self.seq = seq
     }
 }

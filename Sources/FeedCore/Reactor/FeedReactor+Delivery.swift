@@ -23,8 +23,10 @@ extension FeedReactor {
         _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
     ) throws -> Observable<FeedMutation> {
         environment.onStep(.fetched)
+        var batch = batch
         var report = DeliveryReport(delivered: batch.entries.count)
         if printing, !batch.entries.isEmpty {
+            batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
             environment.onStep(.delivering)
             report = environment.output.deliver(batch.entries)
             environment.onStep(.delivered)

@@ -34,12 +34,20 @@ public struct FeedReactor: Reactor {
         switch action {
         case .next(let feed):
             work = perFeed(feed) { record in try next(record) }
+        case .nextOfAll:
+            let store = environment.store
+            work = .deferred {
+                if let oldest = try store.oldestUnreadOfAll() { return perFeed(oldest.feed) { record in try next(record) } }
+                return .concat([
+                    syncAll(try store.feeds().map(\.name), printing: false),
+                    .deferred {
+                        try store.oldestUnreadOfAll().map { oldest in perFeed(oldest.feed) { record in try next(record) } } ?? .empty()
+                    },
+                ])
+            }
         case .sync(let names):
             work = .deferred {
-                let feeds = try names.isEmpty ? environment.store.feeds().map(\.name) : names
-                return Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-                    perFeed(feed) { record in sync(record, printing: true) }
-                }
+                try syncAll(names.isEmpty ? environment.store.feeds().map(\.name) : names, printing: true)
             }
         case .loadStatus(let names):
             work = .deferred {
@@ -86,6 +94,13 @@ public struct FeedReactor: Reactor {
     }
 
     // MARK: sync
+
+    /// Syncs `feeds`, up to `--jobs` at once.
+    func syncAll(_ feeds: [String], printing: Bool) -> Observable<FeedMutation> {
+        Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
+            perFeed(feed) { record in sync(record, printing: printing) }
+        }
+    }
 
     /// Fetches what is new of one feed, prints it (when `printing`) and commits what was printed.
     func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {

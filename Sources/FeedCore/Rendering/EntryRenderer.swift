@@ -44,8 +44,7 @@ public enum EntryRenderer {
 
     /// A single entry for a person (`next`, `show`): a header line, a by-line, then the text.
     public static func plain(_ entry: Entry) -> String {
-        var lines = ["[\(TerminalText.safe(entry.feed)) \(TerminalText.safe(entry.id))] "
-            + TerminalText.safe(entry.title ?? "(untitled)")]
+        var lines = ["[\(entry.handle) \(TerminalText.safe(entry.feed))] " + TerminalText.safe(entry.title ?? "(untitled)")]
         var details: [String] = []
         if let author = entry.author { details.append("by " + TerminalText.safe(author)) }
         if let published = entry.published { details.append(published) }
@@ -62,8 +61,7 @@ public enum EntryRenderer {
     /// text's first line).
     public static func plainLine(_ entry: Entry) -> String {
         let headline = entry.title ?? entry.text?.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "(untitled)"
-        return "\(entry.read ? " " : "*") \(TerminalText.safe(entry.feed))/\(TerminalText.safe(entry.id))  "
-            + TerminalText.safe(headline) + "\n"
+        return "\(entry.read ? " " : "*") \(entry.handle) \(TerminalText.safe(entry.feed)): " + TerminalText.safe(headline) + "\n"
     }
 
     /// How entries are laid out one after another.

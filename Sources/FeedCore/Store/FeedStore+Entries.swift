@@ -61,20 +61,17 @@ extension FeedStore {
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
         try write { db in
             var inserted: [Entry] = []
-            // Backfilled entries get sequence numbers below every stored one (seq is unique across
-            // feeds), newest of them nearest; sequence numbers may go negative.
-            var backfillSeq: Int64? = nil
-            if commit.isBackfill, !entries.isEmpty {
-                let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM entry")
-                backfillSeq = (oldest ?? 1) - Int64(entries.count)
-            }
+            // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
+            let unnumbered = entries.filter { $0.seq == 0 }.count
+            var numbers = try Self.reserve(db, count: unnumbered, backfill: commit.isBackfill).makeIterator()
             let statement = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (feed, id) DO NOTHING
                 """)
-            for (offset, entry) in entries.enumerated() {
+            for var entry in entries {
+                if entry.seq == 0, let number = numbers.next() { entry.seq = number }
                 try statement.execute(arguments: [
-                    backfillSeq.map { $0 + Int64(offset) }, feed, Self.blob(entry.id), Self.blob(entry.title),
+                    entry.seq, feed, Self.blob(entry.id), Self.blob(entry.title),
                     Self.blob(entry.text), Self.blob(entry.author), Self.blob(entry.url), entry.published,
                     entry.fetchedAt, entry.read, entry.source.text,
                 ])
@@ -103,6 +100,39 @@ extension FeedStore {
         }
     }
 
+    /// Gives `entries` the numbers they will be stored under, before they are printed (so plain
+    /// output can show their handles): reserved in a short transaction of their own, counting up,
+    /// or for a backfill counting down below every stored entry, so that `next` still delivers
+    /// oldest first. Numbers of entries never committed are simply not used.
+    public func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
+        guard !entries.isEmpty else { return entries }
+        let numbers = try write { db in try Self.reserve(db, count: entries.count, backfill: backfill) }
+        return zip(entries, numbers).map { entry, number in
+            var entry = entry
+            entry.seq = number
+            return entry
+        }
+    }
+
+    /// `count` entry numbers, oldest entry first.
+    static func reserve(_ db: Database, count: Int, backfill: Bool) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        let n = Int64(count)
+        // Rows stored some other way (an older feedcli, a script) are respected: seq is the rowid,
+        // so MIN and MAX are one index probe each. Backfill numbers are always below zero (0
+        // means "not numbered yet" to `commitFetch`).
+        if backfill {
+            let floor = try Int64.fetchOne(db, sql: """
+                UPDATE entry_numbers SET floor = MIN(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - ? RETURNING floor
+                """, arguments: [n]) ?? -n
+            return Array(floor..<(floor + n))
+        }
+        let next = try Int64.fetchOne(db, sql: """
+            UPDATE entry_numbers SET next = MAX(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + ? RETURNING next
+            """, arguments: [n]) ?? n + 1
+        return Array((next - n)..<next)
+    }
+
     /// Which of `ids` are stored for `feed`. One indexed lookup per id: no limit on how many
     /// (a page may hold hundreds of thousands) and no statement that grows with them.
     public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
@@ -117,13 +147,65 @@ extension FeedStore {
         }
     }
 
-    /// The entries with `id`, of `feed` when given (several feeds may share an id).
-    public func entries(id: String, feed: String?) throws(FeedFailure) -> [Entry] {
+    /// The entries `reference` names (a handle `@SEQ`, else an id), of `feed` when given
+    /// (several feeds may share an id).
+    public func entries(id reference: String, feed: String?) throws(FeedFailure) -> [Entry] {
+        try read { db in try Self.entries(db, reference: reference, feed: feed) }
+    }
+
+    static func entries(_ db: Database, reference: String, feed: String?) throws -> [Entry] {
+        if let seq = EntryReference.handle(reference) {
+            let found = try Row.fetchAll(
+                db, sql: "SELECT \(entryColumns) FROM entry WHERE seq = ? AND (? IS NULL OR feed = ?)",
+                arguments: [seq, feed, feed]).map(entry)
+            if !found.isEmpty { return found }
+        }
+        return try Row.fetchAll(
+            db, sql: "SELECT \(entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
+            arguments: [blob(reference), feed, feed]).map(entry)
+    }
+
+    /// Marks the entries `references` name read (or unread), in one transaction; when one names
+    /// no entry, nothing changes and `.notFound` (66) names it. Returns how many changed.
+    public func setRead(_ isRead: Bool, references: [String], feed: String?) throws(FeedFailure) -> Int {
+        try write { db in
+            if let feed { _ = try Self.record(db, name: feed) }
+            var changed = 0
+            for reference in references {
+                let entries = try Self.entries(db, reference: reference, feed: feed)
+                guard !entries.isEmpty else {
+                    throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
+                }
+                for entry in entries {
+                    try db.execute(sql: "UPDATE entry SET read = ? WHERE seq = ?", arguments: [isRead, entry.seq])
+                    changed += db.changesCount
+                }
+            }
+            return changed
+        }
+    }
+
+    /// Marks every entry of `feeds` (all feeds when empty) read, in one transaction.
+    public func markAllRead(feeds: [String]) throws(FeedFailure) -> Int {
+        try write { db in
+            guard !feeds.isEmpty else {
+                try db.execute(sql: "UPDATE entry SET read = 1 WHERE read = 0")
+                return db.changesCount
+            }
+            var changed = 0
+            for feed in feeds {
+                _ = try Self.record(db, name: feed)
+                try db.execute(sql: "UPDATE entry SET read = 1 WHERE feed = ? AND read = 0", arguments: [feed])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    /// The oldest unread entry of all feeds (the one stored first), through the (read, seq) index.
+    public func oldestUnreadOfAll() throws(FeedFailure) -> Entry? {
         try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
-                arguments: [Self.blob(id), feed, feed]
-            ).map(Self.entry)
+            try Row.fetchOne(db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE read = 0 ORDER BY seq LIMIT 1").map(Self.entry)
         }
     }
 
@@ -143,7 +225,7 @@ extension FeedStore {
         let sql: String
         if let limit {
             arguments.append(limit)
-            sql = "SELECT * FROM (SELECT \(Self.entryColumns), seq FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            sql = "SELECT * FROM (SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
         } else {
             sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq"
         }
@@ -156,12 +238,12 @@ extension FeedStore {
     /// The columns an entry is read from, in the order `entry(_:)` reads them by position
     /// (positions, not names: a name lookup per column per row costs more than the rest when
     /// listing a million entries).
-    static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source"
+    static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
 
     static func entry(_ row: Row) -> Entry {
         Entry(feed: text(row, 0) ?? "", id: text(row, 1) ?? "", title: text(row, 2), text: text(row, 3),
               author: text(row, 4), url: text(row, 5), published: text(row, 6), fetchedAt: text(row, 7) ?? "",
-              read: row[8], source: RawJSON(compactText: text(row, 9) ?? "null"))
+              read: row[8], source: RawJSON(compactText: text(row, 9) ?? "null"), seq: row[10])
     }
 
     /// Text read byte for byte from SQLite's own buffer, whether stored as a blob (schema v3) or

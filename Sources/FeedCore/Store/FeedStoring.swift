@@ -16,12 +16,16 @@ public protocol FeedStoring: Sendable {
     func lock(feed: String) throws(FeedFailure) -> any Sendable
     /// The oldest unread entry, without marking it.
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry?
+    /// The oldest unread entry of all feeds (the one stored first).
+    func oldestUnreadOfAll() throws(FeedFailure) -> Entry?
     /// Marks a printed entry read.
     func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord
     /// Stores new entries and a fetch's bookkeeping in one transaction.
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
     /// Which of `ids` the feed holds.
     func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String>
+    /// Gives entries the numbers (handles) they will be stored under, before they are printed.
+    func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry]
     /// Records a failed fetch; nothing else changes.
     func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord
 }

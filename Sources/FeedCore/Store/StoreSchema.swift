@@ -75,6 +75,11 @@ enum StoreSchema {
                     UPDATE feed SET unread_count = unread_count + (NEW.read = 0) - (OLD.read = 0) WHERE name = NEW.feed;
                 END;
                 CREATE INDEX entry_by_feed_seq ON entry (feed, seq);
+                -- Entry numbers (the short handles) are reserved before entries are printed and
+                -- stored after: `next` counts up, `floor` counts down for backfilled entries.
+                CREATE TABLE entry_numbers (next INTEGER NOT NULL, floor INTEGER NOT NULL);
+                INSERT INTO entry_numbers
+                    SELECT COALESCE(MAX(seq), 0) + 1, MIN(COALESCE(MIN(seq), 1), 1) FROM entry;
                 CREATE INDEX entry_by_read_seq ON entry (read, seq);
                 """)
         }

@@ -19,6 +19,13 @@ enum Feedcli {
         try launch(binary, arguments, environment: environment)
     }
 
+    /// `arguments` on the store at `state`, without retries for the commands that fetch (so a
+    /// failure is immediate).
+    static func onStore(_ state: String, _ arguments: [String]) -> [String] {
+        let fetches = ["next", "sync"].contains(arguments.first ?? "")
+        return arguments + ["--state", state] + (fetches ? ["--retries", "0"] : [])
+    }
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> FeedcliRun {
         try start(arguments, environment: environment).finish()
     }

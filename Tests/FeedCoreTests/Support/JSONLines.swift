@@ -19,7 +19,7 @@ struct StoreSession {
     func feedcli(_ arguments: String...) throws -> FeedcliRun { try run(arguments) }
 
     func run(_ arguments: [String]) throws -> FeedcliRun {
-        try Feedcli.run(arguments + ["--state", state, "--retries", "0"])
+        try Feedcli.run(Feedcli.onStore(state, arguments))
     }
 
     func add(_ name: String, _ url: String, kind: String) throws {

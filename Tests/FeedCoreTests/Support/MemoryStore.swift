@@ -9,6 +9,7 @@ final class MemoryStore: FeedStoring {
         var records: [String: FeedRecord] = [:]
         var entries: [String: [Entry]] = [:]
         var writes: [String] = []
+        var numbers: Int64 = 0
     }
     private let contents = Locked(Contents())
 
@@ -38,6 +39,10 @@ final class MemoryStore: FeedStoring {
         entries(feed).first { !$0.read }
     }
 
+    func oldestUnreadOfAll() throws(FeedFailure) -> Entry? {
+        contents.value.entries.values.flatMap { $0 }.filter { !$0.read }.min { $0.seq < $1.seq }
+    }
+
     func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
         try update(feed, write: "delivered \(id)") { contents in
             if let index = contents.entries[feed]?.firstIndex(where: { $0.id == id }) {
@@ -49,7 +54,11 @@ final class MemoryStore: FeedStoring {
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
         var inserted: [Entry] = []
         let record = try update(feed, write: "commit \(entries.map(\.id))") { contents in
-            for entry in entries where !(contents.entries[feed] ?? []).contains(where: { $0.id == entry.id }) {
+            for var entry in entries where !(contents.entries[feed] ?? []).contains(where: { $0.id == entry.id }) {
+                if entry.seq == 0 {
+                    contents.numbers += 1
+                    entry.seq = contents.numbers
+                }
                 if commit.isBackfill { contents.entries[feed, default: []].insert(entry, at: inserted.count) } else {
                     contents.entries[feed, default: []].append(entry)
                 }
@@ -70,6 +79,17 @@ final class MemoryStore: FeedStoring {
             contents.records[feed] = record
         }
         return CommitOutcome(entries: inserted, record: record)
+    }
+
+    func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
+        contents.withLock { contents in
+            entries.map { entry in
+                var entry = entry
+                contents.numbers += 1
+                entry.seq = contents.numbers
+                return entry
+            }
+        }
     }
 
     func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {

@@ -1,0 +1,46 @@
+import ArgumentParser
+
+/// Catches a mistyped subcommand before the parser sees it: swift-argument-parser suggests
+/// close option names but reads an unknown subcommand as a stray argument, and `help X` of an
+/// unknown X prints the top-level help with exit 0. Both are usage errors (64) here, with the
+/// nearest command named.
+enum CommandSpelling {
+    /// The message for a mistyped command in `arguments`, or nil when they name real ones.
+    static func check(_ arguments: [String], in configuration: CommandConfiguration) -> String? {
+        var words = arguments
+        if words.first == "help" { words.removeFirst() }
+        var commands = configuration.subcommands
+        var path: [String] = []
+        while let word = words.first, !word.hasPrefix("-"), !commands.isEmpty {
+            let names = commands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }
+            guard let command = commands.first(where: {
+                $0.configuration.commandName == word || $0.configuration.aliases.contains(word)
+            }) else {
+                let place = path.isEmpty ? "" : " of `feedcli \(path.joined(separator: " "))`"
+                let nearest = names.min { distance($0, word) < distance($1, word) }
+                if let nearest, distance(nearest, word) <= max(2, word.count / 3) {
+                    return "unknown command `\(word)`\(place); did you mean `\(nearest)`?"
+                }
+                return "unknown command `\(word)`\(place); the commands are: \(names.joined(separator: ", "))"
+            }
+            path.append(word)
+            words.removeFirst()
+            commands = command.configuration.subcommands
+        }
+        return nil
+    }
+
+    /// Levenshtein distance.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

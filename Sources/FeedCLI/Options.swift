@@ -1,0 +1,115 @@
+import ArgumentParser
+import FeedCore
+import Foundation
+import Logging
+
+/// Option groups, as SwiftPM's `Options.swift` splits them: each command takes only the groups
+/// it uses, so `list --help` shows no network options and `list --force` is a usage error.
+
+/// Where the store is and how long to wait for another run.
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The state store (default: $FEEDCLI_STATE, else $XDG_STATE_HOME/feedcli/feedcli.sqlite).",
+                               valueName: "path"))
+    var state: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for another feedcli run on the same feed.", valueName: "seconds"))
+    var wait: Double = 30
+
+    func validate() throws {
+        guard wait >= 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
+    }
+}
+
+/// `--json` or `--jsonl` (plain text when neither).
+enum DataFormat: String, EnumerableFlag {
+    case json
+    case jsonl
+
+    static func help(for value: DataFormat) -> ArgumentHelp? {
+        switch value {
+        case .json: "Print one JSON value."
+        case .jsonl: "Print JSON Lines: one compact object per line."
+        }
+    }
+}
+
+/// How data is printed.
+struct OutputOptions: ParsableArguments {
+    @Flag(exclusivity: .exclusive) var format: DataFormat?
+
+    var outputFormat: OutputFormat {
+        switch format {
+        case .json: .json
+        case .jsonl: .jsonl
+        case nil: .plain
+        }
+    }
+}
+
+/// How feeds are fetched.
+struct FetchingOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "No progress line on stderr.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, time) to stderr.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Seconds allowed for a whole request.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(help: "Retries of a request that failed for a reason that may pass.")
+    var retries: Int = 2
+
+    @Option(help: ArgumentHelp("Largest response accepted, in bytes.", valueName: "bytes"))
+    var maxSize: Int = 16 * 1024 * 1024
+
+    @Option(help: ArgumentHelp("Most pages (requests, for indexed feeds) per walk (default 10; indexed 100).",
+                               valueName: "n"))
+    var maxPages: Int?
+
+    @Flag(help: "Fetch even when the server asked to wait (Retry-After).")
+    var force = false
+
+    @Option(help: ArgumentHelp("Feeds synced at once (requests to one host stay at most 4 at once).", valueName: "n"))
+    var jobs: Int = 8
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+        guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
+        guard maxSize > 0 else { throw ValidationError("--max-size must be positive") }
+        if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") }
+    }
+}
+
+/// The command context the options describe, on the real process's sinks and clock.
+func context(store: StoreOptions, output: OutputOptions? = nil, fetching: FetchingOptions? = nil) -> CommandContext {
+    let environment = ProcessInfo.processInfo.environment
+    var fetch = FetchOptions()
+    var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
+    if let fetching {
+        fetch.timeout = .milliseconds(Int(fetching.timeout * 1000))
+        fetch.retries = fetching.retries
+        fetch.maxBodySize = fetching.maxSize
+        fetch.maxPages = fetching.maxPages
+        fetch.force = fetching.force
+        fetch.jobs = fetching.jobs
+        if fetching.verbose {
+            logger = Logger(label: "feedcli") { label in StreamLogHandler.standardError(label: label) }
+            logger.logLevel = .info
+        }
+    }
+    let stderr = FileDescriptorSink.standardError
+    let showsProgress = fetching.map { !$0.quiet && !$0.verbose } ?? false
+    return CommandContext(
+        statePath: store.state ?? CommandContext.defaultStatePath(environment: environment),
+        wait: .milliseconds(Int(store.wait * 1000)), fetch: fetch, format: output?.outputFormat ?? .plain,
+        stdout: FileDescriptorSink.standardOutput, stderr: stderr,
+        showsProgress: showsProgress && stderr.isTerminal && environment["TERM"] != "dumb",
+        environment: environment, logger: logger, interruption: SignalHandling.interruption)
+}
+
+/// Ends the process with a command's exit status (every command has written its output by then).
+func finish(with status: Int32) throws {
+    if status != 0 { throw ExitCode(status) }
+}
