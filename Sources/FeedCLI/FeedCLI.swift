@@ -141,15 +141,15 @@ struct Feeds: ParsableCommand {
             commandName: "add", abstract: "Register a feed.")
         @Argument(help: "A name: letters, digits, '.', '-', '_'.") var name: String
         @Argument(help: "An http or https URL.") var url: String
-        @Option(help: "indexed, graph, jsonfeed or linked.") var kind: FeedKind
+        @Option(help: "indexed, graph, jsonfeed or linked (found out from the URL when left out).") var kind: FeedKind?
         @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
         var tokenEnv: String?
         @Flag(help: "Change an existing feed.") var replace = false
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            let feed = FeedRegistration(name: name, url: url, kind: kind, tokenEnv: tokenEnv)
-            try finish(with: FeedCommands.addFeed(feed, replace: replace, context: context(store: store)))
+            try finish(with: FeedCommands.addFeed(name: name, url: url, kind: kind, tokenEnv: tokenEnv, replace: replace,
+                                                  context: context(store: store)))
         }
     }
 
@@ -159,7 +159,7 @@ struct Feeds: ParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try finish(with: FeedCommands.status(feeds: [], context: context(store: store, output: output)))
+            try finish(with: FeedCommands.status(feeds: [], hintsWhenBare: true, context: context(store: store, output: output)))
         }
     }
 

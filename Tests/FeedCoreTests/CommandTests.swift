@@ -35,7 +35,7 @@ struct CommandTests {
         shown.showsProgress = true
         posts.setDelay(0.05)
         #expect(FeedCommands.next(feed: "local", context: shown) == 0)
-        #expect(stderr.text.contains("feedcli: local, page 1: \(posts.url)/1…"))
+        #expect(stderr.text.contains("feedcli: local, index 1: \(posts.url)/1"), "indexed feeds count indices, not pages")
         #expect(stderr.text.hasSuffix("\r\u{1B}[K"), "the line is erased before the command ends")
         var quiet = context
         quiet.showsProgress = false

@@ -93,4 +93,59 @@ struct ReadingTests {
         }
         #expect(try Feedcli.run(["help", "next"]).status == 0)
     }
+
+    @Test func feedsAddWithoutAKindAsksTheURL() throws {
+        let posts = try PostsServer(available: 2)
+        let cases: [(String, String, String)] = [("fa", first.url, "linked"), ("fb", second.url, "jsonfeed"),
+                                                 ("fc", posts.url, "indexed")]
+        let graph = try PagedServer(kind: .graph, count: 2)
+        for (name, url, kind) in cases + [("fd", graph.url, "graph")] {
+            let run = try feedcli("feeds", "add", name, url)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            #expect((try session.status(name))?["kind"] as? String == kind, "\(name)")
+        }
+        let html = try LoopbackServer { _, connection in connection.respond(200, text: "<html>hello</html>") }
+        let unknown = try feedcli("feeds", "add", "fe", html.baseURL + "/page")
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("cannot tell what kind of feed") && unknown.stderr.contains("give --kind"))
+        let before = html.requests.count
+        #expect(try feedcli("feeds", "add", "ff", html.baseURL + "/page", "--kind", "linked").status == 0)
+        #expect(html.requests.count == before, "with --kind, no request")
+        let wrong = try feedcli("feeds", "add", "fb", posts.url)
+        #expect(wrong.status == 64, "an existing name is refused before any request")
+    }
+
+    @Test func theProgressLineOnATerminal() throws {
+        let posts = try PostsServer(available: 3)
+        try session.add("p", posts.url, kind: "indexed")
+        func onTerminal(_ command: String, environment: String) throws -> FeedcliRun {
+            // `script` gives feedcli a pseudo-terminal; what it prints there comes back on stdout.
+            try Feedcli.shell(#"script -qec "\#(environment) $FEEDCLI \#(command) --state $S" /dev/null"#,
+                              environment: ["S": session.state])
+        }
+        let shown = try onTerminal("sync p", environment: "TERM=xterm COLUMNS=40")
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("feedcli: p, index 1:"), "\(shown.stdout)")
+        let progress = shown.stdout.components(separatedBy: "\u{1B}[K")
+            .map { $0.prefix { $0 != "\r" && $0 != "\n" } }.filter { $0.hasPrefix("feedcli: p,") }
+        #expect(!progress.isEmpty && progress.allSatisfy { $0.count <= 39 }, "fits the terminal's width: \(progress)")
+        // Every entry starts its own row: right after a newline or after the progress line's erase.
+        let scalars = Array(shown.stdout.unicodeScalars)
+        let starts = scalars.indices.filter { $0 > 0 && $0 + 2 < scalars.count && String(String.UnicodeScalarView(scalars[$0...($0 + 2)])) == "* @" }
+        #expect(starts.count == 3 && starts.allSatisfy { scalars[$0 - 1] == "\n" || scalars[$0 - 1] == "K" },
+                "never after the progress text: \(shown.stdout.debugDescription)")
+        let both = try onTerminal("sync p a", environment: "TERM=xterm")
+        #expect(both.stdout.contains("feedcli: 2 feeds, 3 new entries"), "one summary line after a multi-feed sync")
+        posts.setAvailable(4)
+        let dumb = try onTerminal("sync p", environment: "TERM=dumb")
+        #expect(dumb.stdout.contains("* @"), "the entry is printed")
+        #expect(!dumb.stdout.contains("feedcli: p,"), "no progress line on a dumb terminal")
+    }
+
+    @Test func feedsListSaysHowToAddAFeed() throws {
+        let bare = StoreSession()
+        #expect(try bare.feedcli("feeds", "list").stdout.contains("Add one: feedcli feeds add NAME URL"))
+        #expect(!(try bare.feedcli("feeds", "list", "--json")).stdout.contains("Add one"))
+        #expect(!(try feedcli("feeds", "list")).stdout.contains("Add one"))
+    }
 }

@@ -16,11 +16,12 @@ public enum FeedCommands {
     }
 
     private static func deliverOne(_ action: FeedAction, context: CommandContext) -> Int32 {
+        let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .detailed, sink: context.stdout,
-                                   interruption: context.interruption)
+                                   interruption: context.interruption, progress: progress)
         let state: FeedReactorState
         do {
-            state = try runReactor(action, context: context, output: printer)
+            state = try runReactor(action, context: context, output: printer, progress: progress)
         } catch {
             return fail(error, context: context)
         }
@@ -58,11 +59,12 @@ public enum FeedCommands {
     /// Each feed's entries are printed as one block as soon as they are fetched, and committed
     /// once printed.
     public static func sync(feeds: [String], context: CommandContext) -> Int32 {
+        let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
-                                   interruption: context.interruption)
+                                   interruption: context.interruption, progress: progress)
         let state: FeedReactorState
         do {
-            state = try runReactor(.sync(feeds: feeds), context: context, output: printer)
+            state = try runReactor(.sync(feeds: feeds), context: context, output: printer, progress: progress)
         } catch {
             return fail(error, context: context)
         }
@@ -78,6 +80,12 @@ public enum FeedCommands {
             }
         }
         if let status = runFailure(state, context: context) { return status }
+        if context.showsProgress, state.feeds.count > 1 {
+            let failed = state.feeds.values.filter { $0.failure != nil }.count
+            let new = state.newEntries.count
+            try? context.stderr.write("feedcli: \(state.feeds.count) feeds, \(new) new \(new == 1 ? "entry" : "entries")"
+                                      + (failed > 0 ? ", \(failed) failed" : "") + "\n")
+        }
         return FeedFailure.mostSerious(state.failures)?.exitCode ?? 0
     }
 
@@ -145,18 +153,52 @@ public enum FeedCommands {
 
     /// `feedcli feeds add NAME URL --kind KIND [--replace] [--token-env VAR]`.
     public static func addFeed(_ feed: FeedRegistration, replace: Bool, context: CommandContext) -> Int32 {
+        addFeed(name: feed.name, url: feed.url, kind: feed.kind, tokenEnv: feed.tokenEnv, replace: replace, context: context)
+    }
+
+    /// `feedcli feeds add NAME URL [--kind KIND] [--replace] [--token-env VAR]`: without a kind,
+    /// the URL is asked what it is (one request, and `URL/1` when that does not tell); with one,
+    /// no request is made.
+    public static func addFeed(
+        name: String, url: String, kind: FeedKind?, tokenEnv: String?, replace: Bool, context: CommandContext
+    ) -> Int32 {
         do {
-            guard FeedRegistration.isValidName(feed.name) else {
-                throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(feed.name)")
+            guard FeedRegistration.isValidName(name) else {
+                throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
             }
-            guard FeedRegistration.isValidURL(feed.url) else {
-                throw FeedFailure.configuration("not an http or https URL: \(feed.url)")
+            guard FeedRegistration.isValidURL(url) else {
+                throw FeedFailure.configuration("not an http or https URL: \(url)")
             }
-            try FeedStore.open(at: context.statePath, wait: context.wait).addFeed(feed, replace: replace)
+            let store = try FeedStore.open(at: context.statePath, wait: context.wait)
+            if !replace, (try? store.feed(named: name)) != nil {
+                throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
+            }
+            let chosen: FeedKind
+            if let kind {
+                chosen = kind
+            } else {
+                chosen = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv), context: context)
+            }
+            try store.addFeed(FeedRegistration(name: name, url: url, kind: chosen, tokenEnv: tokenEnv), replace: replace)
             return 0
         } catch {
             return fail(error, context: context)
         }
+    }
+
+    private static func detectKind(_ feed: FeedRegistration, context: CommandContext) throws -> FeedKind {
+        let http: HTTPClient
+        do {
+            http = try context.makeHTTPClient()
+        } catch {
+            throw FeedFailure(error, url: nil)
+        }
+        defer { http.shutdown() }
+        context.interruption.onTrigger { http.shutdown() }
+        let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
+                                  scheduler: context.scheduler, random: { Double.random(in: 0...1) },
+                                  environment: context.environment, logger: context.logger)
+        return try KindDetection.detect(feed, fetcher: fetcher)
     }
 
     /// `feedcli feeds remove NAME`: the feed and its entries.
@@ -174,13 +216,19 @@ public enum FeedCommands {
     }
 
     /// `feedcli status [FEED]` and `feedcli feeds list`: each feed's state through the reactor.
-    public static func status(feeds: [String], context: CommandContext) -> Int32 {
+    /// `feeds list` (`hintsWhenBare`) on a store with no feed but the built-in one says, in plain
+    /// output, how to add one.
+    public static func status(feeds: [String], hintsWhenBare: Bool = false, context: CommandContext) -> Int32 {
         do {
             let state = try runReactor(.loadStatus(feeds: feeds), context: context, access: .readOnly)
             if let failure = FeedFailure.mostSerious(state.failures) { throw failure }
             let statuses = state.feeds.keys.sorted().compactMap { state.feeds[$0] }
             do throws(OutputError) {
                 try context.stdout.write(StatusRenderer.render(statuses, format: context.format))
+                if hintsWhenBare, context.format == .plain, statuses.allSatisfy({ $0.name == FeedRegistration.defaultFeed.name }) {
+                    try context.stdout.write("\nNo feeds of your own yet. Add one: feedcli feeds add NAME URL"
+                                             + " (the kind is found out when --kind is left out)\n")
+                }
                 return 0
             } catch {
                 return finishReading(error, context: context)
@@ -196,7 +244,8 @@ public enum FeedCommands {
     /// before returning (so no curl handle outlives the command).
     static func runReactor(
         _ action: FeedAction, context: CommandContext, output: any EntryOutput = EntryPrinter(
-            format: .plain, layout: .list, sink: BufferSink()), access: FeedStore.Access = .readWrite
+            format: .plain, layout: .list, sink: BufferSink()), access: FeedStore.Access = .readWrite,
+        progress: ProgressLine? = nil
     ) throws -> FeedReactorState {
         let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: access)
         guard access == .readWrite else {
@@ -211,7 +260,6 @@ public enum FeedCommands {
         }
         defer { http.shutdown() }
         context.interruption.onTrigger { http.shutdown() }
-        let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let environment = FeedEnvironment.live(
             store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
             now: context.now, environment: context.environment, logger: context.logger, progress: progress,

@@ -67,7 +67,7 @@ struct IndexedSync: Sendable {
                         return pending.entries.count >= batchSize
                     }
                     let progress = Observable<SyncStep>.just(.requesting(url: IndexedFeed.url(base: feed.url, index: index),
-                                                                         number: index - start + 1))
+                                                                         number: index))
                     return full ? .concat([progress, try flush(final: false)]) : progress
                 },
                 .deferred { try flush(final: true) },
@@ -93,7 +93,7 @@ struct IndexedSync: Sendable {
     private func next(index: Int, number: Int) -> Observable<SyncStep> {
         let start = record.nextIndex
         return .concat([
-            .just(.requesting(url: url(index), number: number)),
+            .just(.requesting(url: url(index), number: index)),
             fetcher.get(url(index), feed: feed, acceptsNotFound: true).flatMap(.concat) { response -> Observable<SyncStep> in
                 let fetchedAt = now()
                 if response.status == 404 {

@@ -28,6 +28,6 @@ public enum FeedActivity: Sendable, Equatable {
     case waitingForLock
     /// Reading the store.
     case delivering
-    /// Requesting `url`, the `page`th request of this walk (1-based).
+    /// Requesting `url`: page `page` of a walk (1-based), or index `page` of an indexed feed.
     case fetching(url: String, page: Int)
 }

@@ -39,10 +39,15 @@ public final class EntryPrinter: EntryOutput {
     private let layout: EntryRenderer.Layout
     private let sink: any OutputSink
     private let interruption: Interruption?
+    private let progress: ProgressLine?
     /// Entries printed so far (for the JSON array's commas and closing).
     private let printed = Mutex(0)
 
-    public init(format: OutputFormat, layout: EntryRenderer.Layout, sink: any OutputSink, interruption: Interruption? = nil) {
+    public init(
+        format: OutputFormat, layout: EntryRenderer.Layout, sink: any OutputSink, interruption: Interruption? = nil,
+        progress: ProgressLine? = nil
+    ) {
+        self.progress = progress
         self.format = format
         self.layout = layout
         self.sink = sink
@@ -53,7 +58,12 @@ public final class EntryPrinter: EntryOutput {
 
     public func deliver(_ entries: [Entry]) -> DeliveryReport {
         guard !entries.isEmpty else { return DeliveryReport(delivered: 0) }
-        return printed.withLock { printed in
+        guard let progress else { return write(entries) }
+        return progress.pausing { write(entries) }
+    }
+
+    private func write(_ entries: [Entry]) -> DeliveryReport {
+        printed.withLock { printed in
             if interruption?.isTriggered == true { return DeliveryReport(delivered: 0, failure: .interrupted) }
             if sink.tracksReading {
                 // A pipe: one entry at a time, each counted once the reader has taken it.

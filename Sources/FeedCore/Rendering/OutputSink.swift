@@ -11,6 +11,8 @@ public protocol OutputSink: Sendable {
     var isTerminal: Bool { get }
     /// Whether `waitUntilRead()` can tell that the reader has taken what was written (a pipe).
     var tracksReading: Bool { get }
+    /// The terminal's width in columns, when the sink is a terminal that says.
+    var columns: Int? { get }
     /// Blocks until the reader has taken everything written so far, or throws, with `written`
     /// counting the bytes it never took, when the reader went away first.
     func waitUntilRead() throws(OutputError)
@@ -19,6 +21,7 @@ public protocol OutputSink: Sendable {
 extension OutputSink {
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
     public var tracksReading: Bool { false }
+    public var columns: Int? { nil }
     public func waitUntilRead() throws(OutputError) {}
 }
 
@@ -99,6 +102,14 @@ public final class FileDescriptorSink: OutputSink {
     }
 
     public var isTerminal: Bool { !wasClosed && isatty(descriptor) == 1 }
+
+    /// `TIOCGWINSZ`'s width, else `$COLUMNS`, when this is a terminal.
+    public var columns: Int? {
+        guard isTerminal else { return nil }
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
 
     public func write(_ bytes: [UInt8]) throws(OutputError) {
         if wasClosed { throw OutputError(written: 0, errorNumber: EBADF) }
