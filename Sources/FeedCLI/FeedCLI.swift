@@ -8,7 +8,7 @@ struct FeedCLI: ParsableCommand {
         commandName: "feedcli",
         abstract: "Read JSON post feeds one entry at a time, or poll them from cron.",
         version: FeedcliVersion.current,
-        subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Feeds.self, Status.self])
+        subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Open.self, Feeds.self, Status.self])
 
     static func main() {
         FileDescriptorSink.claimStandardDescriptors()
@@ -113,6 +113,18 @@ struct Unread: ParsableCommand {
 
     func run() throws {
         try finish(with: FeedCommands.setRead(false, references: references, feed: feed, context: context(store: store)))
+    }
+}
+
+struct Open: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Open an entry's web address with $BROWSER, else xdg-open.")
+    @Argument(help: "The entry's id, or its handle (@42).") var id: String
+    @Option(help: "The entry's feed.") var feed: String?
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try finish(with: FeedCommands.open(reference: id, feed: feed, context: context(store: store)))
     }
 }
 

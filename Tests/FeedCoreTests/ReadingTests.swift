@@ -148,4 +148,26 @@ struct ReadingTests {
         #expect(!(try bare.feedcli("feeds", "list", "--json")).stdout.contains("Add one"))
         #expect(!(try feedcli("feeds", "list")).stdout.contains("Add one"))
     }
+
+    @Test func openHandsTheEntrysAddressToTheBrowser() throws {
+        _ = try feedcli("sync", "b")  // JSON Feed items have no url here; give one a url through a linked feed
+        let linked = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"id":1,"title":"t","html_url":"https://example.org/a?b=1&c"},{"id":2,"url":"file:///etc/passwd"}]"#)
+        }
+        try session.add("u", linked.baseURL + "/feed", kind: "linked")
+        _ = try feedcli("sync", "u")
+        let folder = (session.state as NSString).deletingLastPathComponent
+        let browser = folder + "/browser.sh"
+        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(folder)/opened'\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        let opened = try Feedcli.run(Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]), environment: ["BROWSER": browser])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(try String(contentsOfFile: folder + "/opened", encoding: .utf8) == "https://example.org/a?b=1&c")
+        let noAddress = try Feedcli.run(Feedcli.onStore(session.state, ["open", "2", "--feed", "u"]), environment: ["BROWSER": browser])
+        #expect(noAddress.status == 66, "only http and https addresses are opened")
+        let nothing = try Feedcli.run(Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]),
+                                      environment: ["BROWSER": folder + "/no-such-browser"])
+        #expect(nothing.status == 78)
+        #expect(try feedcli("open", "nope").status == 66)
+    }
 }

@@ -44,6 +44,36 @@ public enum FeedCommands {
         }
     }
 
+    /// `feedcli open ID [--feed FEED]`: the entry's `url` through `$BROWSER`, else `xdg-open`.
+    /// 66 when the entry has no http(s) address, 78 when nothing could open it.
+    public static func open(reference: String, feed: String?, context: CommandContext) -> Int32 {
+        do {
+            let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
+            if let feed { _ = try store.feed(named: feed) }
+            let entries = try store.entries(id: reference, feed: feed)
+            guard let entry = entries.first else {
+                throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
+            }
+            guard entries.count == 1 else {
+                throw FeedFailure.usage("\(reference) names entries of several feeds (\(entries.map(\.feed).joined(separator: ", "))); "
+                                        + "give --feed or its handle")
+            }
+            guard let url = entry.url, FeedRegistration.isValidURL(url) else {
+                throw FeedFailure.notFound("entry \(entry.handle) of \(entry.feed) has no web address to open")
+            }
+            let (program, status) = Launcher.open(url, environment: context.environment)
+            guard let status else {
+                throw FeedFailure.configuration("nothing can open \(url): \(program) was not found (set $BROWSER)")
+            }
+            guard status == 0 else {
+                throw FeedFailure.configuration("\(program) could not open \(url) (it exited \(status))")
+            }
+            return 0
+        } catch {
+            return fail(error, context: context)
+        }
+    }
+
     /// `feedcli read --all [FEED…]`: every entry of the feeds (all feeds when none) read.
     public static func readAll(feeds: [String], context: CommandContext) -> Int32 {
         do {
