@@ -146,7 +146,7 @@ extension FeedKind: ExpressibleByArgument {}
 struct Feeds: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feeds",
-        abstract: "Register, list and remove feeds.", subcommands: [Add.self, ListFeeds.self, Remove.self])
+        abstract: "Register, list, change and remove feeds.", subcommands: [Add.self, ListFeeds.self, Set.self, Remove.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -157,11 +157,18 @@ struct Feeds: ParsableCommand {
         @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
         var tokenEnv: String?
         @Flag(help: "Change an existing feed.") var replace = false
+        @Option(help: ArgumentHelp("A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d).",
+                                   valueName: "duration"))
+        var every: String?
         @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if let every, EveryDuration.parse(every) == nil { throw ValidationError("--every takes a duration like 30m, 2h or 1d") }
+        }
 
         func run() throws {
             try finish(with: FeedCommands.addFeed(name: name, url: url, kind: kind, tokenEnv: tokenEnv, replace: replace,
-                                                  context: context(store: store)))
+                                                  every: every.flatMap(EveryDuration.parse), context: context(store: store)))
         }
     }
 
@@ -172,6 +179,23 @@ struct Feeds: ParsableCommand {
 
         func run() throws {
             try finish(with: FeedCommands.status(feeds: [], hintsWhenBare: true, context: context(store: store, output: output)))
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change how often a plain sync fetches a feed.")
+        @Argument(help: "The feed.") var name: String
+        @Option(help: ArgumentHelp("30m, 2h, 1d, or never.", valueName: "duration")) var every: String
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if every != "never", EveryDuration.parse(every) == nil {
+                throw ValidationError("--every takes a duration like 30m, 2h or 1d, or never")
+            }
+        }
+
+        func run() throws {
+            try finish(with: FeedCommands.setEvery(feed: name, every: EveryDuration.parse(every), context: context(store: store)))
         }
     }
 

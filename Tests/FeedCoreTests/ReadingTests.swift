@@ -170,4 +170,27 @@ struct ReadingTests {
         #expect(nothing.status == 78)
         #expect(try feedcli("open", "nope").status == 66)
     }
+
+    @Test func everyMakesAPlainSyncSkipAFeedPolledRecently() throws {
+        #expect(try feedcli("feeds", "rm", "posts").status == 0)
+        #expect(try feedcli("feeds", "set", "a", "--every", "2h").status == 0)
+        #expect(try feedcli("sync").status == 0)
+        #expect(first.requests.count == 1 && second.requests.count == 1)
+        #expect(try feedcli("sync").status == 0)
+        #expect(first.requests.count == 1, "a is not due for two hours")
+        #expect(second.requests.count == 2, "b has no --every")
+        #expect(try feedcli("sync", "a").status == 0)
+        #expect(first.requests.count == 2, "naming the feed fetches it anyway")
+        #expect(try feedcli("sync", "--force").status == 0)
+        #expect(first.requests.count == 3, "and so does --force")
+        let status = try #require(try session.status("a"))
+        #expect(status["every_seconds"] as? Int == 7200)
+        #expect((status["next_due"] as? String).flatMap(Timestamp.parse).map { $0.timeIntervalSinceNow > 7000 } == true)
+        #expect(try feedcli("status", "a").stdout.contains("every 2h, next due "))
+        #expect(try feedcli("feeds", "set", "a", "--every", "never").status == 0)
+        #expect(try session.status("a")?["every_seconds"] is NSNull)
+        #expect(try feedcli("feeds", "set", "a", "--every", "soon").status == 64)
+        #expect(try feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)
+        #expect(try session.status("c")?["every_seconds"] as? Int == 1800)
+    }
 }

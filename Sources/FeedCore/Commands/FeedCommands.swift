@@ -190,7 +190,8 @@ public enum FeedCommands {
     /// the URL is asked what it is (one request, and `URL/1` when that does not tell); with one,
     /// no request is made.
     public static func addFeed(
-        name: String, url: String, kind: FeedKind?, tokenEnv: String?, replace: Bool, context: CommandContext
+        name: String, url: String, kind: FeedKind?, tokenEnv: String?, replace: Bool, every: Duration? = nil,
+        context: CommandContext
     ) -> Int32 {
         do {
             guard FeedRegistration.isValidName(name) else {
@@ -210,6 +211,7 @@ public enum FeedCommands {
                 chosen = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv), context: context)
             }
             try store.addFeed(FeedRegistration(name: name, url: url, kind: chosen, tokenEnv: tokenEnv), replace: replace)
+            if let every { try store.setEvery(feed: name, every) }
             return 0
         } catch {
             return fail(error, context: context)
@@ -229,6 +231,16 @@ public enum FeedCommands {
                                   scheduler: context.scheduler, random: { Double.random(in: 0...1) },
                                   environment: context.environment, logger: context.logger)
         return try KindDetection.detect(feed, fetcher: fetcher)
+    }
+
+    /// `feedcli feeds set NAME --every DURATION|never`.
+    public static func setEvery(feed: String, every: Duration?, context: CommandContext) -> Int32 {
+        do {
+            try FeedStore.open(at: context.statePath, wait: context.wait).setEvery(feed: feed, every)
+            return 0
+        } catch {
+            return fail(error, context: context)
+        }
     }
 
     /// `feedcli feeds remove NAME`: the feed and its entries.

@@ -47,7 +47,9 @@ public struct FeedReactor: Reactor {
             }
         case .sync(let names):
             work = .deferred {
-                try syncAll(names.isEmpty ? environment.store.feeds().map(\.name) : names, printing: true)
+                // A plain `sync` skips feeds polled more recently than their `--every`.
+                try syncAll(names.isEmpty ? environment.store.feeds().map(\.name) : names, printing: true,
+                            respectsEvery: names.isEmpty && !environment.options.force)
             }
         case .loadStatus(let names):
             work = .deferred {
@@ -96,9 +98,12 @@ public struct FeedReactor: Reactor {
     // MARK: sync
 
     /// Syncs `feeds`, up to `--jobs` at once.
-    func syncAll(_ feeds: [String], printing: Bool) -> Observable<FeedMutation> {
+    func syncAll(_ feeds: [String], printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            perFeed(feed) { record in sync(record, printing: printing) }
+            perFeed(feed) { record in
+                if respectsEvery, let due = record.nextDue, due > environment.now() { return .just(.skipped(feed: feed, until: due)) }
+                return sync(record, printing: printing)
+            }
         }
     }
 

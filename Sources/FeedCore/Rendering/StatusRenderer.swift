@@ -30,6 +30,8 @@ public enum StatusRenderer {
             ("etag", { $0.string(record?.validators.etag) }),
             ("last_modified", { $0.string(record?.validators.lastModified) }),
             ("retry_not_before", { $0.string(record?.retryNotBefore.map(Timestamp.format)) }),
+            ("every_seconds", { $0.number(record?.every.map { Int($0.components.seconds) }) }),
+            ("next_due", { $0.string(record?.nextDue.map(Timestamp.format)) }),
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
         ])
         return writer.bytes
@@ -51,6 +53,9 @@ public enum StatusRenderer {
                 + [record.validators.etag.map { "etag " + TerminalText.safe($0) },
                    record.validators.lastModified.map { "last-modified " + TerminalText.safe($0) }]
                 .compactMap { $0 }.joined(separator: ", "))
+        }
+        if let every = record.every {
+            lines.append("  every \(EveryDuration.format(every))" + (record.nextDue.map { ", next due \(Timestamp.format($0))" } ?? ", due now"))
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(Timestamp.format(until))") }
         if let resume = record.resumeURL {

@@ -12,6 +12,10 @@ public struct FeedRecord: Sendable, Equatable {
     /// For paged feeds: the page where a walk cut short by `--max-pages` goes on (older entries).
     public var resumeURL: String?
     public var lastFetchAt: Date?
+    /// When a fetch last succeeded (for `--every`).
+    public var lastSuccessAt: Date?
+    /// `--every`: a plain `sync` skips the feed while its last success is younger than this.
+    public var every: Duration?
     public var lastError: String?
     public var lastErrorCode: Int32?
     public var total: Int
@@ -21,9 +25,16 @@ public struct FeedRecord: Sendable, Equatable {
 
     public var name: String { registration.name }
 
+    /// When a plain `sync` fetches the feed again, for a feed with `every`.
+    public var nextDue: Date? {
+        guard let every else { return nil }
+        return lastSuccessAt.map { $0.addingTimeInterval(Double(every.components.seconds)) }
+    }
+
     public init(
         registration: FeedRegistration, nextIndex: Int = 1, validators: Validators = Validators(),
-        retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastError: String? = nil,
+        retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastSuccessAt: Date? = nil,
+        every: Duration? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil
     ) {
         self.registration = registration
@@ -32,6 +43,8 @@ public struct FeedRecord: Sendable, Equatable {
         self.retryNotBefore = retryNotBefore
         self.resumeURL = resumeURL
         self.lastFetchAt = lastFetchAt
+        self.lastSuccessAt = lastSuccessAt
+        self.every = every
         self.lastError = lastError
         self.lastErrorCode = lastErrorCode
         self.total = total

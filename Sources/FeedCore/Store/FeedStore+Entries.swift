@@ -84,8 +84,8 @@ extension FeedStore {
             case .clear: (resumeChanges, resumeURL) = (true, nil)
             }
             try db.execute(sql: """
-                UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL,
-                    next_index = COALESCE(?, next_index),
+                UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
+                    retry_not_before = NULL, next_index = COALESCE(?, next_index),
                     etag = CASE WHEN ? THEN ? ELSE etag END,
                     last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
                     resume_url = CASE WHEN ? THEN ? ELSE resume_url END

@@ -40,10 +40,19 @@ extension FeedStore {
     public func recordSuccess(feed: String, at time: Date) throws(FeedFailure) -> FeedRecord {
         try write { db in
             try db.execute(sql: """
-                UPDATE feed SET last_fetch_at = ?, last_error = NULL, last_error_code = NULL, retry_not_before = NULL
-                WHERE name = ?
+                UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
+                    retry_not_before = NULL WHERE name = ?2
                 """, arguments: [Timestamp.format(time), feed])
             return try Self.record(db, name: feed)
+        }
+    }
+
+    /// Sets (or, with nil, unsets) how often a plain `sync` fetches the feed.
+    public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
+        try write { db in
+            _ = try Self.record(db, name: feed)
+            try db.execute(sql: "UPDATE feed SET every_seconds = ? WHERE name = ?",
+                           arguments: [every.map { Int($0.components.seconds) }, feed])
         }
     }
 
@@ -95,6 +104,8 @@ extension FeedStore {
             validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
             retryNotBefore: (row["retry_not_before"] as String?).flatMap(Timestamp.parse), resumeURL: row["resume_url"],
             lastFetchAt: (row["last_fetch_at"] as String?).flatMap(Timestamp.parse),
+            lastSuccessAt: (row["last_success_at"] as String?).flatMap(Timestamp.parse),
+            every: (row["every_seconds"] as Int?).map { .seconds($0) },
             lastError: row["last_error"], lastErrorCode: row["last_error_code"],
             total: row["entry_count"], unread: row["unread_count"], lastReadID: text(row, "last_read_id"))
     }

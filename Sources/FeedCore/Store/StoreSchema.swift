@@ -59,6 +59,10 @@ enum StoreSchema {
                 UPDATE entry SET id = CAST(id AS BLOB), title = CAST(title AS BLOB), text = CAST(text AS BLOB),
                     author = CAST(author AS BLOB), url = CAST(url AS BLOB);
                 ALTER TABLE feed ADD COLUMN entry_count INTEGER NOT NULL DEFAULT 0;
+                -- `feeds add … --every`: a plain sync skips the feed while its last successful
+                -- fetch is younger than this many seconds.
+                ALTER TABLE feed ADD COLUMN every_seconds INTEGER;
+                ALTER TABLE feed ADD COLUMN last_success_at TEXT;
                 ALTER TABLE feed ADD COLUMN unread_count INTEGER NOT NULL DEFAULT 0;
                 UPDATE feed SET
                     entry_count = (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name),
