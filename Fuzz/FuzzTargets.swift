@@ -19,13 +19,14 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "link-header": linkHeader(text)
     case "retry-after": retryAfter(text)
     case "timestamp": timestamp(text)
+    case "html": html(text)
     default: fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.joined(separator: " "))")
     }
     return 0
 }
 
 enum FuzzTargets {
-    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp"]
+    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html"]
 }
 
 private func response(_ data: Data, headers: [(String, String)] = []) -> HTTPResponse {
@@ -80,6 +81,14 @@ private func retryAfter(_ text: String) {
         precondition(delay >= .zero && delay <= RetryAfter.cap, "Retry-After outside 0...7 days: \(delay)")
     }
     _ = HTTPDate.parse(text)
+}
+
+private func html(_ text: String) {
+    let rendered = HTMLText.render(text)
+    precondition(!rendered.text.contains("<script"), "a script survived")
+    let wrapped = TextWrapping.wrap(rendered.text, width: 40)
+    precondition(wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains(" ") }, "a line too long")
+    _ = HTMLText.decodeEntities(text)
 }
 
 private func timestamp(_ text: String) {

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -19,6 +19,7 @@ sources=(
   Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
   Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
+  Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
 )
 binary="$out/feedcli-fuzz"
@@ -50,6 +51,10 @@ for i, post in enumerate(json.load(open("Fixtures/posts/posts.json"))[:10]):
     retry-after)
       printf '120' > "$dir/seconds"; printf 'Sun, 06 Nov 1994 08:49:37 GMT' > "$dir/imf"
       printf 'Sunday, 06-Nov-94 08:49:37 GMT' > "$dir/rfc850"; printf 'Sun Nov  6 08:49:37 1994' > "$dir/asctime" ;;
+    html) python3 -c '
+import json, sys
+for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json"))["items"][:8]):
+    open(f"{sys.argv[1]}/item{i}.html", "w").write(item.get("content_html", ""))' "$dir" ;;
     timestamp)
       printf '2026-11-01T10:00:00+0000' > "$dir/graph"; printf '2026-11-01T10:00:00.5+05:30' > "$dir/rfc3339" ;;
   esac

@@ -167,7 +167,8 @@ public enum FeedCommands {
                 ? .detailed : .list
             var bytes: [UInt8] = []
             for (number, entry) in entries.enumerated() {
-                EntryRenderer.element(entry, number: number, format: context.format, layout: layout, into: &bytes)
+                EntryRenderer.element(entry, number: number, format: context.format, layout: layout,
+                                      width: context.stdout.columns, into: &bytes)
             }
             bytes += EntryRenderer.end(count: entries.count, format: context.format, layout: layout)
             do throws(OutputError) {

@@ -69,7 +69,7 @@ public final class EntryPrinter: EntryOutput {
                 // A pipe: one entry at a time, each counted once the reader has taken it.
                 for (offset, entry) in entries.enumerated() {
                     var bytes: [UInt8] = []
-                    EntryRenderer.element(entry, number: printed, format: format, layout: layout, into: &bytes)
+                    EntryRenderer.element(entry, number: printed, format: format, layout: layout, width: sink.columns, into: &bytes)
                     do throws(OutputError) {
                         try sink.write(bytes)
                         try sink.waitUntilRead()
@@ -83,7 +83,8 @@ public final class EntryPrinter: EntryOutput {
             var block: [UInt8] = []
             var ends: [Int] = []
             for (offset, entry) in entries.enumerated() {
-                EntryRenderer.element(entry, number: printed + offset, format: format, layout: layout, into: &block)
+                EntryRenderer.element(entry, number: printed + offset, format: format, layout: layout, width: sink.columns,
+                                      into: &block)
                 ends.append(block.count)
             }
             do throws(OutputError) {

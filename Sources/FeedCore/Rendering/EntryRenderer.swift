@@ -42,8 +42,9 @@ public enum EntryRenderer {
         writer.raw("}")
     }
 
-    /// A single entry for a person (`next`, `show`): a header line, a by-line, then the text.
-    public static func plain(_ entry: Entry) -> String {
+    /// A single entry for a person (`next`, `show`): a header line, a by-line, then the text
+    /// (HTML shown as text, links listed under it), wrapped to `width` when one is given.
+    public static func plain(_ entry: Entry, width: Int? = nil) -> String {
         var lines = ["[\(entry.handle) \(TerminalText.safe(entry.feed))] " + TerminalText.safe(entry.title ?? "(untitled)")]
         var details: [String] = []
         if let author = entry.author { details.append("by " + TerminalText.safe(author)) }
@@ -51,9 +52,23 @@ public enum EntryRenderer {
         if let url = entry.url { details.append(TerminalText.safe(url)) }
         if !details.isEmpty { lines.append(details.joined(separator: " · ")) }
         if let text = entry.text, !text.isEmpty {
+            var body = text
+            var links: [String] = []
+            if HTMLText.looksLikeHTML(text) {
+                let rendered = HTMLText.render(text)
+                body = rendered.text
+                links = rendered.links
+            }
             lines.append("")
-            lines.append(TerminalText.safe(text, multiline: true))
+            lines.append(TerminalText.safe(body, multiline: true))
+            if let width { lines = [TextWrapping.wrap(lines.joined(separator: "\n"), width: width)] }
+            if !links.isEmpty {
+                lines.append("")
+                lines += links.enumerated().map { "[\($0.offset + 1)] " + TerminalText.safe($0.element) }
+            }
+            return lines.joined(separator: "\n") + "\n"
         }
+        if let width { return TextWrapping.wrap(lines.joined(separator: "\n"), width: width) + "\n" }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -74,11 +89,13 @@ public enum EntryRenderer {
     }
 
     /// The bytes of the `number`th (0-based) entry of a sequence, separators included.
-    public static func element(_ entry: Entry, number: Int, format: OutputFormat, layout: Layout, into bytes: inout [UInt8]) {
+    public static func element(
+        _ entry: Entry, number: Int, format: OutputFormat, layout: Layout, width: Int? = nil, into bytes: inout [UInt8]
+    ) {
         switch (format, layout) {
         case (.plain, .detailed):
             if number > 0 { bytes.append(0x0A) }
-            bytes += plain(entry).utf8
+            bytes += plain(entry, width: width).utf8
         case (.plain, .list):
             bytes += plainLine(entry).utf8
         case (.json, .list):

@@ -1,0 +1,54 @@
+@testable import FeedCore
+import Foundation
+import Testing
+
+/// Plain text that reads like text: HTML in an entry's text rendered for a person, JSON untouched.
+@Suite("HTML shown as text", .timeLimit(.minutes(3)))
+struct HTMLTextTests {
+    @Test func blocksListsLinksAndEntities() {
+        let rendered = HTMLText.render("""
+            <p>First &amp; <em>second</em>&#8212;third&#x2019;s.</p><script>alert(1)</script><style>p{}</style>
+            <ul><li>one</li><li><a href="https://a.example/x?y=1&amp;z=2">two</a></li></ul>
+            <p>Line<br>break &nbsp;and&nbsp;space, &unknown; kept.</p>
+            """)
+        #expect(rendered.text == "First & second—third’s.\n\n• one\n• two [1]\n\nLine\nbreak \u{A0}and\u{A0}space, &unknown; kept.")
+        #expect(rendered.links == ["https://a.example/x?y=1&z=2"])
+        #expect(!HTMLText.looksLikeHTML("a < b and c > d"), "plain text with angle brackets is left alone")
+        #expect(HTMLText.looksLikeHTML("Fish &amp; chips"))
+    }
+
+    @Test(arguments: ["DaringFireball", "inessential", "3960"])
+    func theRealJSONFeedsReadAsText(name: String) throws {
+        let response = HTTPResponse(status: 200, body: try Fixtures.data("jsonfeed/\(name).json"), effectiveURL: "https://x/")
+        let items = try JSONFeedKind().page(from: response).items
+        for item in items {
+            let entry = item.entry(feed: "f", fetchedAt: "2026-11-21T19:00:00Z")
+            let plain = EntryRenderer.plain(entry, width: 60)
+            #expect(!plain.contains("<p>") && !plain.contains("</a>") && !plain.contains("&#8212;") && !plain.contains("&amp;"),
+                    "\(entry.id)")
+            #expect(plain.split(separator: "\n").allSatisfy { line in
+                line.count <= 60 || !line.contains(" ") || line.hasPrefix("[")
+            }, "wrapped to the width, but for unbreakable words and the link references")
+            let json = String(decoding: EntryRenderer.json(entry), as: UTF8.self)
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            #expect(decoded["text"] as? String == item.text, "JSON output is never altered")
+        }
+    }
+
+    @Test func plainOutputIsWrappedOnlyOnATerminal() throws {
+        let session = StoreSession()
+        let long = String(repeating: "word ", count: 40)
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"id":1,"title":"t","body":"<p>\#(long)</p><p><a href=\"https://e.example/\">more</a></p>"}]"#)
+        }
+        try session.add("h", server.baseURL + "/feed", kind: "linked")
+        _ = try session.feedcli("sync", "h")
+        let piped = try session.feedcli("show", "1", "--feed", "h")
+        #expect(piped.stdout.contains(long.trimmingCharacters(in: .whitespaces)), "never wrapped when piped")
+        #expect(piped.stdout.contains("more [1]") && piped.stdout.contains("\n[1] https://e.example/\n"))
+        let terminal = try Feedcli.shell(#"script -qec "COLUMNS=30 $FEEDCLI show 1 --feed h --state $S" /dev/null"#,
+                                         environment: ["S": session.state])
+        let lines = terminal.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
+        #expect(lines.count > 5 && lines.allSatisfy { $0.count <= 30 }, "\(terminal.stdout)")
+    }
+}
