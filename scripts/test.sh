@@ -18,5 +18,7 @@ fi
 
 swift build --build-tests
 swift test
+# The man page in docs/ must be what the command definitions generate.
+bash scripts/check-manual.sh
 # Every decoder of server bytes, fuzzed for a bounded time (scripts/fuzz.sh 60 for longer runs).
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"

@@ -26,7 +26,7 @@ struct Next: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Print the oldest unread entry and mark it read (exit 1 when there is none).")
-    @Argument(help: "The feed.") var feed = "posts"
+    @Argument(help: "The feed.", completion: .feedNames) var feed = "posts"
     @Flag(help: "The oldest unread entry of all feeds; syncs every feed when nothing is unread.") var all = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -41,7 +41,7 @@ struct Next: ParsableCommand {
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Print stored entries, oldest first; no network.")
-    @Argument(help: "Only this feed.") var feed: String?
+    @Argument(help: "Only this feed.", completion: .feedNames) var feed: String?
     @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
     @Option(name: [.customShort("n"), .long], help: "Only the newest N entries.") var limit: Int?
     @OptionGroup var store: StoreOptions
@@ -61,7 +61,7 @@ struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Fetch new entries of the feeds (all when none is named), store them unread, print them.")
-    @Argument(help: "The feeds.") var feeds: [String] = []
+    @Argument(help: "The feeds.", completion: .feedNames) var feeds: [String] = []
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var fetching: FetchingOptions
@@ -75,7 +75,7 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print one stored entry.")
     @Argument(help: "The entry's id, or its handle (@42) as plain output shows it.") var id: String
-    @Option(help: "The entry's feed.") var feed: String?
+    @Option(help: "The entry's feed.", completion: .feedNames) var feed: String?
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -120,7 +120,7 @@ struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open an entry's web address with $BROWSER, else xdg-open.")
     @Argument(help: "The entry's id, or its handle (@42).") var id: String
-    @Option(help: "The entry's feed.") var feed: String?
+    @Option(help: "The entry's feed.", completion: .feedNames) var feed: String?
     @OptionGroup var store: StoreOptions
 
     func run() throws {
@@ -132,7 +132,7 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Each feed's state: counts, read cursor, last fetch, last error, validators, retry time.")
-    @Argument(help: "Only this feed.") var feed: String?
+    @Argument(help: "Only this feed.", completion: .feedNames) var feed: String?
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -184,7 +184,7 @@ struct Feeds: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Change how often a plain sync fetches a feed.")
-        @Argument(help: "The feed.") var name: String
+        @Argument(help: "The feed.", completion: .feedNames) var name: String
         @Option(help: ArgumentHelp("30m, 2h, 1d, or never.", valueName: "duration")) var every: String
         @OptionGroup var store: StoreOptions
 
@@ -202,11 +202,22 @@ struct Feeds: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove a feed and its entries.", aliases: ["rm"])
-        @Argument(help: "The feed.") var name: String
+        @Argument(help: "The feed.", completion: .feedNames) var name: String
         @OptionGroup var store: StoreOptions
 
         func run() throws {
             try finish(with: FeedCommands.removeFeed(named: name, context: context(store: store)))
+        }
+    }
+}
+
+extension CompletionKind {
+    /// Completes feed names from the store (the one `--state` names, else the default).
+    static var feedNames: CompletionKind {
+        .custom { arguments, index, _ in
+            // The word being completed, as typed so far.
+            let word = arguments.indices.contains(index) ? arguments[index] : ""
+            return FeedCommands.feedNames(completing: word, arguments: arguments, environment: ProcessInfo.processInfo.environment)
         }
     }
 }

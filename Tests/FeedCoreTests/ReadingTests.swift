@@ -193,4 +193,18 @@ struct ReadingTests {
         #expect(try feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)
         #expect(try session.status("c")?["every_seconds"] as? Int == 1800)
     }
+
+    @Test func completionsOfferTheStoresFeedNames() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try Feedcli.run(["--generate-completion-script", shell])
+            #expect(script.status == 0 && script.stdout.contains("feedcli"), "\(shell)")
+        }
+        try session.add("fireball", first.url, kind: "linked")
+        let offered = try Feedcli.run(["---completion", "next", "--", "positional@0", "2", "1", "feedcli", "next", "f",
+                                       "--state", session.state])
+        #expect(offered.stdout.split(separator: "\n") == ["fireball"])
+        let missing = temporaryStorePath()
+        let none = try Feedcli.run(["---completion", "list", "--", "positional@0", "2", "0", "feedcli", "list", "", "--state", missing])
+        #expect(none.stdout.isEmpty && !FileManager.default.fileExists(atPath: missing), "no store is created to complete")
+    }
 }

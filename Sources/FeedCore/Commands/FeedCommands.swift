@@ -335,3 +335,18 @@ public enum FeedCommands {
         return failure.exitCode
     }
 }
+
+extension FeedCommands {
+    /// Feed names starting with `prefix`, for shell completion: read from the store named by
+    /// `--state` in `arguments` (else the default store), never creating one. Completion must
+    /// never fail loudly, so any problem completes nothing.
+    public static func feedNames(completing prefix: String, arguments: [String], environment: [String: String]) -> [String] {
+        var path = CommandContext.defaultStatePath(environment: environment)
+        if let flag = arguments.firstIndex(of: "--state"), flag + 1 < arguments.count { path = arguments[flag + 1] }
+        guard FileManager.default.fileExists(atPath: path),
+              let store = try? FeedStore.open(at: path, wait: .zero, access: .readOnly),
+              let feeds = try? store.feeds()
+        else { return [] }
+        return feeds.map(\.name).filter { $0.hasPrefix(prefix) }
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the release binary and installs it, its man page and its shell completions under
+# PREFIX (default ~/.local):
+#   PREFIX/bin/feedcli
+#   PREFIX/share/man/man1/feedcli.1
+#   PREFIX/share/bash-completion/completions/feedcli
+#   PREFIX/share/zsh/site-functions/_feedcli
+#   PREFIX/share/fish/vendor_completions.d/feedcli.fish
+# Usage: bash scripts/install.sh [PREFIX]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+prefix="${1:-$HOME/.local}"
+missing=()
+pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev pkg-config)
+[ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+# Swift's runtime and Foundation linked statically: the binary runs without a Swift toolchain.
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product feedcli 2>&1 | tail -n 1
+binary="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/feedcli"
+
+install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
+  "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
+install -m 0755 "$binary" "$prefix/bin/feedcli"
+install -m 0644 docs/feedcli.1 "$prefix/share/man/man1/feedcli.1"
+"$prefix/bin/feedcli" --generate-completion-script bash > "$prefix/share/bash-completion/completions/feedcli"
+"$prefix/bin/feedcli" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_feedcli"
+"$prefix/bin/feedcli" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/feedcli.fish"
+echo "installed feedcli $("$prefix/bin/feedcli" --version) in $prefix"
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to your PATH" ;; esac
