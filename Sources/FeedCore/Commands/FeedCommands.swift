@@ -48,12 +48,8 @@ public enum FeedCommands {
     /// 66 when the entry has no http(s) address, 78 when nothing could open it.
     public static func open(reference: String, feed: String?, context: CommandContext) -> Int32 {
         do {
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
-            if let feed { _ = try store.feed(named: feed) }
-            let entries = try store.entries(id: reference, feed: feed)
-            guard let entry = entries.first else {
-                throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
-            }
+            let entries = try storedEntries(reference, feed: feed, context: context)
+            let entry = entries[0]
             guard entries.count == 1 else {
                 throw FeedFailure.usage("\(reference) names entries of several feeds (\(entries.map(\.feed).joined(separator: ", "))); "
                                         + "give --feed or its handle")
@@ -156,12 +152,7 @@ public enum FeedCommands {
     /// feed is named).
     public static func show(id: String, feed: String?, context: CommandContext) -> Int32 {
         do {
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
-            if let feed { _ = try store.feed(named: feed) }
-            let entries = try store.entries(id: id, feed: feed)
-            guard !entries.isEmpty else {
-                throw FeedFailure.notFound("no entry \(id)" + (feed.map { " in feed \($0)" } ?? ""))
-            }
+            let entries = try storedEntries(id, feed: feed, context: context)
             // `--json` gives one object for one entry, an array for several.
             let layout: EntryRenderer.Layout = context.format == .plain || (context.format == .json && entries.count == 1)
                 ? .detailed : .list
@@ -282,6 +273,17 @@ public enum FeedCommands {
     }
 
     // MARK: wiring
+
+    /// The entries an id or handle names (of `feed` when given): at least one, else 66.
+    private static func storedEntries(_ reference: String, feed: String?, context: CommandContext) throws -> [Entry] {
+        let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
+        if let feed { _ = try store.feed(named: feed) }
+        let entries = try store.entries(id: reference, feed: feed)
+        guard !entries.isEmpty else {
+            throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
+        }
+        return entries
+    }
 
     /// Opens the store, runs one action through a fresh reactor, and tears the HTTP client down
     /// before returning (so no curl handle outlives the command).
