@@ -32,11 +32,9 @@ private struct CounterReactor: Reactor {
         }
     }
 
-    func reduce(state: State, mutation: Mutation) -> State {
-        var state = state
+    func reduce(state: inout State, mutation: Mutation) {
         state.log.append(mutation)
         if case .added(let n) = mutation { state.total += n }
-        return state
     }
 
     func mutation(for error: any Error, action: Action) -> Mutation {
@@ -107,7 +105,7 @@ private struct TickingReactor: Reactor {
             return Disposables.empty
         }
     }
-    func reduce(state: Int, mutation: Int) -> Int { state + mutation }
+    func reduce(state: inout Int, mutation: Int) { state += mutation }
     func mutation(for error: any Error, action: Int) -> Int { 0 }
 }
 

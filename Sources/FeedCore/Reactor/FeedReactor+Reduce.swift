@@ -1,8 +1,7 @@
 extension FeedReactor {
     /// Pure: the next state from the current state and one mutation. Per-feed records are
     /// assigned as the store returned them; nothing here recomputes what the store keeps.
-    public func reduce(state: FeedReactorState, mutation: FeedMutation) -> FeedReactorState {
-        var state = state
+    public func reduce(state: inout FeedReactorState, mutation: FeedMutation) {
         switch mutation {
         case .actionStarted:
             state.revision += 1
@@ -31,7 +30,6 @@ extension FeedReactor {
                 state.failure = failure
             }
         }
-        return state
     }
 
     public func mutation(for error: any Error, action: FeedAction) -> FeedMutation {

@@ -5,7 +5,9 @@
 /// - `mutate(action:)` is the only place with effects (network, disk). It returns a cold
 ///   observable of mutations; a failure in it becomes state through `mutation(for:action:)`, never
 ///   a crash and never silence.
-/// - `reduce(state:mutation:)` is pure and synchronous: same input, same output, no effects.
+/// - `reduce(state:mutation:)` is pure and synchronous: same input, same output, no effects. It
+///   changes the state in place (`inout`, as in TCA): the host keeps the only copy, so a state
+///   with thousands of feeds is not copied for every mutation.
 /// - The `transform` hooks rewrite whole streams, as in ReactorKit: `transform(action:)` the stream
 ///   of sent actions (to map, expand, drop or merge in actions), `transform(mutation:)` the stream
 ///   of all mutations, `transform(state:)` the stream of states (for observers such as a progress
@@ -20,7 +22,7 @@ public protocol Reactor: Sendable {
     var initialState: State { get }
 
     func mutate(action: Action) -> Observable<Mutation>
-    func reduce(state: State, mutation: Mutation) -> State
+    func reduce(state: inout State, mutation: Mutation)
 
     /// The mutation that records `error`, raised while processing `action`, as state.
     func mutation(for error: any Error, action: Action) -> Mutation

@@ -32,11 +32,13 @@ public final class ReactorHost<R: Reactor>: Sendable {
     public let reactor: R
     private let actions = Subject<R.Action>()
     private let states = Subject<R.State>()
+    /// The state: the one long-lived copy, changed in place by `reduce`.
     private let current: Locked<R.State>
     private let progress = Locked(Progress())
-    /// Held while a state is published and while a new observer takes the current state and
-    /// joins, so an observer sees the current state and then every later one, none lost or
-    /// doubled. Recursive: an observer may subscribe from inside its own callback.
+    /// Held while a mutation is reduced and its state published, and while a new observer takes
+    /// the current state and joins, so an observer sees the current state and then every later
+    /// one, none lost or doubled. Recursive: an observer may subscribe from inside its own
+    /// callback.
     private let publishing = NSRecursiveLock()
     private let pipeline = SerialDisposable()
 
@@ -70,12 +72,24 @@ public final class ReactorHost<R: Reactor>: Sendable {
                     },
                 ])
             }
-        let stateStream = reactor.transform(state: reactor.transform(mutation: mutations)
-            .scan(reactor.initialState) { state, mutation in reactor.reduce(state: state, mutation: mutation) })
-        pipeline.replace(with: stateStream.subscribe(onNext: { [current, states, publishing] state in
-            publishing.lock()
-            defer { publishing.unlock() }
-            _ = current.update { _ in state }
+        let transformed = reactor.transform(mutation: mutations)
+        let reduced = Observable<R.State> { [current, publishing] observer in
+            transformed.subscribe { event in
+                switch event {
+                case .next(let mutation):
+                    publishing.lock()
+                    defer { publishing.unlock() }
+                    let state = current.withLock { state -> R.State in
+                        reactor.reduce(state: &state, mutation: mutation)
+                        return state
+                    }
+                    observer.next(state)  // published below, synchronously, still under the lock
+                case .failed(let error): observer.fail(error)
+                case .completed: observer.complete()
+                }
+            }
+        }
+        pipeline.replace(with: reactor.transform(state: reduced).subscribe(onNext: { [states] state in
             states.send(.next(state))
         }))
     }

@@ -20,7 +20,8 @@ struct ReducerTester<R: Reactor> where R.State: Equatable {
     ) {
         var expected = state
         expectedChanges(&expected)
-        let actual = reactor.reduce(state: state, mutation: mutation)
+        var actual = state
+        reactor.reduce(state: &actual, mutation: mutation)
         if let difference = diff(expected, actual, format: .proportional) {
             Issue.record(
                 """
