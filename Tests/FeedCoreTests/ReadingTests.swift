@@ -136,6 +136,8 @@ struct ReadingTests {
                 "never after the progress text: \(shown.stdout.debugDescription)")
         let both = try onTerminal("sync p a", environment: "TERM=xterm")
         #expect(both.stdout.contains("feedcli: 2 feeds, 3 new entries"), "one summary line after a multi-feed sync")
+        let quiet = try onTerminal("sync p a", environment: "TERM=xterm")
+        #expect(!quiet.stdout.contains("feeds,"), "nothing new: nothing at all, not even the summary")
         posts.setAvailable(4)
         let dumb = try onTerminal("sync p", environment: "TERM=dumb")
         #expect(dumb.stdout.contains("* @"), "the entry is printed")

@@ -27,9 +27,7 @@ public enum FeedCommands {
         }
         if let status = runFailure(state, context: context) { return status }
         if !state.delivered.isEmpty { return 0 }
-        for name in state.feeds.keys.sorted() {
-            if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
-        }
+        reportFeedFailures(state, context: context)
         return FeedFailure.mostSerious(state.failures)?.exitCode ?? 1
     }
 
@@ -94,9 +92,7 @@ public enum FeedCommands {
         } catch {
             return fail(error, context: context)
         }
-        for name in state.feeds.keys.sorted() {
-            if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
-        }
+        reportFeedFailures(state, context: context)
         if state.failure?.stopsTheRun != true {
             do throws(OutputError) {
                 try printer.finish()
@@ -106,9 +102,11 @@ public enum FeedCommands {
             }
         }
         if let status = runFailure(state, context: context) { return status }
-        if context.showsProgress, state.feeds.count > 1 {
-            let failed = state.feeds.values.filter { $0.failure != nil }.count
-            let new = state.newEntries.count
+        let failed = state.feeds.values.filter { $0.failure != nil }.count
+        let new = state.newEntries.count
+        // Nothing new and nothing failed prints nothing at all (contract), summary included.
+        if context.showsProgress, state.feeds.count > 1, new > 0 || failed > 0 {
+            // A courtesy on a terminal, like the progress line: a stderr that fails changes nothing.
             try? context.stderr.write("feedcli: \(state.feeds.count) feeds, \(new) new \(new == 1 ? "entry" : "entries")"
                                       + (failed > 0 ? ", \(failed) failed" : "") + "\n")
         }
@@ -211,18 +209,12 @@ public enum FeedCommands {
     }
 
     private static func detectKind(_ feed: FeedRegistration, context: CommandContext) throws -> FeedKind {
-        let http: HTTPClient
-        do {
-            http = try context.makeHTTPClient()
-        } catch {
-            throw FeedFailure(error, url: nil)
+        try withHTTPClient(context) { http in
+            let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
+                                      scheduler: context.scheduler, random: { Double.random(in: 0...1) },
+                                      environment: context.environment, logger: context.logger)
+            return try KindDetection.detect(feed, fetcher: fetcher)
         }
-        defer { http.shutdown() }
-        context.interruption.onTrigger { http.shutdown() }
-        let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
-                                  scheduler: context.scheduler, random: { Double.random(in: 0...1) },
-                                  environment: context.environment, logger: context.logger)
-        return try KindDetection.detect(feed, fetcher: fetcher)
     }
 
     /// `feedcli feeds set NAME --every DURATION|never`.
@@ -297,6 +289,20 @@ public enum FeedCommands {
             let environment = FeedEnvironment(store: store, fetcher: OfflineFetcher(), output: output, now: context.now)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
         }
+        let state = try withHTTPClient(context) { http in
+            let environment = FeedEnvironment.live(
+                store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
+                now: context.now, environment: context.environment, logger: context.logger, progress: progress,
+                onStep: context.onStep)
+            return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
+        }
+        progress?.clear()
+        return state
+    }
+
+    /// Runs `body` with a fresh HTTP client that Ctrl-C aborts, and frees every curl handle
+    /// before returning.
+    private static func withHTTPClient<T>(_ context: CommandContext, _ body: (HTTPClient) throws -> T) throws -> T {
         let http: HTTPClient
         do {
             http = try context.makeHTTPClient()
@@ -305,13 +311,7 @@ public enum FeedCommands {
         }
         defer { http.shutdown() }
         context.interruption.onTrigger { http.shutdown() }
-        let environment = FeedEnvironment.live(
-            store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
-            now: context.now, environment: context.environment, logger: context.logger, progress: progress,
-            onStep: context.onStep)
-        let state = ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
-        progress?.clear()
-        return state
+        return try body(http)
     }
 
     /// The exit status of a run that stopped as a whole (interrupted, output gone, store
@@ -321,6 +321,13 @@ public enum FeedCommands {
         guard let failure = state.failure else { return nil }
         context.report(failure)
         return failure.exitCode
+    }
+
+    /// One stderr line for each feed that failed, by name.
+    private static func reportFeedFailures(_ state: FeedReactorState, context: CommandContext) {
+        for name in state.feeds.keys.sorted() {
+            if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
+        }
     }
 
     /// `list`, `show` and `status` end quietly (0) when the reader has gone (`| head`); any other

@@ -7,7 +7,7 @@ import Foundation
 enum KindDetection {
     static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> FeedKind {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
-        if let kind = kind(of: answer, url: feed.url) { return kind }
+        if let kind = kind(of: answer) { return kind }
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
         if post.status == 200, (try? IndexedFeed.item(from: post)) != nil, case .object? = try? JSONParser.parse(post.body).value {
@@ -17,7 +17,7 @@ enum KindDetection {
                                   + "and \(first) answered \(seen(post)); give --kind")
     }
 
-    private static func kind(of response: HTTPResponse, url: String) -> FeedKind? {
+    private static func kind(of response: HTTPResponse) -> FeedKind? {
         guard response.status == 200, let value = try? JSONParser.parse(response.body).value else { return nil }
         return FeedShape.guess(value).flatMap { $0 == .indexed ? nil : $0 }
     }

@@ -26,7 +26,9 @@ final class CurlWorker: Sendable {
 
     /// The multi handle's address, shareable so other threads can call `curl_multi_wakeup`.
     /// @unchecked Sendable invariant: off the worker thread the pointer is only passed to
-    /// `curl_multi_wakeup` (thread-safe since 7.68), and only before `finished` is signalled.
+    /// `curl_multi_wakeup` (thread-safe since 7.68), and only from `wake(_:)`, with the inbox
+    /// locked and `isShuttingDown` false. The worker cleans the handle up only after reading
+    /// `isShuttingDown` true under that same lock, so no other thread can touch it afterwards.
     private struct MultiHandle: @unchecked Sendable {
         let raw: UnsafeMutableRawPointer
     }

@@ -65,11 +65,12 @@ public final class EntryPrinter: EntryOutput {
     private func write(_ entries: [Entry]) -> DeliveryReport {
         printed.withLock { printed in
             if interruption?.isTriggered == true { return DeliveryReport(delivered: 0, failure: .interrupted) }
+            let width = sink.columns
             if sink.tracksReading {
                 // A pipe: one entry at a time, each counted once the reader has taken it.
                 for (offset, entry) in entries.enumerated() {
                     var bytes: [UInt8] = []
-                    EntryRenderer.element(entry, number: printed, format: format, layout: layout, width: sink.columns, into: &bytes)
+                    EntryRenderer.element(entry, number: printed, format: format, layout: layout, width: width, into: &bytes)
                     do throws(OutputError) {
                         try sink.write(bytes)
                         try sink.waitUntilRead()
@@ -83,7 +84,7 @@ public final class EntryPrinter: EntryOutput {
             var block: [UInt8] = []
             var ends: [Int] = []
             for (offset, entry) in entries.enumerated() {
-                EntryRenderer.element(entry, number: printed + offset, format: format, layout: layout, width: sink.columns,
+                EntryRenderer.element(entry, number: printed + offset, format: format, layout: layout, width: width,
                                       into: &block)
                 ends.append(block.count)
             }

@@ -213,8 +213,6 @@ public struct OutputBuffer {
         if bytes.count >= capacity { try flush() }
     }
 
-    public mutating func append(_ text: String) throws(OutputError) { try append(Array(text.utf8)) }
-
     /// Lets `render` append straight into the buffer (no bytes of its own to copy).
     public mutating func render(_ render: (inout [UInt8]) -> Void) throws(OutputError) {
         render(&bytes)
