@@ -1,4 +1,4 @@
-import FeedCore
+@testable import FeedCore
 import Foundation
 import Testing
 
@@ -98,5 +98,63 @@ struct StoreTests {
             withExtendedLifetime(held) {}
         }
         _ = try store.lock(feed: "posts")
+    }
+
+    @Test func attemptingAHeldLockReturnsAtOnceWithNothing() throws {
+        let store = try FeedStore.open(at: temporaryStorePath(), wait: .seconds(5))
+        do {
+            let held = try store.lock(feed: "posts")
+            let started = ContinuousClock.now
+            #expect(try store.attemptLock(feed: "posts") == nil, "held by another (flock is per open file)")
+            #expect(ContinuousClock.now - started < .seconds(1), "no waiting")
+            #expect(try store.attemptLock(feed: "other") != nil)
+            withExtendedLifetime(held) {}
+        }
+        #expect(try store.attemptLock(feed: "posts") != nil, "free again once let go")
+    }
+
+    @Test func aLockRecreatesItsFolderWhenItWasRemoved() throws {
+        let path = temporaryStorePath()
+        let store = try FeedStore.open(at: path)
+        _ = try store.lock(feed: "posts")
+        try FileManager.default.removeItem(atPath: path + ".locks")
+        #expect(try store.attemptLock(feed: "posts") != nil)
+        let folder = try FileManager.default.attributesOfItem(atPath: path + ".locks")
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func quietFetchesAreCommittedTogetherAndAMissingFeedFailsAlone() throws {
+        let store = try FeedStore.open(at: temporaryStorePath())
+        try store.addFeed(FeedRegistration(name: "a", url: "http://x/a", kind: .graph), replace: false)
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        _ = try store.recordFailure(feed: "a", .temporary("down"), at: time, retryNotBefore: time)
+        let validators = Validators(etag: "\"v2\"", lastModified: nil)
+        let outcomes = try store.commitNothingNew([
+            ("a", FetchCommit(fetchedAt: time, validators: validators)),
+            ("gone", FetchCommit(fetchedAt: time)),
+            ("posts", FetchCommit(fetchedAt: time, nextIndex: 7)),
+        ])
+        #expect(outcomes.count == 3)
+        let a = try outcomes[0].get()
+        #expect(a.lastFetchAt == time && a.lastSuccessAt == time && a.validators == validators)
+        #expect(a.lastError == nil && a.retryNotBefore == nil, "a success clears the last error and retry time")
+        #expect(a == (try store.feed(named: "a")), "the record returned is the one stored")
+        #expect(throws: FeedFailure.notFound("no feed named gone")) { try outcomes[1].get() }
+        #expect(try outcomes[2].get().nextIndex == 7, "the others are committed all the same")
+    }
+
+    @Test func readsKeepCachedStatementsCompiled() throws {
+        // GRDB's `read` toggles `PRAGMA query_only`, which expires every prepared statement; the
+        // store reads without it, so the record query compiled once stays compiled.
+        let store = try FeedStore.open(at: temporaryStorePath())
+        _ = try store.feed(named: "posts")
+        for _ in 0..<3 {
+            _ = try store.oldestUnread(feed: "posts")
+            _ = try store.feeds()
+            _ = try store.storedIDs(feed: "posts", among: ["1"])
+            _ = try store.commitNothingNew([("posts", FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0)))])
+            _ = try store.feed(named: "posts")
+        }
+        #expect(try store.recordQueryRecompilations() == 0)
     }
 }

@@ -22,6 +22,10 @@ final class CurlWorker: Sendable {
         var commands: [Command] = []
         var nextID = 0
         var isShuttingDown = false
+        /// A wake-up was sent that the worker has not answered yet (it clears this when it takes
+        /// the commands): commands added meanwhile ride on it, so a burst of requests costs one
+        /// wake-up, not one each.
+        var isWakePending = false
     }
 
     /// The multi handle's address, shareable so other threads can call `curl_multi_wakeup`.
@@ -37,6 +41,9 @@ final class CurlWorker: Sendable {
     private let inbox = Mutex(Inbox())
     private let userAgent: String
     private let finished = DispatchSemaphore(value: 0)
+    /// The worker thread's `pthread_self()`, set as it starts (0 before): which thread is asking
+    /// is checked on every wake-up, and comparing this is far cheaper than `Thread.current.name`.
+    private let workerThread = Atomic<UInt>(0)
 
     init(userAgent: String, maxConnectionsPerHost: Int) throws(HTTPError) {
         CurlGlobal.initialize()
@@ -56,7 +63,7 @@ final class CurlWorker: Sendable {
             guard !inbox.isShuttingDown else { return nil }
             defer { inbox.nextID += 1 }
             inbox.commands.append(.start(id: inbox.nextID, request: request, observer: observer))
-            wake(inbox)
+            wake(&inbox)
             return inbox.nextID
         }
     }
@@ -66,7 +73,7 @@ final class CurlWorker: Sendable {
         inbox.withLock { inbox in
             guard !inbox.isShuttingDown else { return }
             inbox.commands.append(.cancel(id: id))
-            wake(inbox)
+            wake(&inbox)
         }
     }
 
@@ -75,24 +82,30 @@ final class CurlWorker: Sendable {
     func shutdown() {
         let first = inbox.withLock { inbox -> Bool in
             guard !inbox.isShuttingDown else { return false }
-            wake(inbox)
+            wake(&inbox)
             inbox.isShuttingDown = true
             return true
         }
         guard first else { return }
-        if Thread.current.name != "feedcli.curl" { finished.wait() }
+        if !isWorkerThread { finished.wait() }
     }
 
     /// Wakes the worker from `curl_multi_poll`. Called only with the inbox locked and before
     /// `isShuttingDown` is set: the worker reads that flag under the same lock before it cleans
     /// the multi handle up, so no wake-up can reach a freed handle. From the worker's own thread
     /// (a transfer started by a callback's observer) no wake-up is needed: it polls again anyway.
-    private func wake(_ inbox: borrowing Inbox) {
-        guard !inbox.isShuttingDown, Thread.current.name != "feedcli.curl" else { return }
+    private func wake(_ inbox: inout Inbox) {
+        guard !inbox.isShuttingDown, !inbox.isWakePending, !isWorkerThread else { return }
+        inbox.isWakePending = true
         curl_multi_wakeup(multi.raw)
     }
 
+    private var isWorkerThread: Bool {
+        workerThread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
     private func run() {
+        workerThread.store(UInt(pthread_self()), ordering: .relaxed)
         var transfers: [Int: CurlTransfer] = [:]
         var ids: [UnsafeMutableRawPointer: Int] = [:]
 
@@ -106,7 +119,10 @@ final class CurlWorker: Sendable {
 
         while true {
             let (commands, shuttingDown) = inbox.withLock { inbox in
-                defer { inbox.commands = [] }
+                defer {
+                    inbox.commands = []
+                    inbox.isWakePending = false
+                }
                 return (inbox.commands, inbox.isShuttingDown)
             }
             if shuttingDown { break }

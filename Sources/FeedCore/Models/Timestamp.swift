@@ -13,10 +13,33 @@ public enum Timestamp {
         var seconds = time_t(bounded.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
-            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        // Digits written by hand: `String(format:)` costs more than the rest of a 304's
+        // bookkeeping, and a sync of 1,000 feeds formats 1,000 times.
+        var text: [UInt8] = []
+        text.reserveCapacity(20)
+        func append(_ value: Int, digits: Int) {
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        append(Int(parts.tm_year) + 1900, digits: 4)
+        text.append(UInt8(ascii: "-"))
+        append(Int(parts.tm_mon) + 1, digits: 2)
+        text.append(UInt8(ascii: "-"))
+        append(Int(parts.tm_mday), digits: 2)
+        text.append(UInt8(ascii: "T"))
+        append(Int(parts.tm_hour), digits: 2)
+        text.append(UInt8(ascii: ":"))
+        append(Int(parts.tm_min), digits: 2)
+        text.append(UInt8(ascii: ":"))
+        append(Int(parts.tm_sec), digits: 2)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses an RFC 3339 (or Graph-style) timestamp; nil when it is not one.

@@ -17,6 +17,10 @@ public struct FeedEnvironment: Sendable {
     /// Where waiting for a feed's lock blocks; nil runs it on the subscribing thread (tests with
     /// an in-memory store, which then run synchronously and deterministically).
     public var lockQueue: DispatchQueue?
+    /// Where the commits of fetches that found nothing new are gathered and written together
+    /// (`GroupCommit`); the live one is the work queue, where responses arrive. Nil writes each
+    /// at once (tests that run synchronously).
+    public var commitQueue: DispatchQueue?
     /// The progress line, drawn from the state stream (`FeedReactor.transform(state:)`).
     public var progress: ProgressLine?
     /// Told of each step of delivering a feed's entries, for tests that interrupt a run at
@@ -26,7 +30,7 @@ public struct FeedEnvironment: Sendable {
     public init(
         store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
-        progress: ProgressLine? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        commitQueue: DispatchQueue? = nil, progress: ProgressLine? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
     ) {
         self.store = store
         self.fetcher = fetcher
@@ -34,6 +38,7 @@ public struct FeedEnvironment: Sendable {
         self.output = output
         self.now = now
         self.lockQueue = lockQueue
+        self.commitQueue = commitQueue
         self.progress = progress
         self.onStep = onStep
     }
@@ -52,7 +57,7 @@ public struct FeedEnvironment: Sendable {
         let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
                                   random: random, environment: environment, logger: logger)
         return FeedEnvironment(store: store, fetcher: fetcher, options: options, output: output, now: now,
-                               lockQueue: lockQueue, progress: progress, onStep: onStep)
+                               lockQueue: lockQueue, commitQueue: workQueue, progress: progress, onStep: onStep)
     }
 
     /// Decoding, store work and printing run here, one at a time, never on the HTTP client's

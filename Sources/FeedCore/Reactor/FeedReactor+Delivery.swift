@@ -23,6 +23,14 @@ extension FeedReactor {
         _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
     ) throws -> Observable<FeedMutation> {
         environment.onStep(.fetched)
+        if batch.entries.isEmpty {
+            // Nothing to print: the bookkeeping joins other quiet feeds' in one transaction.
+            let onStep = environment.onStep
+            return groupCommit.commit(feed: feed, batch.complete).map { record in
+                onStep(.committed)
+                return .stored(feed: feed, entries: [], record)
+            }
+        }
         var batch = batch
         var report = DeliveryReport(delivered: batch.entries.count)
         if printing, !batch.entries.isEmpty {

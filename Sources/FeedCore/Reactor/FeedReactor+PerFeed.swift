@@ -4,14 +4,14 @@ import Foundation
 extension FeedReactor {
     /// Runs `body` for one feed under its cross-process lock, bracketed by activity mutations;
     /// records a failure in the store and turns it into `.failed`. An unknown feed fails (66)
-    /// before any file is touched.
+    /// before any file is touched; `listed` says the name was just read from the store, which
+    /// spares that look-up (a feed removed meanwhile still fails, after the lock).
     func perFeed(
-        _ name: String, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
+        _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
-        let store = environment.store, onStep = environment.onStep
-        var work = Observable<FeedMutation>.deferred {
-            _ = try store.feed(named: name)
-            let lock = SubscriptionResource(try store.lock(feed: name))
+        let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
+        let locked = { @Sendable (lock: any Sendable) throws -> Observable<FeedMutation> in
+            let lock = SubscriptionResource(lock)
             onStep(.locked)
             let record = try store.feed(named: name)  // as it is now that this run holds the feed
             return lock.bound(to: Observable.concat([
@@ -20,7 +20,14 @@ extension FeedReactor {
                 try body(record),
             ]))
         }
-        if let queue = environment.lockQueue { work = work.subscribe(on: queue) }
+        var work = Observable<FeedMutation>.deferred {
+            if !listed { _ = try store.feed(named: name) }
+            // A free lock is taken where the work is; only waiting for a held one moves to the
+            // lock queue (a thread hop per feed was most of what an idle feed cost).
+            if let lock = try store.attemptLock(feed: name) { return try locked(lock) }
+            let waiting = Observable<FeedMutation>.deferred { try locked(try store.lock(feed: name)) }
+            return lockQueue.map { waiting.subscribe(on: $0) } ?? waiting
+        }
         work = work.catch { error in
             if let failure = error as? FeedFailure, failure.stopsTheRun { throw failure }
             return .deferred { recordFailure(error, feed: name) }

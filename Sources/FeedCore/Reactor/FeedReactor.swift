@@ -16,9 +16,12 @@ import Foundation
 public struct FeedReactor: Reactor {
     public let environment: FeedEnvironment
     public let initialState = FeedReactorState()
+    /// Writes the bookkeeping of quiet feeds together (see `GroupCommit`).
+    let groupCommit: GroupCommit
 
     public init(environment: FeedEnvironment) {
         self.environment = environment
+        groupCommit = GroupCommit(store: environment.store, queue: environment.commitQueue)
     }
 
     /// The progress line is drawn from the state stream: it sees every state, in order, on the
@@ -37,19 +40,23 @@ public struct FeedReactor: Reactor {
         case .nextOfAll:
             let store = environment.store
             work = .deferred {
-                if let oldest = try store.oldestUnreadOfAll() { return perFeed(oldest.feed) { record in try next(record) } }
+                if let oldest = try store.oldestUnreadOfAll() {
+                    return perFeed(oldest.feed, listed: true) { record in try next(record) }
+                }
                 return .concat([
-                    syncAll(try store.feeds().map(\.name), printing: false),
+                    syncAll(try store.feeds().map(\.name), listed: true, printing: false),
                     .deferred {
-                        try store.oldestUnreadOfAll().map { oldest in perFeed(oldest.feed) { record in try next(record) } } ?? .empty()
+                        try store.oldestUnreadOfAll().map { oldest in
+                            perFeed(oldest.feed, listed: true) { record in try next(record) }
+                        } ?? .empty()
                     },
                 ])
             }
         case .sync(let names):
             work = .deferred {
                 // A plain `sync` skips feeds polled more recently than their `--every`.
-                try syncAll(names.isEmpty ? environment.store.feeds().map(\.name) : names, printing: true,
-                            respectsEvery: names.isEmpty && !environment.options.force)
+                try syncAll(names.isEmpty ? environment.store.feeds().map(\.name) : names, listed: names.isEmpty,
+                            printing: true, respectsEvery: names.isEmpty && !environment.options.force)
             }
         case .loadStatus(let names):
             work = .deferred {
@@ -97,10 +104,10 @@ public struct FeedReactor: Reactor {
 
     // MARK: sync
 
-    /// Syncs `feeds`, up to `--jobs` at once.
-    func syncAll(_ feeds: [String], printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
+    /// Syncs `feeds`, up to `--jobs` at once; `listed`: the names were just read from the store.
+    func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            perFeed(feed) { record in
+            perFeed(feed, listed: listed) { record in
                 if respectsEvery, let due = record.nextDue, due > environment.now() { return .just(.skipped(feed: feed, until: due)) }
                 return sync(record, printing: printing)
             }

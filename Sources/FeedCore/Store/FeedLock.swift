@@ -15,10 +15,7 @@ public final class FeedLock: Sendable {
     /// Takes the lock at `path`, waiting at most `wait`. Throws `.temporary` when another process
     /// still holds it after that, `.storeAccess` when the lock file cannot be opened.
     public static func acquire(path: String, wait: Duration, holder: String) throws(FeedFailure) -> FeedLock {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw .storeAccess("cannot open lock file \(path): \(String(cString: strerror(errno)))")
-        }
+        let descriptor = try openFile(path)
         let deadline = ContinuousClock.now + wait
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
@@ -28,6 +25,34 @@ public final class FeedLock: Sendable {
             usleep(20_000)
         }
         return FeedLock(descriptor: descriptor)
+    }
+
+    /// Takes the lock at `path` if no one holds it, without waiting; nil when someone does.
+    /// Lets a caller take a free lock where it is and move to a thread that may block only
+    /// when it has to wait.
+    public static func attempt(path: String) throws(FeedFailure) -> FeedLock? {
+        let descriptor = try openFile(path)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return FeedLock(descriptor: descriptor)
+    }
+
+    /// Opens (creating) the lock file. Its folder is created (owner only) the first time it is
+    /// missing, rather than looked up before every lock: a sync of 1,000 feeds takes 1,000 locks.
+    private static func openFile(_ path: String) throws(FeedFailure) -> Int32 {
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == ENOENT {
+            let folder = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        }
+        guard descriptor >= 0 else {
+            throw .storeAccess("cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        return descriptor
     }
 
     deinit {

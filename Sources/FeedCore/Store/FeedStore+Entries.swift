@@ -41,15 +41,17 @@ extension FeedStore {
     /// has been printed. Uses the (feed, read, seq) index, so its cost does not grow with history.
     public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1",
-                             arguments: [feed]).map(Self.entry)
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.entryColumns) FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1")
+            return try Row.fetchOne(statement, arguments: [feed]).map(Self.entry)
         }
     }
 
     /// Marks a printed entry read; returns the feed's record after the change.
     public func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
         try write { db in
-            try db.execute(sql: "UPDATE entry SET read = 1 WHERE feed = ? AND id = ?", arguments: [feed, Self.blob(id)])
+            try db.cachedStatement(sql: "UPDATE entry SET read = 1 WHERE feed = ? AND id = ?")
+                .execute(arguments: [feed, Self.blob(id)])
             return try Self.record(db, name: feed)
         }
     }
@@ -59,7 +61,9 @@ extension FeedStore {
     /// stored are skipped; returns the ones that were new and the feed's record after the change.
     @discardableResult
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
-        try write { db in
+        // Nothing new (a 304, an empty page) is one UPDATE, atomic on its own: no transaction
+        // to open and close for what most feeds of a frequent sync come back with.
+        let apply = { (db: Database) throws -> CommitOutcome in
             var inserted: [Entry] = []
             // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
             let unnumbered = entries.filter { $0.seq == 0 }.count
@@ -77,27 +81,50 @@ extension FeedStore {
                 ])
                 if db.changesCount > 0 { inserted.append(entry) }
             }
-            let resumeChanges: Bool, resumeURL: String?
-            switch commit.resume {
-            case .keep: (resumeChanges, resumeURL) = (false, nil)
-            case .set(let url): (resumeChanges, resumeURL) = (true, url)
-            case .clear: (resumeChanges, resumeURL) = (true, nil)
-            }
-            try db.execute(sql: """
-                UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
-                    retry_not_before = NULL, next_index = COALESCE(?, next_index),
-                    etag = CASE WHEN ? THEN ? ELSE etag END,
-                    last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
-                    resume_url = CASE WHEN ? THEN ? ELSE resume_url END
-                WHERE name = ?
-                """, arguments: [
-                    Timestamp.format(commit.fetchedAt), commit.nextIndex,
-                    commit.validators != nil, commit.validators?.etag,
-                    commit.validators != nil, commit.validators?.lastModified,
-                    resumeChanges, resumeURL, feed,
-                ])
-            return CommitOutcome(entries: inserted, record: try Self.record(db, name: feed))
+            return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
         }
+        return try entries.isEmpty ? statements(apply) : write(apply)
+    }
+
+    /// The feed's side of a successful fetch: its time, validators, index and backfill cursor
+    /// as `commit` says, the last error and retry time cleared. Returns the record after it.
+    private static func commitBookkeeping(_ db: Database, feed: String, _ commit: FetchCommit) throws -> FeedRecord {
+        let resumeChanges: Bool, resumeURL: String?
+        switch commit.resume {
+        case .keep: (resumeChanges, resumeURL) = (false, nil)
+        case .set(let url): (resumeChanges, resumeURL) = (true, url)
+        case .clear: (resumeChanges, resumeURL) = (true, nil)
+        }
+        return try Self.updateRecord(db, """
+            UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
+                retry_not_before = NULL, next_index = COALESCE(?, next_index),
+                etag = CASE WHEN ? THEN ? ELSE etag END,
+                last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
+                resume_url = CASE WHEN ? THEN ? ELSE resume_url END
+            WHERE name = ?
+            """, arguments: [
+                Timestamp.format(commit.fetchedAt), commit.nextIndex,
+                commit.validators != nil, commit.validators?.etag,
+                commit.validators != nil, commit.validators?.lastModified,
+                resumeChanges, resumeURL, feed,
+            ], name: feed)
+    }
+
+    /// Commits the bookkeeping of several fetches that found nothing new (no entries: the fetch
+    /// time, validators and cursors as each commit says) in one transaction, so a sync of many
+    /// quiet feeds pays for one commit rather than one per feed. A feed that no longer exists
+    /// fails alone; a failure of the store fails them all (nothing is committed).
+    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+        let apply = { (db: Database) throws -> [Result<FeedRecord, FeedFailure>] in
+            try fetches.map { fetch in
+                do {
+                    return .success(try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit))
+                } catch let failure as FeedFailure {
+                    return .failure(failure)
+                }
+            }
+        }
+        return try fetches.count == 1 ? statements(apply) : write(apply)
     }
 
     /// Gives `entries` the numbers they will be stored under, before they are printed (so plain
@@ -255,16 +282,6 @@ extension FeedStore {
     /// Text bound as a blob, so SQLite keeps every byte (see schema v3).
     static func blob(_ text: String?) -> Data? {
         text.map { Data($0.utf8) }
-    }
-
-    /// Text read back byte for byte, whether stored as a blob or (by an older feedcli) as text.
-    static func text(_ row: Row, _ column: String) -> String? {
-        let value: DatabaseValue = row[column]
-        switch value.storage {
-        case .blob(let data): return String(decoding: data, as: UTF8.self)
-        case .string(let string): return string
-        default: return nil
-        }
     }
 }
 

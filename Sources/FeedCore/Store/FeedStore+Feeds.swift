@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 
@@ -11,7 +12,7 @@ extension FeedStore {
     /// One feed and its state, or `.notFound`. Its cost does not grow with the number of
     /// entries (counts are kept by triggers, the read cursor is one index probe).
     public func feed(named name: String) throws(FeedFailure) -> FeedRecord {
-        try read { db in try Self.record(db, name: name) }
+        try statements { db in try Self.record(db, name: name) }
     }
 
     /// Registers a feed. An existing name is a usage error unless `replace`; replacing keeps the
@@ -39,11 +40,10 @@ extension FeedStore {
     /// entries): the fetch time, and the feed's last error and retry time cleared.
     public func recordSuccess(feed: String, at time: Date) throws(FeedFailure) -> FeedRecord {
         try write { db in
-            try db.execute(sql: """
+            try Self.updateRecord(db, """
                 UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
                     retry_not_before = NULL WHERE name = ?2
-                """, arguments: [Timestamp.format(time), feed])
-            return try Self.record(db, name: feed)
+                """, arguments: [Timestamp.format(time), feed], name: feed)
         }
     }
 
@@ -71,42 +71,69 @@ extension FeedStore {
         feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?
     ) throws(FeedFailure) -> FeedRecord {
         try write { db in
-            try db.execute(sql: """
+            try Self.updateRecord(db, """
                 UPDATE feed SET last_fetch_at = ?, last_error = ?, last_error_code = ?,
                     retry_not_before = COALESCE(?, retry_not_before) WHERE name = ?
                 """, arguments: [Timestamp.format(time), failure.description, failure.exitCode,
-                                 retryNotBefore.map(Timestamp.format), feed])
-            return try Self.record(db, name: feed)
+                                 retryNotBefore.map(Timestamp.format), feed], name: feed)
         }
     }
 
-    private static let feedQuery = """
-        SELECT feed.*,
+    /// The columns a record is read from, in the order `record(_:)` reads them by position (a
+    /// name lookup per column costs more than the query itself when a sync touches 1,000 feeds).
+    private static let recordColumns = """
+        name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
+            last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
             (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id
-        FROM feed
         """
+    private static let feedQuery = "SELECT \(recordColumns) FROM feed"
 
+    /// One feed's record, read through a statement compiled once per connection (a sync of many
+    /// feeds reads one record per feed, and compiling costs more than running).
     static func record(_ db: Database, name: String) throws -> FeedRecord {
-        guard let record = try Row.fetchOne(db, sql: feedQuery + " WHERE name = ?", arguments: [name]).map(record) else {
+        let statement = try db.cachedStatement(sql: feedQuery + " WHERE name = ?")
+        guard let record = try Row.fetchOne(statement, arguments: [name]).map(record) else {
             throw FeedFailure.notFound("no feed named \(name)")
         }
         return record
     }
 
+    /// How often SQLite has compiled the cached record query again since it was first compiled
+    /// (`SQLITE_STMTSTATUS_REPREPARE`): a test holds the store to its statement cache with it.
+    func recordQueryRecompilations() throws(FeedFailure) -> Int32 {
+        try statements { db in
+            sqlite3_stmt_status(try db.cachedStatement(sql: Self.feedQuery + " WHERE name = ?").sqliteStatement,
+                                SQLITE_STMTSTATUS_REPREPARE, 0)
+        }
+    }
+
+    /// Runs `update`, an `UPDATE feed … WHERE name = ?` of one feed, and returns the feed's record
+    /// after it, read by the same statement (`RETURNING`): half the statements of an update
+    /// followed by a read, for the write every fetch ends with.
+    static func updateRecord(_ db: Database, _ update: String, arguments: StatementArguments, name: String) throws -> FeedRecord {
+        let statement = try db.cachedStatement(sql: update + " RETURNING " + recordColumns)
+        // Stepped to the end (not `fetchOne`): the change is complete however the rows are read,
+        // but stepping to SQLITE_DONE leaves no doubt about when an autocommit statement commits.
+        guard let row = try Row.fetchAll(statement, arguments: arguments).first else {
+            throw FeedFailure.notFound("no feed named \(name)")
+        }
+        return try record(row)
+    }
+
     private static func record(_ row: Row) throws -> FeedRecord {
-        let kindName: String = row["kind"]
+        let kindName: String = row[2]
         guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(row["name"] as String) has an unknown kind \(kindName)")
+            throw FeedFailure.storeAccess("feed \(row[0] as String) has an unknown kind \(kindName)")
         }
         return FeedRecord(
-            registration: FeedRegistration(name: row["name"], url: row["url"], kind: kind, tokenEnv: row["token_env"]),
-            nextIndex: row["next_index"],
-            validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
-            retryNotBefore: (row["retry_not_before"] as String?).flatMap(Timestamp.parse), resumeURL: row["resume_url"],
-            lastFetchAt: (row["last_fetch_at"] as String?).flatMap(Timestamp.parse),
-            lastSuccessAt: (row["last_success_at"] as String?).flatMap(Timestamp.parse),
-            every: (row["every_seconds"] as Int?).map { .seconds($0) },
-            lastError: row["last_error"], lastErrorCode: row["last_error_code"],
-            total: row["entry_count"], unread: row["unread_count"], lastReadID: text(row, "last_read_id"))
+            registration: FeedRegistration(name: row[0], url: row[1], kind: kind, tokenEnv: row[3]),
+            nextIndex: row[4],
+            validators: Validators(etag: row[5], lastModified: row[6]),
+            retryNotBefore: (row[7] as String?).flatMap(Timestamp.parse), resumeURL: row[8],
+            lastFetchAt: (row[9] as String?).flatMap(Timestamp.parse),
+            lastSuccessAt: (row[10] as String?).flatMap(Timestamp.parse),
+            every: (row[11] as Int?).map { .seconds($0) },
+            lastError: row[12], lastErrorCode: row[13],
+            total: row[14], unread: row[15], lastReadID: text(row, 16))
     }
 }

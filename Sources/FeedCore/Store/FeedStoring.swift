@@ -14,6 +14,8 @@ public protocol FeedStoring: Sendable {
     /// Takes the feed's cross-process lock, waiting as configured; held until the returned
     /// value is let go.
     func lock(feed: String) throws(FeedFailure) -> any Sendable
+    /// The feed's lock when no other run holds it, without waiting; nil when one does.
+    func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)?
     /// The oldest unread entry, without marking it.
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry?
     /// The oldest unread entry of all feeds (the one stored first).
@@ -22,6 +24,8 @@ public protocol FeedStoring: Sendable {
     func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord
     /// Stores new entries and a fetch's bookkeeping in one transaction.
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
+    /// Commits several fetches that found nothing new in one transaction; each feed's own outcome.
+    func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>]
     /// Which of `ids` the feed holds.
     func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String>
     /// Gives entries the numbers (handles) they will be stored under, before they are printed.
@@ -42,5 +46,9 @@ extension FeedStoring {
 extension FeedStore: FeedStoring {
     public func lock(feed: String) throws(FeedFailure) -> any Sendable {
         try lock(feedNamed: feed)
+    }
+
+    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
+        try attemptLock(feedNamed: feed)
     }
 }

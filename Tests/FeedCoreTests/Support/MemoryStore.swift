@@ -10,6 +10,8 @@ final class MemoryStore: FeedStoring {
         var entries: [String: [Entry]] = [:]
         var writes: [String] = []
         var numbers: Int64 = 0
+        var nothingNewBatches: [[String]] = []
+        var failsCommits = false
     }
     private let contents = Locked(Contents())
 
@@ -21,6 +23,12 @@ final class MemoryStore: FeedStoring {
 
     /// Each write, in order (`commit`, `delivered`, `failure`).
     var writes: [String] { contents.value.writes }
+
+    /// The feeds of each `commitNothingNew` call, in order: which quiet commits went together.
+    var nothingNewBatches: [[String]] { contents.value.nothingNewBatches }
+
+    /// Makes `commitNothingNew` fail as a full disk would.
+    func failCommits() { contents.withLock { $0.failsCommits = true } }
 
     func entries(_ feed: String) -> [Entry] { contents.value.entries[feed] ?? [] }
 
@@ -34,6 +42,8 @@ final class MemoryStore: FeedStoring {
     }
 
     func lock(feed: String) throws(FeedFailure) -> any Sendable { feed }
+
+    func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { feed }
 
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
         entries(feed).first { !$0.read }
@@ -49,6 +59,15 @@ final class MemoryStore: FeedStoring {
                 contents.entries[feed]?[index].read = true
             }
         }
+    }
+
+    func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+        let fails = contents.withLock { contents in
+            contents.nothingNewBatches.append(fetches.map(\.feed))
+            return contents.failsCommits
+        }
+        if fails { throw .storeAccess("disk I/O error") }
+        return fetches.map { fetch in Result { () throws(FeedFailure) in try commitFetch(feed: fetch.feed, entries: [], fetch.commit).record } }
     }
 
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
