@@ -220,6 +220,25 @@ struct ParsingTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z", "clamped, not a trap")
         #expect(Timestamp.format(Date(timeIntervalSince1970: -1e300)) == "0001-01-01T00:00:00Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+    }
+
+    @Test func timestampsAreFormattedAsTheCLibraryDoesAcrossTheCalendar() {
+        // The formatter computes the civil date itself (no time zone file); `gmtime_r` is the
+        // reference, over leap years, century rules and days before 1970.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let seconds = Int.random(in: -62_135_596_800...253_402_300_799, using: &generator)
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900,
+                                  Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour),
+                                  Int(parts.tm_min), Int(parts.tm_sec))
+            #expect(Timestamp.format(Date(timeIntervalSince1970: Double(seconds))) == expected, "\(seconds)")
+            #expect(Timestamp.parse(expected) == Date(timeIntervalSince1970: Double(seconds)))
+        }
     }
 
     @Test func retryAfterInSecondsOrAsADateIsCappedAtSevenDays() {

@@ -10,9 +10,12 @@ public enum Timestamp {
     public static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         let bounded = interval.isNaN ? 0 : min(max(interval, -62_135_596_800), 253_402_300_799)
-        var seconds = time_t(bounded.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        // By arithmetic, not `gmtime_r`: glibc loads the local time zone on its first call even
+        // for UTC, a file read that every short run (a `next`) would pay.
+        let seconds = Int(bounded.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
         // Digits written by hand: `String(format:)` costs more than the rest of a 304's
         // bookkeeping, and a sync of 1,000 feeds formats 1,000 times.
         var text: [UInt8] = []
@@ -27,17 +30,17 @@ public enum Timestamp {
                 divisor /= 10
             }
         }
-        append(Int(parts.tm_year) + 1900, digits: 4)
+        append(year, digits: 4)
         text.append(UInt8(ascii: "-"))
-        append(Int(parts.tm_mon) + 1, digits: 2)
+        append(month, digits: 2)
         text.append(UInt8(ascii: "-"))
-        append(Int(parts.tm_mday), digits: 2)
+        append(day, digits: 2)
         text.append(UInt8(ascii: "T"))
-        append(Int(parts.tm_hour), digits: 2)
+        append(time / 3600, digits: 2)
         text.append(UInt8(ascii: ":"))
-        append(Int(parts.tm_min), digits: 2)
+        append(time / 60 % 60, digits: 2)
         text.append(UInt8(ascii: ":"))
-        append(Int(parts.tm_sec), digits: 2)
+        append(time % 60, digits: 2)
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }
@@ -100,6 +103,20 @@ public enum Timestamp {
     /// Normalizes a feed's timestamp to UTC RFC 3339; nil for anything unparseable.
     public static func normalize(_ text: String?) -> String? {
         text.flatMap(parse).map(format)
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (the inverse of
+    /// `daysFromCivil`, Howard Hinnant's algorithm).
+    private static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
