@@ -1,6 +1,6 @@
 import ArgumentParser
 import FeedCore
-import Foundation
+
 
 @main
 struct FeedCLI: ParsableCommand {
@@ -14,7 +14,7 @@ struct FeedCLI: ParsableCommand {
         FileDescriptorSink.claimStandardDescriptors()
         if let mistake = CommandSpelling.check(Array(CommandLine.arguments.dropFirst()), in: configuration) {
             try? FileDescriptorSink.standardError.write("feedcli: \(mistake)\n")
-            Foundation.exit(64)
+            Glibc.exit(64)
         }
         let signals = SignalHandling.install()
         defer { signals.forEach { $0.cancel() } }

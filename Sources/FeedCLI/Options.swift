@@ -1,6 +1,6 @@
 import ArgumentParser
 import FeedCore
-import Foundation
+
 import Logging
 
 /// Option groups, as SwiftPM's `Options.swift` splits them: each command takes only the groups

@@ -1,6 +1,6 @@
 import Dispatch
 import FeedCore
-import Foundation
+
 
 /// Process-level signal wiring.
 ///

@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 
 /// What a command needs from the world, injected so that commands run hermetically in tests:
@@ -55,7 +54,7 @@ public struct CommandContext: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/feedcli/feedcli.sqlite"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/feedcli/feedcli.sqlite"
     }
 

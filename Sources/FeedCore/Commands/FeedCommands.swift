@@ -1,4 +1,3 @@
-import Foundation
 
 /// The commands, as functions from a context to an exit status. The CLI parses arguments and calls
 /// these; everything they do is testable without a process.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Starts the program that opens a web address for `feedcli open`: the first of `$BROWSER`'s
 /// colon-separated commands, else `xdg-open`, found through `PATH`, given the URL as its one
@@ -7,7 +6,7 @@ enum Launcher {
     /// The program's exit status; nil when it could not be started at all.
     static func open(_ url: String, environment: [String: String]) -> (program: String, status: Int32?) {
         let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init)
-            .flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            .flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
         let program = browser ?? "xdg-open"
         var pid = pid_t()
         let arguments = [program, url]

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Reading a response as the document a feed kind promises, with failures in feed terms: what
 /// was expected, what came instead, and (when the data fits another kind) which kind it looks

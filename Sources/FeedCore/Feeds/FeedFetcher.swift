@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Logging
 
 /// Sends a feed's requests politely: its bearer token, conditional-GET validators, retries with

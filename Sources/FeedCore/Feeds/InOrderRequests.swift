@@ -1,4 +1,3 @@
-import Foundation
 
 /// Requests indices `start…` through `request`, up to `inFlight` at once in a sliding window (a
 /// new request starts as soon as one finishes, not when a whole window has), and emits each
@@ -39,7 +38,7 @@ private final class InOrderRun: Disposable {
     /// Taken around taking answers out in order and emitting them, so runs emitted from
     /// different threads keep index order; recursive because a synchronous request answers
     /// inside `pump`.
-    private let emitting = NSRecursiveLock()
+    private let emitting = RecursiveLock()
 
     init(_ spec: InOrderRequests, downstream: Observer<(Int, HTTPResponse)>) {
         self.spec = spec

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Fetching an `indexed` feed: `GET {url}/{n}` for the next indices, stopping at the first 404.
 ///

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// `feeds add` without `--kind`: asks the URL once and picks the kind from what it returns (a
 /// JSON Feed's `version`, a Graph `data` array, a JSON array of items), else asks `URL/1` for a

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Fetching a paged feed (`graph`, `jsonfeed`, `linked`): a walk from the feed's URL for what is
 /// new, then, with the page budget left, a backfill walk from where an earlier walk was cut.

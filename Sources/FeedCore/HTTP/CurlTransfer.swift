@@ -1,5 +1,4 @@
 import CCurl
-import Foundation
 
 /// One request in flight: an easy handle, the buffers its callbacks fill, and the observer that
 /// gets the outcome.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// The `Retry-After` header (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, read without
 /// traps and capped, because a server's number must never crash feedcli or silence a feed for
@@ -10,7 +9,7 @@ public enum RetryAfter {
 
     /// The wait `value` asks for, from `now`, in `0...cap`; nil when it is neither form.
     public static func parse(_ value: String, now: Date) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingWhitespace()
         guard !text.isEmpty else { return nil }
         if text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
             // Saturate: any run of digits longer than the cap's is the cap.
@@ -53,8 +52,9 @@ public enum HTTPDate {
               let hour = clock[0], let minute = clock[1], let second = clock[2],
               (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second)
         else { return nil }
-        let stamp = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second)
-        return Timestamp.parse(stamp)
+        func digits(_ value: Int, _ count: Int) -> String { String(value).leftPadded(to: count) }
+        return Timestamp.parse("\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T"
+                               + "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))Z")
     }
 
     private static func monthNumber(_ word: String) -> Int? {

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Reads server bytes as JSON (RFC 8259), strictly and without traps: any input ends in a value
 /// or a `JSONSyntaxError`, never a crash, whatever its size, nesting or numbers.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// RFC 8288 `Link` header values: `<url>; rel="next"; title="x", <url2>; rel="prev first"`.
 /// Several links per header (and several headers), quoted parameters that may hold commas and
@@ -16,7 +15,7 @@ public enum LinkHeader {
         while let open = scalars.firstIndex(of: "<") {
             scalars = scalars[scalars.index(after: open)...]
             guard let close = scalars.firstIndex(of: ">") else { break }
-            let target = String(scalars[..<close]).trimmingCharacters(in: .whitespaces)
+            let target = String(scalars[..<close]).trimmingWhitespace()
             scalars = scalars[scalars.index(after: close)...]
             var parameters: [String: String] = [:]
             // Parameters run to the next comma outside quotes.
@@ -50,11 +49,11 @@ public enum LinkHeader {
                         scalars = index < scalars.endIndex ? scalars[scalars.index(after: index)...] : scalars[index...]
                     } else {
                         let token = scalars.prefix(while: { $0 != ";" && $0 != "," })
-                        parameterValue = String(token).trimmingCharacters(in: .whitespaces)
+                        parameterValue = String(token).trimmingWhitespace()
                         scalars = scalars[token.endIndex...]
                     }
                 }
-                let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+                let key = name.trimmingWhitespace().lowercased()
                 if !key.isEmpty, parameters[key] == nil { parameters[key] = parameterValue }
             }
             let relations = (parameters["rel"] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" })

@@ -7,7 +7,7 @@ public enum Redaction {
         guard text.utf8.contains(UInt8(ascii: "@")), text.contains("://") else { return text }
         var result = ""
         var rest = Substring(text)
-        while let scheme = rest.range(of: "://") {
+        while let scheme = rest.firstRange(of: "://") {
             result += rest[..<scheme.upperBound]
             rest = rest[scheme.upperBound...]
             // The authority ends at the first `/`, `?`, `#` or whitespace; userinfo at its last `@`.

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 extension Observable {
@@ -44,7 +43,7 @@ extension Observable {
             // Starting an attempt and disposing exclude each other, so no attempt starts after
             // `dispose()` returns (a wait that fires as the subscriber gives up sends nothing).
             // Recursive: an attempt's synchronous events may dispose from the same thread.
-            let starting = NSRecursiveLock()
+            let starting = RecursiveLock()
             @Sendable func attempt() {
                 starting.lock()
                 defer { starting.unlock() }

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 extension Observable {
@@ -46,7 +45,7 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     private let state = Mutex(State())
     /// Serializes downstream events across inners; recursive because an event handler may cause
     /// the source to emit again on the same thread.
-    private let emitting = NSRecursiveLock()
+    private let emitting = RecursiveLock()
     private let limit: Int
     private let transform: @Sendable (Source) throws -> Observable<Element>
     private let downstream: Observer<Element>
@@ -148,10 +147,3 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     }
 }
 
-extension NSRecursiveLock {
-    fileprivate func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
-}

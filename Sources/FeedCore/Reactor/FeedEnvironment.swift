@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Logging
 
 /// Everything the feed reactor reaches outside itself, injected: the store and the fetcher

@@ -1,4 +1,3 @@
-import Foundation
 
 /// What happened, as `reduce` learns it. Every change of `FeedReactorState` comes through one of
 /// these; per-feed state always arrives as the store's own record, never recomputed.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// One feed's work: under its lock, bracketed by activity, its failure recorded.
 extension FeedReactor {

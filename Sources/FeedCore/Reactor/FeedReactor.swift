@@ -1,4 +1,3 @@
-import Foundation
 
 /// The reactor behind `next`, `sync` and `status`.
 ///

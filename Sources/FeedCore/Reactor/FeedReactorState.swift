@@ -1,4 +1,3 @@
-import Foundation
 
 /// The reactor's state: per feed, what the store says and what this run did; plus the entries
 /// this action delivered.

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// Runs a `Reactor`: takes actions, processes them one at a time, publishes state.
 ///
@@ -39,7 +38,7 @@ public final class ReactorHost<R: Reactor>: Sendable {
     /// the current state and joins, so an observer sees the current state and then every later
     /// one, none lost or doubled. Recursive: an observer may subscribe from inside its own
     /// callback.
-    private let publishing = NSRecursiveLock()
+    private let publishing = RecursiveLock()
     private let pipeline = SerialDisposable()
 
     /// Actions queued and finished, and who waits for the queue to drain.

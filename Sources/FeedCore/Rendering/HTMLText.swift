@@ -15,7 +15,7 @@ enum HTMLText {
         guard text.contains("<") || text.contains("&") else { return false }
         let lower = text.lowercased()
         return ["<p", "<br", "<a ", "</", "<li", "<div", "<img", "<em", "<strong", "<b>", "<i>", "<blockquote", "<h"]
-            .contains { lower.contains($0) } || lower.range(of: #"&(#[0-9]+|#x[0-9a-f]+|[a-z]+);"#, options: .regularExpression) != nil
+            .contains { lower.contains($0) } || lower.contains(/&(#[0-9]+|#x[0-9a-f]+|[a-z]+);/)
     }
 
     static func render(_ html: String) -> Rendered {
@@ -97,8 +97,16 @@ enum HTMLText {
 
     /// The value of attribute `name` in a tag's inside (`a href="…" title=…`).
     private static func attribute(_ name: String, in tag: String) -> String? {
-        guard let range = tag.range(of: name + "=", options: .caseInsensitive) else { return nil }
-        let rest = tag[range.upperBound...]
+        // An ASCII case-insensitive search (attribute names are ASCII), by bytes so that the
+        // position found is one in `tag` itself.
+        let needle = Array((name + "=").lowercased().utf8), bytes = Array(tag.utf8)
+        guard bytes.count >= needle.count, let offset = (0...(bytes.count - needle.count)).first(where: { start in
+            needle.indices.allSatisfy { i in
+                let byte = bytes[start + i]
+                return (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == needle[i]
+            }
+        }) else { return nil }
+        let rest = Substring(String(decoding: bytes[(offset + needle.count)...], as: UTF8.self))
         if let quote = rest.first, quote == "\"" || quote == "'" {
             return String(rest.dropFirst().prefix { $0 != quote })
         }

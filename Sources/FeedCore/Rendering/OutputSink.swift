@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Where rendered bytes go: stdout, stderr, or memory in tests. Unbuffered: when `write`
@@ -116,7 +115,7 @@ public final class FileDescriptorSink: OutputSink {
         let failure = writing.withLock { _ -> OutputError? in
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                 if written < 0 {
                     switch errno {
                     case EINTR: continue

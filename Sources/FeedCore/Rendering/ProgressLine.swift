@@ -1,4 +1,3 @@
-import Foundation
 
 /// A one-line progress display on stderr while fetching ("feedcli: fireball, page 2: URL", or
 /// "index 29" for indexed feeds), redrawn in place and cut to the terminal's width. Shown only

@@ -1,4 +1,3 @@
-import Foundation
 
 /// An exclusive lock between processes, held through `flock(2)` on a file.
 ///
@@ -44,7 +43,7 @@ public final class FeedLock: Sendable {
     private static func openFile(_ path: String) throws(FeedFailure) -> Int32 {
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == ENOENT {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = StoreFile.folder(of: path)
             try? FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -1,6 +1,5 @@
 /// A feed's registration plus everything the store keeps about its polling: the persistent part
 /// of the reactor's per-feed state.
-import Foundation
 
 public struct FeedRecord: Sendable, Equatable {
     public var registration: FeedRegistration

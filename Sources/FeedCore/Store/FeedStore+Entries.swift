@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 
 /// What a successful fetch changes, committed together with its entries in one transaction.
 public struct FetchCommit: Sendable, Equatable {
@@ -41,17 +39,15 @@ extension FeedStore {
     /// has been printed. Uses the (feed, read, seq) index, so its cost does not grow with history.
     public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
         try read { db in
-            let statement = try db.cachedStatement(
-                sql: "SELECT \(Self.entryColumns) FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1")
-            return try Row.fetchOne(statement, arguments: [feed]).map(Self.entry)
+            try db.statement("SELECT \(Self.entryColumns) FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1")
+                .first([.text(feed)], Self.entry)
         }
     }
 
     /// Marks a printed entry read; returns the feed's record after the change.
     public func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
         try write { db in
-            try db.cachedStatement(sql: "UPDATE entry SET read = 1 WHERE feed = ? AND id = ?")
-                .execute(arguments: [feed, Self.blob(id)])
+            try db.statement("UPDATE entry SET read = 1 WHERE feed = ? AND id = ?").run([.text(feed), .blob(id)])
             return try Self.record(db, name: feed)
         }
     }
@@ -63,23 +59,23 @@ extension FeedStore {
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
         // Nothing new (a 304, an empty page) is one UPDATE, atomic on its own: no transaction
         // to open and close for what most feeds of a frequent sync come back with.
-        let apply = { (db: Database) throws -> CommitOutcome in
+        let apply = { (db: SQLiteConnection) throws -> CommitOutcome in
             var inserted: [Entry] = []
             // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
             let unnumbered = entries.filter { $0.seq == 0 }.count
             var numbers = try Self.reserve(db, count: unnumbered, backfill: commit.isBackfill).makeIterator()
-            let statement = try db.cachedStatement(sql: """
+            let statement = try db.statement("""
                 INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (feed, id) DO NOTHING
                 """)
             for var entry in entries {
                 if entry.seq == 0, let number = numbers.next() { entry.seq = number }
-                try statement.execute(arguments: [
-                    entry.seq, feed, Self.blob(entry.id), Self.blob(entry.title),
-                    Self.blob(entry.text), Self.blob(entry.author), Self.blob(entry.url), entry.published,
-                    entry.fetchedAt, entry.read, entry.source.text,
+                try statement.run([
+                    .integer(entry.seq), .text(feed), .blob(entry.id), .blob(entry.title),
+                    .blob(entry.text), .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published),
+                    .text(entry.fetchedAt), SQLiteValue(entry.read), .text(entry.source.text),
                 ])
-                if db.changesCount > 0 { inserted.append(entry) }
+                if db.changes > 0 { inserted.append(entry) }
             }
             return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
         }
@@ -88,7 +84,7 @@ extension FeedStore {
 
     /// The feed's side of a successful fetch: its time, validators, index and backfill cursor
     /// as `commit` says, the last error and retry time cleared. Returns the record after it.
-    private static func commitBookkeeping(_ db: Database, feed: String, _ commit: FetchCommit) throws -> FeedRecord {
+    private static func commitBookkeeping(_ db: SQLiteConnection, feed: String, _ commit: FetchCommit) throws -> FeedRecord {
         let resumeChanges: Bool, resumeURL: String?
         switch commit.resume {
         case .keep: (resumeChanges, resumeURL) = (false, nil)
@@ -103,10 +99,10 @@ extension FeedStore {
                 resume_url = CASE WHEN ? THEN ? ELSE resume_url END
             WHERE name = ?
             """, arguments: [
-                Timestamp.format(commit.fetchedAt), commit.nextIndex,
-                commit.validators != nil, commit.validators?.etag,
-                commit.validators != nil, commit.validators?.lastModified,
-                resumeChanges, resumeURL, feed,
+                .text(Timestamp.format(commit.fetchedAt)), SQLiteValue(commit.nextIndex),
+                SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.etag),
+                SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.lastModified),
+                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), .text(feed),
             ], name: feed)
     }
 
@@ -115,7 +111,7 @@ extension FeedStore {
     /// quiet feeds pays for one commit rather than one per feed. A feed that no longer exists
     /// fails alone; a failure of the store fails them all (nothing is committed).
     public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
-        let apply = { (db: Database) throws -> [Result<FeedRecord, FeedFailure>] in
+        let apply = { (db: SQLiteConnection) throws -> [Result<FeedRecord, FeedFailure>] in
             try fetches.map { fetch in
                 do {
                     return .success(try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit))
@@ -142,21 +138,21 @@ extension FeedStore {
     }
 
     /// `count` entry numbers, oldest entry first.
-    static func reserve(_ db: Database, count: Int, backfill: Bool) throws -> [Int64] {
+    static func reserve(_ db: SQLiteConnection, count: Int, backfill: Bool) throws -> [Int64] {
         guard count > 0 else { return [] }
         let n = Int64(count)
         // Rows stored some other way (an older feedcli, a script) are respected: seq is the rowid,
         // so MIN and MAX are one index probe each. Backfill numbers are always below zero (0
         // means "not numbered yet" to `commitFetch`).
         if backfill {
-            let floor = try Int64.fetchOne(db, sql: """
+            let floor = try db.statement("""
                 UPDATE entry_numbers SET floor = MIN(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - ? RETURNING floor
-                """, arguments: [n]) ?? -n
+                """).first([.integer(n)]) { $0.int64(0) } ?? -n
             return Array(floor..<(floor + n))
         }
-        let next = try Int64.fetchOne(db, sql: """
+        let next = try db.statement("""
             UPDATE entry_numbers SET next = MAX(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + ? RETURNING next
-            """, arguments: [n]) ?? n + 1
+            """).first([.integer(n)]) { $0.int64(0) } ?? n + 1
         return Array((next - n)..<next)
     }
 
@@ -165,9 +161,9 @@ extension FeedStore {
     public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
-            let statement = try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE feed = ? AND id = ?")
+            let statement = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
             var stored = Set<String>()
-            for id in ids where try Bool.fetchOne(statement, arguments: [feed, Self.blob(id)]) != nil {
+            for id in ids where try statement.first([.text(feed), .blob(id)], { _ in true }) != nil {
                 stored.insert(id)
             }
             return stored
@@ -180,16 +176,22 @@ extension FeedStore {
         try read { db in try Self.entries(db, reference: reference, feed: feed) }
     }
 
-    static func entries(_ db: Database, reference: String, feed: String?) throws -> [Entry] {
+    static func entries(_ db: SQLiteConnection, reference: String, feed: String?) throws -> [Entry] {
+        func all(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Entry] {
+            var found: [Entry] = []
+            try db.statement(sql).forEach(arguments) { row in
+                found.append(entry(row))
+                return true
+            }
+            return found
+        }
         if let seq = EntryReference.handle(reference) {
-            let found = try Row.fetchAll(
-                db, sql: "SELECT \(entryColumns) FROM entry WHERE seq = ? AND (? IS NULL OR feed = ?)",
-                arguments: [seq, feed, feed]).map(entry)
+            let found = try all("SELECT \(entryColumns) FROM entry WHERE seq = ? AND (? IS NULL OR feed = ?)",
+                                [SQLiteValue(seq), SQLiteValue(feed), SQLiteValue(feed)])
             if !found.isEmpty { return found }
         }
-        return try Row.fetchAll(
-            db, sql: "SELECT \(entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
-            arguments: [blob(reference), feed, feed]).map(entry)
+        return try all("SELECT \(entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
+                       [.blob(reference), SQLiteValue(feed), SQLiteValue(feed)])
     }
 
     /// Marks the entries `references` name read (or unread), in one transaction; when one names
@@ -204,8 +206,8 @@ extension FeedStore {
                     throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
                 }
                 for entry in entries {
-                    try db.execute(sql: "UPDATE entry SET read = ? WHERE seq = ?", arguments: [isRead, entry.seq])
-                    changed += db.changesCount
+                    try db.statement("UPDATE entry SET read = ? WHERE seq = ?").run([SQLiteValue(isRead), .integer(entry.seq)])
+                    changed += db.changes
                 }
             }
             return changed
@@ -216,14 +218,14 @@ extension FeedStore {
     public func markAllRead(feeds: [String]) throws(FeedFailure) -> Int {
         try write { db in
             guard !feeds.isEmpty else {
-                try db.execute(sql: "UPDATE entry SET read = 1 WHERE read = 0")
-                return db.changesCount
+                try db.statement("UPDATE entry SET read = 1 WHERE read = 0").run()
+                return db.changes
             }
             var changed = 0
             for feed in feeds {
                 _ = try Self.record(db, name: feed)
-                try db.execute(sql: "UPDATE entry SET read = 1 WHERE feed = ? AND read = 0", arguments: [feed])
-                changed += db.changesCount
+                try db.statement("UPDATE entry SET read = 1 WHERE feed = ? AND read = 0").run([.text(feed)])
+                changed += db.changes
             }
             return changed
         }
@@ -232,7 +234,7 @@ extension FeedStore {
     /// The oldest unread entry of all feeds (the one stored first), through the (read, seq) index.
     public func oldestUnreadOfAll() throws(FeedFailure) -> Entry? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE read = 0 ORDER BY seq LIMIT 1").map(Self.entry)
+            try db.statement("SELECT \(Self.entryColumns) FROM entry WHERE read = 0 ORDER BY seq LIMIT 1").first([], Self.entry)
         }
     }
 
@@ -242,23 +244,22 @@ extension FeedStore {
         feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
         var conditions: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        var arguments: [SQLiteValue] = []
         if let feed {
             conditions.append("feed = ?")
-            arguments.append(feed)
+            arguments.append(.text(feed))
         }
         if unreadOnly { conditions.append("read = 0") }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql: String
         if let limit {
-            arguments.append(limit)
+            arguments.append(SQLiteValue(limit))
             sql = "SELECT * FROM (SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
         } else {
             sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq"
         }
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try rows.next(), try body(Self.entry(row)) {}
+            try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
         }
     }
 
@@ -267,21 +268,10 @@ extension FeedStore {
     /// listing a million entries).
     static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
 
-    static func entry(_ row: Row) -> Entry {
-        Entry(feed: text(row, 0) ?? "", id: text(row, 1) ?? "", title: text(row, 2), text: text(row, 3),
-              author: text(row, 4), url: text(row, 5), published: text(row, 6), fetchedAt: text(row, 7) ?? "",
-              read: row[8], source: RawJSON(compactText: text(row, 9) ?? "null"), seq: row[10])
-    }
-
-    /// Text read byte for byte from SQLite's own buffer, whether stored as a blob (schema v3) or
-    /// as text (older rows, the columns that were always text); nil for NULL.
-    static func text(_ row: Row, _ index: Int) -> String? {
-        (try? row.withUnsafeData(atIndex: index) { data in data.map { String(decoding: $0, as: UTF8.self) } }) ?? nil
-    }
-
-    /// Text bound as a blob, so SQLite keeps every byte (see schema v3).
-    static func blob(_ text: String?) -> Data? {
-        text.map { Data($0.utf8) }
+    static func entry(_ row: SQLiteRow) -> Entry {
+        Entry(feed: row.string(0), id: row.string(1), title: row.text(2), text: row.text(3),
+              author: row.text(4), url: row.text(5), published: row.text(6), fetchedAt: row.string(7),
+              read: row.bool(8), source: RawJSON(compactText: row.text(9) ?? "null"), seq: row.int64(10))
     }
 }
 

@@ -1,12 +1,17 @@
 import CSQLite
-import Foundation
-import GRDB
 
 /// Registered feeds and their polling state.
 extension FeedStore {
     /// Every feed, by name, with counts.
     public func feeds() throws(FeedFailure) -> [FeedRecord] {
-        try read { db in try Row.fetchAll(db, sql: Self.feedQuery + " ORDER BY name").map(Self.record) }
+        try read { db in
+            var records: [FeedRecord] = []
+            try db.statement(Self.feedQuery + " ORDER BY name").forEach { row in
+                records.append(try Self.record(row))
+                return true
+            }
+            return records
+        }
     }
 
     /// One feed and its state, or `.notFound`. Its cost does not grow with the number of
@@ -19,31 +24,20 @@ extension FeedStore {
     /// entries but forgets validators, retry time and last error (the URL may have changed).
     public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
         try write { db in
-            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM feed WHERE name = ?", arguments: [feed.name]) ?? false
+            let exists = try db.statement("SELECT 1 FROM feed WHERE name = ?").first([.text(feed.name)]) { _ in true } ?? false
             if exists {
                 guard replace else {
                     throw FeedFailure.usage("feed \(feed.name) exists; use --replace to change it")
                 }
-                try db.execute(sql: """
+                try db.statement("""
                     UPDATE feed SET url = ?, kind = ?, token_env = ?, etag = NULL, last_modified = NULL,
                         retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
-                    """, arguments: [feed.url, feed.kind.rawValue, feed.tokenEnv, feed.name])
+                    """).run([.text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv), .text(feed.name)])
             } else {
-                try db.execute(
-                    sql: "INSERT INTO feed (name, url, kind, token_env, created_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [feed.name, feed.url, feed.kind.rawValue, feed.tokenEnv, Timestamp.format(.now)])
+                try db.statement("INSERT INTO feed (name, url, kind, token_env, created_at) VALUES (?, ?, ?, ?, ?)")
+                    .run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+                          .text(Timestamp.format(.now))])
             }
-        }
-    }
-
-    /// Records a fetch that found nothing new (a 304, a 404 at the next index, only known
-    /// entries): the fetch time, and the feed's last error and retry time cleared.
-    public func recordSuccess(feed: String, at time: Date) throws(FeedFailure) -> FeedRecord {
-        try write { db in
-            try Self.updateRecord(db, """
-                UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
-                    retry_not_before = NULL WHERE name = ?2
-                """, arguments: [Timestamp.format(time), feed], name: feed)
         }
     }
 
@@ -51,16 +45,16 @@ extension FeedStore {
     public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
         try write { db in
             _ = try Self.record(db, name: feed)
-            try db.execute(sql: "UPDATE feed SET every_seconds = ? WHERE name = ?",
-                           arguments: [every.map { Int($0.components.seconds) }, feed])
+            try db.statement("UPDATE feed SET every_seconds = ? WHERE name = ?")
+                .run([SQLiteValue(every.map { Int64($0.components.seconds) }), .text(feed)])
         }
     }
 
     /// Removes a feed and its entries.
     public func removeFeed(named name: String) throws(FeedFailure) {
         let removed = try write { db in
-            try db.execute(sql: "DELETE FROM feed WHERE name = ?", arguments: [name])
-            return db.changesCount
+            try db.statement("DELETE FROM feed WHERE name = ?").run([.text(name)])
+            return db.changes
         }
         if removed == 0 { throw .notFound("no feed named \(name)") }
     }
@@ -74,13 +68,12 @@ extension FeedStore {
             try Self.updateRecord(db, """
                 UPDATE feed SET last_fetch_at = ?, last_error = ?, last_error_code = ?,
                     retry_not_before = COALESCE(?, retry_not_before) WHERE name = ?
-                """, arguments: [Timestamp.format(time), failure.description, failure.exitCode,
-                                 retryNotBefore.map(Timestamp.format), feed], name: feed)
+                """, arguments: [.text(Timestamp.format(time)), .text(failure.description), SQLiteValue(failure.exitCode),
+                                 SQLiteValue(retryNotBefore.map(Timestamp.format)), .text(feed)], name: feed)
         }
     }
 
-    /// The columns a record is read from, in the order `record(_:)` reads them by position (a
-    /// name lookup per column costs more than the query itself when a sync touches 1,000 feeds).
+    /// The columns a record is read from, in the order `record(_:)` reads them by position.
     private static let recordColumns = """
         name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
             last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
@@ -88,11 +81,10 @@ extension FeedStore {
         """
     private static let feedQuery = "SELECT \(recordColumns) FROM feed"
 
-    /// One feed's record, read through a statement compiled once per connection (a sync of many
-    /// feeds reads one record per feed, and compiling costs more than running).
-    static func record(_ db: Database, name: String) throws -> FeedRecord {
-        let statement = try db.cachedStatement(sql: feedQuery + " WHERE name = ?")
-        guard let record = try Row.fetchOne(statement, arguments: [name]).map(record) else {
+    /// One feed's record, through a statement compiled once per connection (a sync of many feeds
+    /// reads one record per feed, and compiling costs more than running).
+    static func record(_ db: SQLiteConnection, name: String) throws -> FeedRecord {
+        guard let record = try db.statement(feedQuery + " WHERE name = ?").first([.text(name)], record) else {
             throw FeedFailure.notFound("no feed named \(name)")
         }
         return record
@@ -102,38 +94,34 @@ extension FeedStore {
     /// (`SQLITE_STMTSTATUS_REPREPARE`): a test holds the store to its statement cache with it.
     func recordQueryRecompilations() throws(FeedFailure) -> Int32 {
         try statements { db in
-            sqlite3_stmt_status(try db.cachedStatement(sql: Self.feedQuery + " WHERE name = ?").sqliteStatement,
-                                SQLITE_STMTSTATUS_REPREPARE, 0)
+            sqlite3_stmt_status(try db.statement(Self.feedQuery + " WHERE name = ?").handle, SQLITE_STMTSTATUS_REPREPARE, 0)
         }
     }
 
     /// Runs `update`, an `UPDATE feed … WHERE name = ?` of one feed, and returns the feed's record
     /// after it, read by the same statement (`RETURNING`): half the statements of an update
     /// followed by a read, for the write every fetch ends with.
-    static func updateRecord(_ db: Database, _ update: String, arguments: StatementArguments, name: String) throws -> FeedRecord {
-        let statement = try db.cachedStatement(sql: update + " RETURNING " + recordColumns)
-        // Stepped to the end (not `fetchOne`): the change is complete however the rows are read,
-        // but stepping to SQLITE_DONE leaves no doubt about when an autocommit statement commits.
-        guard let row = try Row.fetchAll(statement, arguments: arguments).first else {
+    static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String) throws -> FeedRecord {
+        guard let record = try db.statement(update + " RETURNING " + recordColumns).first(arguments, record) else {
             throw FeedFailure.notFound("no feed named \(name)")
         }
-        return try record(row)
+        return record
     }
 
-    private static func record(_ row: Row) throws -> FeedRecord {
-        let kindName: String = row[2]
+    private static func record(_ row: SQLiteRow) throws -> FeedRecord {
+        let kindName = row.string(2)
         guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(row[0] as String) has an unknown kind \(kindName)")
+            throw FeedFailure.storeAccess("feed \(row.string(0)) has an unknown kind \(kindName)")
         }
         return FeedRecord(
-            registration: FeedRegistration(name: row[0], url: row[1], kind: kind, tokenEnv: row[3]),
-            nextIndex: row[4],
-            validators: Validators(etag: row[5], lastModified: row[6]),
-            retryNotBefore: (row[7] as String?).flatMap(Timestamp.parse), resumeURL: row[8],
-            lastFetchAt: (row[9] as String?).flatMap(Timestamp.parse),
-            lastSuccessAt: (row[10] as String?).flatMap(Timestamp.parse),
-            every: (row[11] as Int?).map { .seconds($0) },
-            lastError: row[12], lastErrorCode: row[13],
-            total: row[14], unread: row[15], lastReadID: text(row, 16))
+            registration: FeedRegistration(name: row.string(0), url: row.string(1), kind: kind, tokenEnv: row.text(3)),
+            nextIndex: row.int(4),
+            validators: Validators(etag: row.text(5), lastModified: row.text(6)),
+            retryNotBefore: row.text(7).flatMap(Timestamp.parse), resumeURL: row.text(8),
+            lastFetchAt: row.text(9).flatMap(Timestamp.parse),
+            lastSuccessAt: row.text(10).flatMap(Timestamp.parse),
+            every: row.optionalInt(11).map { .seconds($0) },
+            lastError: row.text(12), lastErrorCode: row.isNull(13) ? nil : Int32(truncatingIfNeeded: row.int64(13)),
+            total: row.int(14), unread: row.int(15), lastReadID: row.text(16))
     }
 }

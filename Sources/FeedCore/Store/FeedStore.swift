@@ -1,6 +1,4 @@
 import CSQLite
-import Foundation
-import GRDB
 
 /// The SQLite store behind every command: feeds, their polling state, and their entries.
 ///
@@ -28,10 +26,10 @@ public final class FeedStore: Sendable {
     public let path: String
     /// The path with symlinks resolved: what SQLite opens and what locks are keyed by.
     let resolvedPath: String
-    let database: DatabaseQueue
+    let database: SQLiteDatabase
     private let wait: Duration
 
-    private init(path: String, resolvedPath: String, database: DatabaseQueue, wait: Duration) {
+    private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration) {
         self.path = path
         self.resolvedPath = resolvedPath
         self.database = database
@@ -41,10 +39,9 @@ public final class FeedStore: Sendable {
     /// Opens the store at `path`, creating it (and its folder) when missing and migrating it to
     /// the current schema.
     public static func open(at path: String, wait: Duration = .seconds(30), access: Access = .readWrite) throws(FeedFailure) -> FeedStore {
-        _ = enableURIs
-        let folder = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        let folder = StoreFile.folder(of: path)
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             throw .storeAccess("\(path) is a directory, not a feedcli store")
         }
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
@@ -52,13 +49,13 @@ public final class FeedStore: Sendable {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw .storeCreate("\(folder): \(Excerpt.of(error.localizedDescription, limit: 200))")
+                throw .storeCreate("\(folder): \(Excerpt.of("\(error)", limit: 200))")
             }
         }
         let header = try StoreFile.checkIsFeedcliStore(path)
         var access = access
         if header == nil {
-            let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw .storeCreate("\(path): \(String(cString: strerror(errno)))") }
             close(descriptor)
             access = .readWrite  // a new store is set up by this run
@@ -67,55 +64,53 @@ public final class FeedStore: Sendable {
         let isWritable = StoreFile.isWritable(resolvedPath)
         if access == .readWrite, !isWritable { throw .storeAccess("the store is read-only: \(path)") }
 
-        var configuration = Configuration()
-        configuration.journalMode = .default
-        configuration.busyMode = .timeout(TimeInterval(wait.components.seconds) + 0.001)
-        configuration.label = "feedcli"
         // A reader of a writable store opens it normally and simply never writes: a read-only
         // SQLite connection cannot create the WAL files it needs.
-        configuration.readonly = access == .readOnly && !isWritable
-        configuration.prepareDatabase { db in
-            // In WAL mode, NORMAL syncs at checkpoints instead of at every commit: a killed process
-            // still keeps every committed transaction and the file never corrupts; only a power
-            // loss may roll back the last commits. Polling cron runs need no more.
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        let readonly = access == .readOnly && !isWritable
+        func connect(_ location: String, flags: Int32) throws -> SQLiteConnection {
+            let connection = try SQLiteConnection(path: location, flags: flags)
+            sqlite3_busy_timeout(connection.handle, Int32(clamping: wait.components.seconds * 1000 + 1))
+            // The schema's `ON DELETE CASCADE` (removing a feed removes its entries) needs it.
+            try connection.execute("PRAGMA foreign_keys = ON")
+            if !readonly {
+                // In WAL mode, NORMAL syncs at checkpoints instead of at every commit: a killed
+                // process still keeps every committed transaction and the file never corrupts;
+                // only a power loss may roll back the last commits. Polling cron runs need no more.
+                try connection.execute("PRAGMA synchronous = NORMAL")
                 // Automatic checkpoints keep the journal short; one at every close would cost
                 // each short run (a `next`) a checkpoint and an fsync.
-                if let connection = db.sqliteConnection { _ = feed_sqlite_no_checkpoint_on_close(connection) }
+                _ = feed_sqlite_no_checkpoint_on_close(connection.handle)
             }
+            return connection
         }
         // A read-only store with nothing in its journal is read as immutable: SQLite then needs
         // no shared-memory file, which it could not create (read-only mount) or would leave
         // behind with the store's read-only mode. With a journal, SQLite reads it if it can, and
         // otherwise the store is read as of its last checkpoint.
-        let database: DatabaseQueue
+        let connection: SQLiteConnection
         do {
-            if configuration.readonly, StoreFile.hasJournal(resolvedPath),
-               let journaled = try? DatabaseQueue(path: resolvedPath, configuration: configuration),
-               (try? journaled.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }) != nil {
-                database = journaled
-            } else if configuration.readonly {
-                database = try DatabaseQueue(path: "file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
-                                             configuration: configuration)
+            if readonly, StoreFile.hasJournal(resolvedPath),
+               let journaled = try? connect(resolvedPath, flags: SQLITE_OPEN_READONLY),
+               (try? journaled.execute("SELECT COUNT(*) FROM sqlite_master")) != nil {
+                connection = journaled
+            } else if readonly {
+                connection = try connect("file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
+                                         flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
             } else {
-                database = try DatabaseQueue(path: resolvedPath, configuration: configuration)
+                connection = try connect(resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             }
         } catch {
             throw StoreFile.failure(error, path: path)
         }
-        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: database, wait: wait)
+        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait)
         try store.prepare(access: access, isWAL: header?.isWAL ?? false)
         return store
     }
 
-    /// `file:` URIs (for immutable opens), before SQLite initializes.
-    private static let enableURIs: Int32 = feed_sqlite_enable_uri()
-
     /// Migrates to the current schema and makes the journal WAL, once, when the store needs it.
     private func prepare(access: Access, isWAL: Bool) throws(FeedFailure) {
         let migrator = StoreSchema.migrator
-        let isCurrent = try read { db in try migrator.hasCompletedMigrations(db) }
+        let isCurrent = try read { db in try migrator.isComplete(db) }
         if isCurrent && isWAL { return }
         guard access == .readWrite else {
             if isCurrent { return }
@@ -125,8 +120,10 @@ public final class FeedStore: Sendable {
         let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store")
         do {
             // WAL mode is persistent: set once here, not on every open.
-            if !isWAL { try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") } }
-            try migrator.migrate(database)
+            try database.withConnection { db in
+                if !isWAL { try db.execute("PRAGMA journal_mode = WAL") }
+                try migrator.migrate(db)
+            }
         } catch {
             throw .storeAccess("\(path): migration failed: \(StoreFile.describe(error))")
         }
@@ -149,27 +146,9 @@ public final class FeedStore: Sendable {
     }
 
     /// Runs `body` in a read transaction (one snapshot, however many statements).
-    ///
-    /// Not GRDB's `read`: it guards its body with `PRAGMA query_only`, and SQLite expires every
-    /// prepared statement of the connection whenever a flag pragma changes, so every statement
-    /// cached with `cachedStatement` would be compiled again after each read (that was a third of
-    /// a sync of 1,000 idle feeds). What `query_only` enforced, that reads do not write, holds by
-    /// construction: the bodies given here only select.
-    func read<T>(_ body: (Database) throws -> T) throws(FeedFailure) -> T {
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
         do {
-            return try database.unsafeRead { db in
-                try db.beginTransaction(.deferred)
-                let value: T
-                do {
-                    value = try body(db)
-                } catch {
-                    // The body's error is the one to report; a read transaction has nothing to undo.
-                    try? db.rollback()
-                    throw error
-                }
-                try db.commit()
-                return value
-            }
+            return try database.withConnection { db in try db.transaction(immediate: false) { try body(db) } }
         } catch {
             throw StoreFile.failure(error, path: path)
         }
@@ -178,17 +157,18 @@ public final class FeedStore: Sendable {
     /// Runs `body`, whose statements each stand alone, outside any transaction: SQLite makes each
     /// statement atomic by itself, and a BEGIN and COMMIT would cost as much as the statement.
     /// For one-statement reads, and for writes whose one change needs no companion.
-    func statements<T>(_ body: (Database) throws -> T) throws(FeedFailure) -> T {
+    func statements<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
         do {
-            return try database.writeWithoutTransaction(body)
+            return try database.withConnection(body)
         } catch {
             throw StoreFile.failure(error, path: path)
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws(FeedFailure) -> T {
+    /// Runs `body` in a write transaction: all of it is committed, or none of it.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
         do {
-            return try database.write(body)
+            return try database.withConnection { db in try db.transaction(immediate: true) { try body(db) } }
         } catch {
             throw StoreFile.failure(error, path: path)
         }

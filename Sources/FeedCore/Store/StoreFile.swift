@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import CSQLite
 
 /// The store as a file: recognising a feedcli store without writing to it, resolving its path,
 /// naming lock files, and saying what went wrong in words (never SQL, never a type dump).
@@ -13,17 +12,20 @@ enum StoreFile {
     /// reading only (the file is left untouched). nil when there is no store yet (no file, or an
     /// empty one).
     static func checkIsFeedcliStore(_ path: String) throws(FeedFailure) -> Header? {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw .storeAccess("\(path): cannot be read") }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno != ENOENT { throw .storeAccess("\(path): cannot be read") }
             return nil
         }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
-        try? handle.close()
-        guard !header.isEmpty else { return nil }
-        guard header.count >= 72, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 100) }
+        close(descriptor)
+        guard count > 0 else { return nil }
+        header.removeLast(100 - count)
+        guard header.count >= 72, header.prefix(16).elementsEqual("SQLite format 3\0".utf8) else {
             throw .storeAccess("\(path) is not a feedcli store (not a SQLite database); left untouched")
         }
-        let bytes = Array(header)
+        let bytes = header
         // The header stores application_id big-endian at offset 68; 0 means a database that was
         // just being created by another feedcli run (or an empty one).
         let id = bytes[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
@@ -43,7 +45,19 @@ enum StoreFile {
 
     /// Whether this process may write the store: the file and its folder (for the journal).
     static func isWritable(_ path: String) -> Bool {
-        access(path, W_OK) == 0 && access((path as NSString).deletingLastPathComponent, W_OK) == 0
+        access(path, W_OK) == 0 && access(folder(of: path).isEmpty ? "." : folder(of: path), W_OK) == 0
+    }
+
+    /// The folder part of `path` ("" for a bare file name, "/" for a file at the root), as
+    /// `NSString.deletingLastPathComponent` gave it.
+    static func folder(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        var folder = trimmed[..<slash]
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        return String(folder)
     }
 
     /// Whether a non-empty WAL journal exists beside the store.
@@ -70,32 +84,28 @@ enum StoreFile {
 
     /// A path made safe inside a `file:` URI.
     static func uriEscaped(_ path: String) -> String {
-        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
-            .replacingOccurrences(of: "#", with: "%23")
+        path.replacing("%", with: "%25").replacing("?", with: "%3f").replacing("#", with: "%23")
     }
 
     /// A store error as the failure the user sees.
     static func failure(_ error: any Error, path: String) -> FeedFailure {
         if let failure = error as? FeedFailure { return failure }
-        guard let database = error as? DatabaseError else {
+        guard let database = error as? SQLiteError else {
             return .storeAccess("\(path): \(describe(error))")
         }
-        switch database.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return .temporary("\(path) is busy in another feedcli run")
-        case .SQLITE_READONLY: return .storeAccess("the store is read-only: \(path)")
-        case .SQLITE_FULL: return .storeAccess("the disk is full: \(path)")
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .storeAccess("\(path) is damaged or not a feedcli store")
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH: return .storeAccess("cannot open the store: \(path)")
+        switch database.code {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .temporary("\(path) is busy in another feedcli run")
+        case SQLITE_READONLY: return .storeAccess("the store is read-only: \(path)")
+        case SQLITE_FULL: return .storeAccess("the disk is full: \(path)")
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .storeAccess("\(path) is damaged or not a feedcli store")
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: return .storeAccess("cannot open the store: \(path)")
         default: return .storeAccess("\(path): \(describe(error))")
         }
     }
 
     /// An error in a few words: SQLite's message without the statement, cut short.
     static func describe(_ error: any Error) -> String {
-        if let database = error as? DatabaseError {
-            return Excerpt.of(database.message ?? "SQLite error \(database.resultCode.rawValue)", limit: 200)
-        }
-        return Excerpt.of("\(error)", limit: 200)
+        Excerpt.of("\(error)", limit: 200)
     }
 }
 

@@ -1,4 +1,3 @@
-import GRDB
 
 /// The store's schema, as versioned migrations. A migration, once released, never changes: add a
 /// new one instead.
@@ -7,11 +6,11 @@ enum StoreSchema {
     /// file that is someone else's.
     static let applicationID: Int32 = 0x4645_4544
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: feeds and entries") { db in
-            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-            try db.execute(sql: """
+    static var migrator: SQLiteMigrator {
+        var migrator = SQLiteMigrator()
+        migrator.register("v1: feeds and entries") { db in
+            try db.execute("PRAGMA application_id = \(applicationID)")
+            try db.execute("""
                 CREATE TABLE feed (
                     name TEXT PRIMARY KEY NOT NULL,
                     url TEXT NOT NULL,
@@ -43,19 +42,18 @@ enum StoreSchema {
                 CREATE INDEX entry_by_feed_read ON entry (feed, read, seq);
                 """)
             let posts = FeedRegistration.defaultFeed
-            try db.execute(
-                sql: "INSERT INTO feed (name, url, kind, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [posts.name, posts.url, posts.kind.rawValue, Timestamp.format(.now)])
+            try db.statement("INSERT INTO feed (name, url, kind, created_at) VALUES (?, ?, ?, ?)")
+                .run([.text(posts.name), .text(posts.url), .text(posts.kind.rawValue), .text(Timestamp.format(.now))])
         }
-        migrator.registerMigration("v2: backfill cursor") { db in
+        migrator.register("v2: backfill cursor") { db in
             // Where a walk cut short by --max-pages goes on next time (older entries).
-            try db.execute(sql: "ALTER TABLE feed ADD COLUMN resume_url TEXT")
+            try db.execute("ALTER TABLE feed ADD COLUMN resume_url TEXT")
         }
-        migrator.registerMigration("v3: exact text, counters, per-feed order") { db in
-            // Feed text is stored as UTF-8 blobs: SQLite's text binding (through GRDB) stops at
+        migrator.register("v3: exact text, counters, per-feed order") { db in
+            // Feed text is stored as UTF-8 blobs: SQLite's text binding (as GRDB did it) stops at
             // NUL, and a title or id may hold one. Columns keep TEXT affinity, which stores
             // blobs as they are; equality and UNIQUE compare the bytes.
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE entry SET id = CAST(id AS BLOB), title = CAST(title AS BLOB), text = CAST(text AS BLOB),
                     author = CAST(author AS BLOB), url = CAST(url AS BLOB);
                 ALTER TABLE feed ADD COLUMN entry_count INTEGER NOT NULL DEFAULT 0;

@@ -1,0 +1,81 @@
+import CSQLite
+
+/// One SQLite connection and the statements compiled on it.
+///
+/// Not thread-safe by itself: `SQLiteDatabase` is the only owner, and it uses a connection only
+/// while holding its lock. Opened with `SQLITE_OPEN_NOMUTEX` for that reason (SQLite's own mutex
+/// would only repeat that lock).
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens `path` (a `file:` URI when `flags` has `SQLITE_OPEN_URI`).
+    init(path: String, flags: Int32) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, connection: handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        cache = [:]  // statements are finalized before the connection closes
+        sqlite3_close_v2(handle)
+    }
+
+    /// `sql` compiled once and kept: later calls return the same statement, reset by its next
+    /// `bind`. One statement per call site is expected; SQL built per call would fill the cache.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = cache[sql] { return cached }
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else { throw error(code) }
+        let statement = SQLiteStatement(handle: handle, connection: self)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql`, one or more statements without parameters (pragmas, migrations).
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text)
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a transaction: `IMMEDIATE` takes the write lock at once (so a writer
+    /// waits at BEGIN, under the busy timeout, never fails halfway to upgrade); `DEFERRED` reads
+    /// one snapshot. Rolled back when `body` throws.
+    func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+        try statement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").run()
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            // The body's error is the one to report; a failed rollback leaves SQLite to roll the
+            // transaction back itself when the connection closes.
+            try? statement("ROLLBACK").run()
+            throw error
+        }
+        do {
+            try statement("COMMIT").run()
+        } catch {
+            try? statement("ROLLBACK").run()
+            throw error
+        }
+        return value
+    }
+
+    func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, connection: handle)
+    }
+}

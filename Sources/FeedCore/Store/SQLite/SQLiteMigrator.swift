@@ -1,0 +1,47 @@
+/// Versioned schema migrations, applied in order, each once, each in its own transaction.
+///
+/// Which ones are applied is kept in `grdb_migrations`, the table GRDB's migrator used when
+/// feedcli was built on GRDB: stores made by those releases keep their history.
+struct SQLiteMigrator {
+    struct Migration {
+        var identifier: String
+        var apply: (SQLiteConnection) throws -> Void
+    }
+
+    var migrations: [Migration] = []
+
+    mutating func register(_ identifier: String, _ apply: @escaping (SQLiteConnection) throws -> Void) {
+        migrations.append(Migration(identifier: identifier, apply: apply))
+    }
+
+    /// Whether every migration is applied. Reads only.
+    func isComplete(_ connection: SQLiteConnection) throws -> Bool {
+        let applied = try appliedIdentifiers(connection)
+        return migrations.allSatisfy { applied.contains($0.identifier) }
+    }
+
+    /// Applies the missing migrations.
+    func migrate(_ connection: SQLiteConnection) throws {
+        try connection.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = try appliedIdentifiers(connection)
+        for migration in migrations where !applied.contains(migration.identifier) {
+            try connection.transaction(immediate: true) {
+                try migration.apply(connection)
+                try connection.statement("INSERT INTO grdb_migrations (identifier) VALUES (?)")
+                    .run([.text(migration.identifier)])
+            }
+        }
+    }
+
+    private func appliedIdentifiers(_ connection: SQLiteConnection) throws -> Set<String> {
+        let exists = try connection.statement(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'").first { _ in true } ?? false
+        guard exists else { return [] }
+        var applied = Set<String>()
+        try connection.statement("SELECT identifier FROM grdb_migrations").forEach { row in
+            applied.insert(row.string(0))
+            return true
+        }
+        return applied
+    }
+}

@@ -1,0 +1,45 @@
+import CSQLite
+
+/// The current row of a stepping statement, read by column position.
+///
+/// Valid only until the statement steps again: values are copied out as they are read. Text is
+/// read byte for byte whether SQLite holds it as text or as a blob (schema v3 keeps entry text as
+/// blobs so that NUL survives).
+struct SQLiteRow {
+    let statement: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_NULL
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(statement, column)
+    }
+
+    func int(_ column: Int32) -> Int {
+        Int(truncatingIfNeeded: sqlite3_column_int64(statement, column))
+    }
+
+    func optionalInt(_ column: Int32) -> Int? {
+        isNull(column) ? nil : int(column)
+    }
+
+    func bool(_ column: Int32) -> Bool {
+        sqlite3_column_int64(statement, column) != 0
+    }
+
+    /// The column's bytes as UTF-8 text (invalid sequences repaired), nil for NULL.
+    func text(_ column: Int32) -> String? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        // `column_blob` first, then `column_bytes`: SQLite's documented order for an exact length.
+        let bytes = sqlite3_column_blob(statement, column)
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard let bytes, count > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Text of a column that is never NULL by the schema; "" if it is anyway.
+    func string(_ column: Int32) -> String {
+        text(column) ?? ""
+    }
+}

@@ -1,0 +1,106 @@
+import CSQLite
+
+/// A value bound to a statement's parameter.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case text(String)
+    /// Text bound as a blob: SQLite keeps every byte, NUL included (see schema v3).
+    case blob(String)
+
+    init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+    init(_ value: Int32?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    init(_ value: Bool) { self = .integer(value ? 1 : 0) }
+    init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    static func blob(_ value: String?) -> SQLiteValue { value.map { .blob($0) } ?? .null }
+}
+
+/// A prepared statement, owned by one `SQLiteConnection` and used only under its lock.
+///
+/// Statements are compiled once and kept by the connection (`SQLiteConnection.statement(_:)`):
+/// compiling costs more than running the small statements the store runs per feed.
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement and binds `arguments` to its parameters, in order.
+    func bind(_ arguments: [SQLiteValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch argument {
+            case .null:
+                code = sqlite3_bind_null(handle, index)
+            case .integer(let value):
+                code = sqlite3_bind_int64(handle, index, value)
+            case .text(let value):
+                code = bindBytes(value, at: index, asBlob: false)
+            case .blob(let value):
+                code = bindBytes(value, at: index, asBlob: true)
+            }
+            guard code == SQLITE_OK else { throw connection.error(code) }
+        }
+    }
+
+    /// Binds with an explicit length (never up to a NUL) and lets SQLite copy the bytes.
+    private func bindBytes(_ value: String, at index: Int32, asBlob: Bool) -> Int32 {
+        var value = value
+        return value.withUTF8 { bytes in
+            // A non-null pointer even for "" (a null blob pointer would bind NULL).
+            let base = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)
+            return asBlob
+                ? sqlite3_bind_blob(handle, index, base, Int32(bytes.count), sqliteTransient)
+                : sqlite3_bind_text(handle, index, base?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                    sqliteTransient)
+        }
+    }
+
+    /// Steps once: a row (read it before stepping again), or nil when the statement is done.
+    func step() throws(SQLiteError) -> SQLiteRow? {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return SQLiteRow(statement: handle)
+        case SQLITE_DONE: return nil
+        case let code:
+            sqlite3_reset(handle)
+            throw connection.error(code)
+        }
+    }
+
+    /// Runs the statement to its end, ignoring rows.
+    func run(_ arguments: [SQLiteValue] = []) throws(SQLiteError) {
+        try bind(arguments)
+        while try step() != nil {}
+        sqlite3_reset(handle)
+    }
+
+    /// The first row, read by `read`, after running the statement to its end (so that a write
+    /// with `RETURNING` is complete); nil when there is none.
+    func first<T>(_ arguments: [SQLiteValue] = [], _ read: (SQLiteRow) throws -> T) throws -> T? {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        guard let row = try step() else { return nil }
+        let value = try read(row)
+        while try step() != nil {}
+        return value
+    }
+
+    /// Reads rows one at a time until `body` returns false or they run out.
+    func forEach(_ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Bool) throws {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        while let row = try step(), try body(row) {}
+    }
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies bound bytes before the call returns.
+private let sqliteTransient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)
