@@ -29,6 +29,12 @@ let package = Package(
                 "CCurl",
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [
+                // Release builds carry SQLite inside the binary: loading libsqlite3.so and binding
+                // its ~1,600 symbols is a measurable share of a `next` (scripts/bench.sh).
+                .linkedLibrary("sqlite3", .when(configuration: .debug)),
+                .unsafeFlags(["-Xlinker", "-l:libsqlite3.a"], .when(configuration: .release)),
             ]
         ),
         .executableTarget(

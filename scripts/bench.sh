@@ -23,6 +23,7 @@ command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v jq >/dev/null || need+=(jq)
 [ -x /usr/bin/time ] || need+=(time)
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev pkg-config)
+[ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
@@ -30,10 +31,7 @@ fi
 export PATH="$PATH:/usr/sbin"
 
 if [ -z "${FEEDCLI:-}" ]; then
-  # The shipped configuration: Swift's runtime and Foundation linked statically (start-up is most
-  # of what `next` costs). Its own build folder, so debug builds and tests are not disturbed.
-  swift build -c release --static-swift-stdlib --scratch-path .build-static --product feedcli 2>&1 | tail -n 1
-  FEEDCLI="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/feedcli"
+  FEEDCLI="$(bash scripts/build-release.sh | tail -n 1)"  # the shipped configuration
 fi
 feedcli="$FEEDCLI"
 work="$(mktemp -d)"; out="${BENCH_OUT:-$work}"; mkdir -p "$out"

@@ -17,7 +17,8 @@ mkdir -p "$out"
 sources=(
   Sources/FeedCore/JSON/*.swift
   Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
-  Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader}.swift
+  Sources/FeedCore/Platform.swift
+  Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift

@@ -4,12 +4,6 @@
 
 #include <sqlite3.h>
 
-/// Lets `sqlite3_open_v2` read `file:` URIs (for `?immutable=1`). Must run before SQLite
-/// initializes; returns SQLITE_MISUSE, harmlessly, when it is too late.
-static inline int feed_sqlite_enable_uri(void) {
-    return sqlite3_config(SQLITE_CONFIG_URI, 1);
-}
-
 /// Skips the checkpoint SQLite runs when the last connection closes; automatic checkpoints
 /// still keep the journal short.
 static inline int feed_sqlite_no_checkpoint_on_close(sqlite3 *db) {

@@ -144,8 +144,8 @@ struct StoreTests {
     }
 
     @Test func readsKeepCachedStatementsCompiled() throws {
-        // GRDB's `read` toggles `PRAGMA query_only`, which expires every prepared statement; the
-        // store reads without it, so the record query compiled once stays compiled.
+        // A statement compiled once stays compiled across reads and writes (GRDB's `read`, which
+        // the store once used, toggled `PRAGMA query_only` and so expired every statement).
         let store = try FeedStore.open(at: temporaryStorePath())
         _ = try store.feed(named: "posts")
         for _ in 0..<3 {

@@ -7,7 +7,7 @@ public enum Redaction {
         guard text.utf8.contains(UInt8(ascii: "@")), text.contains("://") else { return text }
         var result = ""
         var rest = Substring(text)
-        while let scheme = rest.firstRange(of: "://") {
+        while let scheme = schemeSeparator(in: rest) {
             result += rest[..<scheme.upperBound]
             rest = rest[scheme.upperBound...]
             // The authority ends at the first `/`, `?`, `#` or whitespace; userinfo at its last `@`.
@@ -21,5 +21,16 @@ public enum Redaction {
             rest = rest[authorityEnd...]
         }
         return result + rest
+    }
+
+    /// The range of the first `://` in `text`.
+    private static func schemeSeparator(in text: Substring) -> Range<Substring.Index>? {
+        var index = text.startIndex
+        while let colon = text[index...].firstIndex(of: ":") {
+            let end = text.index(colon, offsetBy: 3, limitedBy: text.endIndex) ?? text.endIndex
+            if text[colon..<end].elementsEqual("://") { return colon..<end }
+            index = text.index(after: colon)
+        }
+        return nil
     }
 }

@@ -15,7 +15,31 @@ enum HTMLText {
         guard text.contains("<") || text.contains("&") else { return false }
         let lower = text.lowercased()
         return ["<p", "<br", "<a ", "</", "<li", "<div", "<img", "<em", "<strong", "<b>", "<i>", "<blockquote", "<h"]
-            .contains { lower.contains($0) } || lower.contains(/&(#[0-9]+|#x[0-9a-f]+|[a-z]+);/)
+            .contains { lower.contains($0) } || containsEntity(lower)
+    }
+
+    /// Whether `text` holds an entity: `&name;`, `&#123;` or `&#x1f;` (lowercase ASCII names).
+    private static func containsEntity(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while let ampersand = bytes[index...].firstIndex(of: UInt8(ascii: "&")) {
+            var cursor = ampersand + 1
+            let isNumeric = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "#")
+            if isNumeric { cursor += 1 }
+            let isHex = isNumeric && cursor < bytes.count && bytes[cursor] == UInt8(ascii: "x")
+            if isHex { cursor += 1 }
+            let start = cursor
+            while cursor < bytes.count {
+                let byte = bytes[cursor]
+                let isDigit = (0x30...0x39).contains(byte), isLetter = (0x61...0x7A).contains(byte)
+                let fits = isHex ? isDigit || (0x61...0x66).contains(byte) : isNumeric ? isDigit : isLetter
+                guard fits else { break }
+                cursor += 1
+            }
+            if cursor > start, cursor < bytes.count, bytes[cursor] == UInt8(ascii: ";") { return true }
+            index = ampersand + 1
+        }
+        return false
     }
 
     static func render(_ html: String) -> Rendered {

@@ -84,7 +84,16 @@ enum StoreFile {
 
     /// A path made safe inside a `file:` URI.
     static func uriEscaped(_ path: String) -> String {
-        path.replacing("%", with: "%25").replacing("?", with: "%3f").replacing("#", with: "%23")
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// A store error as the failure the user sees.
@@ -106,11 +115,5 @@ enum StoreFile {
     /// An error in a few words: SQLite's message without the statement, cut short.
     static func describe(_ error: any Error) -> String {
         Excerpt.of("\(error)", limit: 200)
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
