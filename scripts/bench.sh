@@ -30,10 +30,7 @@ fi
 export PATH="$PATH:/usr/sbin"
 
 if [ -z "${FEEDCLI:-}" ]; then
-  # The shipped configuration: Swift's runtime and Foundation linked statically (start-up is most
-  # of what `next` costs). Its own build folder, so debug builds and tests are not disturbed.
-  swift build -c release --static-swift-stdlib --scratch-path .build-static --product feedcli 2>&1 | tail -n 1
-  FEEDCLI="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/feedcli"
+  FEEDCLI="$(bash scripts/build-release.sh | tail -n 1)"  # the shipped configuration
 fi
 feedcli="$FEEDCLI"
 work="$(mktemp -d)"; out="${BENCH_OUT:-$work}"; mkdir -p "$out"

@@ -19,9 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 
-# Swift's runtime and Foundation linked statically: the binary runs without a Swift toolchain.
-swift build -c release --static-swift-stdlib --scratch-path .build-static --product feedcli 2>&1 | tail -n 1
-binary="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/feedcli"
+# Swift's runtime, Foundation and the C++ runtime inside the binary: it runs without a Swift toolchain.
+binary="$(bash scripts/build-release.sh | tail -n 1)"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"

@@ -12,13 +12,31 @@ struct FeedCLI: ParsableCommand {
 
     static func main() {
         FileDescriptorSink.claimStandardDescriptors()
-        if let mistake = CommandSpelling.check(Array(CommandLine.arguments.dropFirst()), in: configuration) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let mistake = CommandSpelling.check(arguments, in: configuration) {
             try? FileDescriptorSink.standardError.write("feedcli: \(mistake)\n")
             Foundation.exit(64)
         }
+        // A command that may fetch has curl set up on the other core while its arguments are
+        // parsed (start-up is most of what a `next` costs).
+        if mayFetch(arguments) { HTTPClient.prepareInBackground() }
         let signals = SignalHandling.install()
         defer { signals.forEach { $0.cancel() } }
-        main(nil)
+        // What ArgumentParser's `main()` does, plus the wait for that set-up before any exit.
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            HTTPClient.awaitPreparation()
+        } catch {
+            HTTPClient.awaitPreparation()
+            exit(withError: error)
+        }
+    }
+
+    /// Whether `arguments` name a command that may fetch: `next`, `sync`, `feeds add`.
+    static func mayFetch(_ arguments: [String]) -> Bool {
+        let words = arguments.filter { !$0.hasPrefix("-") }
+        return ["next", "sync"].contains(words.first ?? "") || words.starts(with: ["feeds", "add"])
     }
 }
 
