@@ -43,7 +43,8 @@ extension FeedStore {
         try read { db in
             let statement = try db.cachedStatement(
                 sql: "SELECT \(Self.entryColumns) FROM entry WHERE feed = ? AND read = 0 ORDER BY seq LIMIT 1")
-            return try Row.fetchOne(statement, arguments: [feed]).map(Self.entry)
+            let rows = try Row.fetchCursor(statement, arguments: [feed])  // read in place, not copied
+            return try withExtendedLifetime(rows) { try rows.next().map(Self.entry) }
         }
     }
 

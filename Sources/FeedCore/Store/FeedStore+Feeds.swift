@@ -92,10 +92,11 @@ extension FeedStore {
     /// feeds reads one record per feed, and compiling costs more than running).
     static func record(_ db: Database, name: String) throws -> FeedRecord {
         let statement = try db.cachedStatement(sql: feedQuery + " WHERE name = ?")
-        guard let record = try Row.fetchOne(statement, arguments: [name]).map(record) else {
-            throw FeedFailure.notFound("no feed named \(name)")
-        }
-        return record
+        // A cursor's row is read in place (`fetchOne` would copy every column into a new row
+        // first); it is valid only while the cursor lives, so the cursor is kept to the end.
+        let rows = try Row.fetchCursor(statement, arguments: [name])
+        guard let row = try rows.next() else { throw FeedFailure.notFound("no feed named \(name)") }
+        return try withExtendedLifetime(rows) { try record(row) }
     }
 
     /// How often SQLite has compiled the cached record query again since it was first compiled
@@ -112,12 +113,14 @@ extension FeedStore {
     /// followed by a read, for the write every fetch ends with.
     static func updateRecord(_ db: Database, _ update: String, arguments: StatementArguments, name: String) throws -> FeedRecord {
         let statement = try db.cachedStatement(sql: update + " RETURNING " + recordColumns)
-        // Stepped to the end (not `fetchOne`): the change is complete however the rows are read,
-        // but stepping to SQLITE_DONE leaves no doubt about when an autocommit statement commits.
-        guard let row = try Row.fetchAll(statement, arguments: arguments).first else {
-            throw FeedFailure.notFound("no feed named \(name)")
-        }
-        return try record(row)
+        // Stepped to the end: the change is complete however the rows are read, but stepping to
+        // SQLITE_DONE leaves no doubt about when an autocommit statement commits. The row is read
+        // in place (a cursor), not copied.
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        guard let row = try rows.next() else { throw FeedFailure.notFound("no feed named \(name)") }
+        let updated = try withExtendedLifetime(rows) { try record(row) }
+        while try rows.next() != nil {}
+        return updated
     }
 
     private static func record(_ row: Row) throws -> FeedRecord {
