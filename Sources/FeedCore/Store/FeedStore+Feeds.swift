@@ -124,19 +124,36 @@ extension FeedStore {
     }
 
     private static func record(_ row: Row) throws -> FeedRecord {
-        let kindName: String = row[2]
+        // Every column through `fromDatabaseValue`, which answers nil where GRDB's subscript would
+        // trap: a hand-edited or damaged store is a failure of the store (74), never a crash.
+        func value<T: DatabaseValueConvertible>(_ index: Int) throws -> T? {
+            let stored: DatabaseValue = row[index]
+            if stored.isNull { return nil }
+            guard let value = T.fromDatabaseValue(stored) else {
+                throw FeedFailure.storeAccess("a feed's column \(Array(row.columnNames)[index]) "
+                                              + "holds \(stored), not a \(T.self): the store is damaged")
+            }
+            return value
+        }
+        func required<T: DatabaseValueConvertible>(_ index: Int) throws -> T {
+            guard let value: T = try value(index) else {
+                throw FeedFailure.storeAccess("a feed has no \(Array(row.columnNames)[index]): the store is damaged")
+            }
+            return value
+        }
+        let name: String = try required(0), kindName: String = try required(2)
         guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(row[0] as String) has an unknown kind \(kindName)")
+            throw FeedFailure.storeAccess("feed \(name) has an unknown kind \(kindName)")
         }
         return FeedRecord(
-            registration: FeedRegistration(name: row[0], url: row[1], kind: kind, tokenEnv: row[3]),
-            nextIndex: row[4],
-            validators: Validators(etag: row[5], lastModified: row[6]),
-            retryNotBefore: (row[7] as String?).flatMap(Timestamp.parse), resumeURL: row[8],
-            lastFetchAt: (row[9] as String?).flatMap(Timestamp.parse),
-            lastSuccessAt: (row[10] as String?).flatMap(Timestamp.parse),
-            every: (row[11] as Int?).map { .seconds($0) },
-            lastError: row[12], lastErrorCode: row[13],
-            total: row[14], unread: row[15], lastReadID: text(row, 16))
+            registration: FeedRegistration(name: name, url: try required(1), kind: kind, tokenEnv: try value(3)),
+            nextIndex: try required(4),
+            validators: Validators(etag: try value(5), lastModified: try value(6)),
+            retryNotBefore: (try value(7) as String?).flatMap(Timestamp.parse), resumeURL: try value(8),
+            lastFetchAt: (try value(9) as String?).flatMap(Timestamp.parse),
+            lastSuccessAt: (try value(10) as String?).flatMap(Timestamp.parse),
+            every: (try value(11) as Int?).map { .seconds($0) },
+            lastError: try value(12), lastErrorCode: try value(13),
+            total: try required(14), unread: try required(15), lastReadID: text(row, 16))
     }
 }
