@@ -36,17 +36,6 @@ extension FeedStore {
         }
     }
 
-    /// Records a fetch that found nothing new (a 304, a 404 at the next index, only known
-    /// entries): the fetch time, and the feed's last error and retry time cleared.
-    public func recordSuccess(feed: String, at time: Date) throws(FeedFailure) -> FeedRecord {
-        try write { db in
-            try Self.updateRecord(db, """
-                UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
-                    retry_not_before = NULL WHERE name = ?2
-                """, arguments: [Timestamp.format(time), feed], name: feed)
-        }
-    }
-
     /// Sets (or, with nil, unsets) how often a plain `sync` fetches the feed.
     public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
         try write { db in
@@ -91,12 +80,7 @@ extension FeedStore {
     /// One feed's record, read through a statement compiled once per connection (a sync of many
     /// feeds reads one record per feed, and compiling costs more than running).
     static func record(_ db: Database, name: String) throws -> FeedRecord {
-        let statement = try db.cachedStatement(sql: feedQuery + " WHERE name = ?")
-        // A cursor's row is read in place (`fetchOne` would copy every column into a new row
-        // first); it is valid only while the cursor lives, so the cursor is kept to the end.
-        let rows = try Row.fetchCursor(statement, arguments: [name])
-        guard let row = try rows.next() else { throw FeedFailure.notFound("no feed named \(name)") }
-        return try withExtendedLifetime(rows) { try record(row) }
+        try onlyRecord(of: db.cachedStatement(sql: feedQuery + " WHERE name = ?"), arguments: [name], name: name)
     }
 
     /// How often SQLite has compiled the cached record query again since it was first compiled
@@ -112,15 +96,19 @@ extension FeedStore {
     /// after it, read by the same statement (`RETURNING`): half the statements of an update
     /// followed by a read, for the write every fetch ends with.
     static func updateRecord(_ db: Database, _ update: String, arguments: StatementArguments, name: String) throws -> FeedRecord {
-        let statement = try db.cachedStatement(sql: update + " RETURNING " + recordColumns)
-        // Stepped to the end: the change is complete however the rows are read, but stepping to
-        // SQLITE_DONE leaves no doubt about when an autocommit statement commits. The row is read
-        // in place (a cursor), not copied.
+        try onlyRecord(of: db.cachedStatement(sql: update + " RETURNING " + recordColumns), arguments: arguments, name: name)
+    }
+
+    /// The one feed record `statement` yields (names are unique), or `.notFound`. The row is read
+    /// in place through a cursor (`fetchOne` would copy every column into a new row first), and
+    /// only while the cursor lives; the statement is then stepped to its end, so that an
+    /// autocommit `UPDATE … RETURNING` has plainly committed when this returns.
+    private static func onlyRecord(of statement: Statement, arguments: StatementArguments, name: String) throws -> FeedRecord {
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         guard let row = try rows.next() else { throw FeedFailure.notFound("no feed named \(name)") }
-        let updated = try withExtendedLifetime(rows) { try record(row) }
+        let found = try withExtendedLifetime(rows) { try record(row) }
         while try rows.next() != nil {}
-        return updated
+        return found
     }
 
     private static func record(_ row: Row) throws -> FeedRecord {
