@@ -122,7 +122,9 @@ PY
 
 settle empty big slow idle
 
-hf() { hyperfine -N --style basic --export-json "$out/$1.json" --export-markdown "$out/$1.md" "${@:2}" >/dev/null; }
+# Each measure starts with the disk idle: writing back what the set-up (or the measure before)
+# left dirty would otherwise slow the fsyncs of feedcli's journal and not curl's.
+hf() { sync; hyperfine -N --style basic --export-json "$out/$1.json" --export-markdown "$out/$1.md" "${@:2}" >/dev/null; }
 mean() { jq -r ".results[$2].mean" "$out/$1.json"; }
 
 hf next --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \

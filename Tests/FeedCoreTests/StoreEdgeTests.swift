@@ -55,6 +55,24 @@ struct StoreEdgeTests {
         #expect((try status("secret")["last_error"] as? String)?.contains("hunter2") == false)
     }
 
+    @Test func aDamagedFeedRowIsAStoreFailureNotACrash() throws {
+        let path = temporaryStorePath()
+        _ = try FeedStore.open(at: path).feeds()
+        // What a hand edit can leave behind: text where a number belongs.
+        let edit = Process()
+        edit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        edit.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1]); db.execute("UPDATE feed SET next_index = 'many'"); db.commit()
+            """, path]
+        try edit.run()
+        edit.waitUntilExit()
+        #expect(edit.terminationStatus == 0)
+        #expect { try FeedStore.open(at: path).feed(named: "posts") } throws: { error in
+            (error as? FeedFailure)?.exitCode == 74 && "\(error)".contains("next_index")
+        }
+    }
+
     @Test func aDirectoryAtTheStorePathSaysSo() throws {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let run = try feedcli("list")

@@ -92,6 +92,8 @@ final class CurlWorker: Sendable {
     /// `isShuttingDown` is set: the worker reads that flag under the same lock before it cleans
     /// the multi handle up, so no wake-up can reach a freed handle. From the worker's own thread
     /// (a transfer started by a callback's observer) no wake-up is needed: it polls again anyway.
+    /// Nor while one is pending: the worker clears `isWakePending` under the lock when it takes
+    /// the commands, before it polls again, so a command added after that sends its own.
     private func wake(_ inbox: inout Inbox) {
         guard !inbox.isShuttingDown, !inbox.isWakePending, !isWorkerThread else { return }
         inbox.isWakePending = true

@@ -57,9 +57,7 @@ extension FeedStore {
     /// stored are skipped; returns the ones that were new and the feed's record after the change.
     @discardableResult
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
-        // Nothing new (a 304, an empty page) is one UPDATE, atomic on its own: no transaction
-        // to open and close for what most feeds of a frequent sync come back with.
-        let apply = { (db: SQLiteConnection) throws -> CommitOutcome in
+        try write { db in
             var inserted: [Entry] = []
             // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
             let unnumbered = entries.filter { $0.seq == 0 }.count
@@ -79,7 +77,6 @@ extension FeedStore {
             }
             return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
         }
-        return try entries.isEmpty ? statements(apply) : write(apply)
     }
 
     /// The feed's side of a successful fetch: its time, validators, index and backfill cursor

@@ -109,19 +109,23 @@ extension FeedStore {
     }
 
     private static func record(_ row: SQLiteRow) throws -> FeedRecord {
-        let kindName = row.string(2)
+        // Every column read as the type the schema gives it, or a failure of the store (74) that
+        // names the column: a hand-edited or damaged store never turns into made-up values.
+        let name = try row.required(row.text, 0), kindName = try row.required(row.text, 2)
         guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(row.string(0)) has an unknown kind \(kindName)")
+            throw FeedFailure.storeAccess("feed \(name) has an unknown kind \(kindName)")
         }
         return FeedRecord(
-            registration: FeedRegistration(name: row.string(0), url: row.string(1), kind: kind, tokenEnv: row.text(3)),
-            nextIndex: row.int(4),
+            registration: FeedRegistration(name: name, url: try row.required(row.text, 1), kind: kind,
+                                           tokenEnv: row.text(3)),
+            nextIndex: try row.required(row.integer, 4),
             validators: Validators(etag: row.text(5), lastModified: row.text(6)),
             retryNotBefore: row.text(7).flatMap(Timestamp.parse), resumeURL: row.text(8),
             lastFetchAt: row.text(9).flatMap(Timestamp.parse),
             lastSuccessAt: row.text(10).flatMap(Timestamp.parse),
-            every: row.optionalInt(11).map { .seconds($0) },
-            lastError: row.text(12), lastErrorCode: row.isNull(13) ? nil : Int32(truncatingIfNeeded: row.int64(13)),
-            total: row.int(14), unread: row.int(15), lastReadID: row.text(16))
+            every: try row.integer(11).map { .seconds($0) },
+            lastError: row.text(12), lastErrorCode: try row.integer(13).map { Int32(clamping: $0) },
+            total: try row.required(row.integer, 14), unread: try row.required(row.integer, 15),
+            lastReadID: row.text(16))
     }
 }

@@ -24,6 +24,31 @@ struct SQLiteRow {
         isNull(column) ? nil : int(column)
     }
 
+    /// An integer column that the schema keeps typed: nil for NULL, and a failure of the store
+    /// naming the column when a damaged or hand-edited store holds anything else there (SQLite
+    /// would read text as 0).
+    func integer(_ column: Int32) throws(FeedFailure) -> Int? {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_NULL: nil
+        case SQLITE_INTEGER: int(column)
+        default: throw .storeAccess("column \(name(column)) holds \(text(column).map { Excerpt.of($0, limit: 40) } ?? "a value"), "
+                                    + "not a number: the store is damaged")
+        }
+    }
+
+    /// `read(column)`, or a failure of the store naming the column when it is NULL.
+    func required<T>(_ read: (Int32) throws(FeedFailure) -> T?, _ column: Int32) throws(FeedFailure) -> T {
+        guard let value = try read(column) else {
+            throw .storeAccess("column \(name(column)) is empty: the store is damaged")
+        }
+        return value
+    }
+
+    /// The column's name in the result, for messages.
+    func name(_ column: Int32) -> String {
+        sqlite3_column_name(statement, column).map { String(cString: $0) } ?? "\(column)"
+    }
+
     func bool(_ column: Int32) -> Bool {
         sqlite3_column_int64(statement, column) != 0
     }
