@@ -17,27 +17,26 @@ struct FeedCLI: ParsableCommand {
             try? FileDescriptorSink.standardError.write("feedcli: \(mistake)\n")
             Glibc.exit(64)
         }
-        // A command that may fetch has curl set up on the other core while its arguments are
-        // parsed (start-up is most of what a `next` costs).
-        if mayFetch(arguments) { HTTPClient.prepareInBackground() }
+        // A command that fetches has its store opened and curl set up on the other core while
+        // its arguments are parsed (start-up is most of what a `next` costs).
+        let launch = Self.launch
         let signals = SignalHandling.install()
         defer { signals.forEach { $0.cancel() } }
         // What ArgumentParser's `main()` does, plus the wait for that set-up before any exit.
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
-            HTTPClient.awaitPreparation()
+            launch.finish()
         } catch {
-            HTTPClient.awaitPreparation()
+            launch.finish()
             exit(withError: error)
         }
     }
 
-    /// Whether `arguments` name a command that may fetch: `next`, `sync`, `feeds add`.
-    static func mayFetch(_ arguments: [String]) -> Bool {
-        let words = arguments.filter { !$0.hasPrefix("-") }
-        return ["next", "sync"].contains(words.first ?? "") || words.starts(with: ["feeds", "add"])
-    }
+    /// The set-up started at launch (on first use, which `main` makes right after the spelling
+    /// check), for the commands' contexts.
+    static let launch = LaunchPreparation.start(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 }
 
 struct Next: ParsableCommand {

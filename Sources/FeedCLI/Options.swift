@@ -13,7 +13,7 @@ struct StoreOptions: ParsableArguments {
     var state: String?
 
     @Option(help: ArgumentHelp("Seconds to wait for another feedcli run on the same feed.", valueName: "seconds"))
-    var wait: Double = 30
+    var wait = Double(CommandContext.defaultWait.components.seconds)
 
     func validate() throws {
         guard wait >= 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
@@ -106,7 +106,7 @@ func context(store: StoreOptions, output: OutputOptions? = nil, fetching: Fetchi
         wait: .milliseconds(Int(store.wait * 1000)), fetch: fetch, format: output?.outputFormat ?? .plain,
         stdout: FileDescriptorSink.standardOutput, stderr: stderr,
         showsProgress: showsProgress && stderr.isTerminal && environment["TERM"] != "dumb",
-        environment: environment, logger: logger, interruption: SignalHandling.interruption)
+        environment: environment, logger: logger, interruption: SignalHandling.interruption, launch: FeedCLI.launch)
 }
 
 /// Ends the process with a command's exit status (every command has written its output by then).

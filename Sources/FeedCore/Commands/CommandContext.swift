@@ -20,16 +20,23 @@ public struct CommandContext: Sendable {
     /// Told of each step of a run around its output (see `RunStep`); tests interrupt there.
     public var onStep: @Sendable (RunStep) -> Void
     public var makeHTTPClient: @Sendable () throws(HTTPError) -> HTTPClient
+    /// The set-up started at launch, whose store the first read-write open takes when it is
+    /// the same (see `openStore`).
+    public var launch: LaunchPreparation?
+
+    /// How long a run waits for another by default (`--wait`).
+    public static let defaultWait: Duration = .seconds(30)
 
     public init(
-        statePath: String, wait: Duration = .seconds(30), fetch: FetchOptions = FetchOptions(),
+        statePath: String, wait: Duration = CommandContext.defaultWait, fetch: FetchOptions = FetchOptions(),
         format: OutputFormat = .plain, stdout: any OutputSink, stderr: any OutputSink,
         showsProgress: Bool = false, environment: [String: String] = [:],
         now: @escaping @Sendable () -> Date = { Date() }, scheduler: any Scheduler = DispatchScheduler(),
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
         interruption: Interruption = Interruption(),
         onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
-        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() }
+        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() },
+        launch: LaunchPreparation? = nil
     ) {
         self.statePath = statePath
         self.wait = wait
@@ -45,6 +52,14 @@ public struct CommandContext: Sendable {
         self.interruption = interruption
         self.onStep = onStep
         self.makeHTTPClient = makeHTTPClient
+        self.launch = launch
+    }
+
+    /// The store at `statePath`: the one `launch` opened ahead when it is this store and a
+    /// read-write open is asked for, else opened now.
+    func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> FeedStore {
+        if access == .readWrite, let store = launch?.takeStore(path: statePath, wait: wait) { return store }
+        return try FeedStore.open(at: statePath, wait: wait, access: access)
     }
 
     /// The store path when `--state` is not given: `$FEEDCLI_STATE`, else

@@ -34,7 +34,7 @@ public enum FeedCommands {
     /// handles, in one transaction; 66 and nothing changed when one names no entry. No network.
     public static func setRead(_ isRead: Bool, references: [String], feed: String?, context: CommandContext) -> Int32 {
         do {
-            _ = try FeedStore.open(at: context.statePath, wait: context.wait).setRead(isRead, references: references, feed: feed)
+            _ = try context.openStore().setRead(isRead, references: references, feed: feed)
             return 0
         } catch {
             return fail(error, context: context)
@@ -70,7 +70,7 @@ public enum FeedCommands {
     /// `feedcli read --all [FEED…]`: every entry of the feeds (all feeds when none) read.
     public static func readAll(feeds: [String], context: CommandContext) -> Int32 {
         do {
-            _ = try FeedStore.open(at: context.statePath, wait: context.wait).markAllRead(feeds: feeds)
+            _ = try context.openStore().markAllRead(feeds: feeds)
             return 0
         } catch {
             return fail(error, context: context)
@@ -115,7 +115,7 @@ public enum FeedCommands {
     /// `feedcli list [FEED]`: streams stored entries, oldest first; no network.
     public static func list(feed: String?, unreadOnly: Bool, limit: Int?, context: CommandContext) -> Int32 {
         do {
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
+            let store = try context.openStore(access: .readOnly)
             if let feed { _ = try store.feed(named: feed) }
             var output = OutputBuffer(sink: context.stdout)
             var count = 0
@@ -189,7 +189,7 @@ public enum FeedCommands {
             guard FeedRegistration.isValidURL(url) else {
                 throw FeedFailure.configuration("not an http or https URL: \(url)")
             }
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait)
+            let store = try context.openStore()
             if !replace, (try? store.feed(named: name)) != nil {
                 throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
             }
@@ -219,7 +219,7 @@ public enum FeedCommands {
     /// `feedcli feeds set NAME --every DURATION|never`.
     public static func setEvery(feed: String, every: Duration?, context: CommandContext) -> Int32 {
         do {
-            try FeedStore.open(at: context.statePath, wait: context.wait).setEvery(feed: feed, every)
+            try context.openStore().setEvery(feed: feed, every)
             return 0
         } catch {
             return fail(error, context: context)
@@ -229,7 +229,7 @@ public enum FeedCommands {
     /// `feedcli feeds remove NAME`: the feed and its entries.
     public static func removeFeed(named name: String, context: CommandContext) -> Int32 {
         do {
-            let store = try FeedStore.open(at: context.statePath, wait: context.wait)
+            let store = try context.openStore()
             _ = try store.feed(named: name)
             let lock = try store.lock(feed: name)
             try store.removeFeed(named: name)
@@ -267,7 +267,7 @@ public enum FeedCommands {
 
     /// The entries an id or handle names (of `feed` when given): at least one, else 66.
     private static func storedEntries(_ reference: String, feed: String?, context: CommandContext) throws -> [Entry] {
-        let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: .readOnly)
+        let store = try context.openStore(access: .readOnly)
         if let feed { _ = try store.feed(named: feed) }
         let entries = try store.entries(id: reference, feed: feed)
         guard !entries.isEmpty else {
@@ -283,7 +283,7 @@ public enum FeedCommands {
             format: .plain, layout: .list, sink: BufferSink()), access: FeedStore.Access = .readWrite,
         progress: ProgressLine? = nil
     ) throws -> FeedReactorState {
-        let store = try FeedStore.open(at: context.statePath, wait: context.wait, access: access)
+        let store = try context.openStore(access: access)
         guard access == .readWrite else {
             let environment = FeedEnvironment(store: store, fetcher: OfflineFetcher(), output: output, now: context.now)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)

@@ -35,25 +35,10 @@ public final class HTTPClient: Sendable {
     /// Aborts every transfer and frees every curl handle. Idempotent.
     public func shutdown() { worker.shutdown() }
 
-    /// Starts curl's process-wide set-up (`curl_global_init`: OpenSSL reads its configuration,
-    /// about 0.7 ms) on another thread, so that a command that will fetch has it done while its
-    /// arguments are parsed. A client created meanwhile waits for it.
-    ///
-    /// The process must call `awaitPreparation()` before it exits through `exit`: the exit
-    /// handlers OpenSSL registers must not run while its set-up still does. (`_exit` runs no
-    /// handlers and needs no wait.)
-    public static func prepareInBackground() {
-        preparation.enter()
-        DispatchQueue.global(qos: .userInitiated).async {
-            CurlGlobal.initialize()
-            preparation.leave()
-        }
+    /// Does curl's process-wide set-up (`curl_global_init`: OpenSSL reads its configuration,
+    /// about 0.7 ms) now, once per process; a client made meanwhile on another thread waits for
+    /// it. `LaunchPreparation` calls it on the other core while the arguments are parsed.
+    public static func prepare() {
+        CurlGlobal.initialize()
     }
-
-    /// Waits for a set-up started by `prepareInBackground()`; returns at once when none was.
-    public static func awaitPreparation() {
-        preparation.wait()
-    }
-
-    private static let preparation = DispatchGroup()
 }

@@ -67,22 +67,6 @@ public final class FeedStore: Sendable {
         // A reader of a writable store opens it normally and simply never writes: a read-only
         // SQLite connection cannot create the WAL files it needs.
         let readonly = access == .readOnly && !isWritable
-        func connect(_ location: String, flags: Int32) throws -> SQLiteConnection {
-            let connection = try SQLiteConnection(path: location, flags: flags)
-            sqlite3_busy_timeout(connection.handle, Int32(clamping: wait.components.seconds * 1000 + 1))
-            // The schema's `ON DELETE CASCADE` (removing a feed removes its entries) needs it.
-            try connection.execute("PRAGMA foreign_keys = ON")
-            if !readonly {
-                // In WAL mode, NORMAL syncs at checkpoints instead of at every commit: a killed
-                // process still keeps every committed transaction and the file never corrupts;
-                // only a power loss may roll back the last commits. Polling cron runs need no more.
-                try connection.execute("PRAGMA synchronous = NORMAL")
-                // Automatic checkpoints keep the journal short; one at every close would cost
-                // each short run (a `next`) a checkpoint and an fsync.
-                _ = feed_sqlite_no_checkpoint_on_close(connection.handle)
-            }
-            return connection
-        }
         // A read-only store with nothing in its journal is read as immutable: SQLite then needs
         // no shared-memory file, which it could not create (read-only mount) or would leave
         // behind with the store's read-only mode. With a journal, SQLite reads it if it can, and
@@ -90,14 +74,14 @@ public final class FeedStore: Sendable {
         let connection: SQLiteConnection
         do {
             if readonly, StoreFile.hasJournal(resolvedPath),
-               let journaled = try? connect(resolvedPath, flags: SQLITE_OPEN_READONLY),
+               let journaled = try? connect(resolvedPath, flags: SQLITE_OPEN_READONLY, wait: wait, writes: false),
                (try? journaled.execute("SELECT COUNT(*) FROM sqlite_master")) != nil {
                 connection = journaled
             } else if readonly {
                 connection = try connect("file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
-                                         flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                                         flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, wait: wait, writes: false)
             } else {
-                connection = try connect(resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+                connection = try connect(resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: wait, writes: true)
             }
         } catch {
             throw StoreFile.failure(error, path: path)
@@ -105,6 +89,41 @@ public final class FeedStore: Sendable {
         let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait)
         try store.prepare(access: access, isWAL: header?.isWAL ?? false)
         return store
+    }
+
+    /// Opens the store at `path` for reading and writing only when that changes no file: it
+    /// exists, is a writable feedcli store in WAL mode, and has the current schema. nil
+    /// otherwise, and for any failure: `open(at:wait:access:)` then sets it up or says what is
+    /// wrong. For opening ahead of need (`LaunchPreparation`), where a mistyped command must
+    /// leave nothing behind.
+    public static func openIfReady(at path: String, wait: Duration) -> FeedStore? {
+        guard let header = try? StoreFile.checkIsFeedcliStore(path), header.isWAL else { return nil }
+        let resolvedPath = StoreFile.resolve(path)
+        guard StoreFile.isWritable(resolvedPath),
+              let connection = try? connect(resolvedPath, flags: SQLITE_OPEN_READWRITE, wait: wait, writes: true)
+        else { return nil }
+        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait)
+        guard (try? store.read({ db in try StoreSchema.migrator.isComplete(db) })) == true else { return nil }
+        return store
+    }
+
+    /// A connection set up as every run needs it: busy timeout, foreign keys, and for a writer
+    /// the sync level and no checkpoint at close.
+    private static func connect(_ location: String, flags: Int32, wait: Duration, writes: Bool) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: location, flags: flags)
+        sqlite3_busy_timeout(connection.handle, Int32(clamping: wait.components.seconds * 1000 + 1))
+        // The schema's `ON DELETE CASCADE` (removing a feed removes its entries) needs it.
+        try connection.execute("PRAGMA foreign_keys = ON")
+        if writes {
+            // In WAL mode, NORMAL syncs at checkpoints instead of at every commit: a killed
+            // process still keeps every committed transaction and the file never corrupts;
+            // only a power loss may roll back the last commits. Polling cron runs need no more.
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            // Automatic checkpoints keep the journal short; one at every close would cost
+            // each short run (a `next`) a checkpoint and an fsync.
+            _ = feed_sqlite_no_checkpoint_on_close(connection.handle)
+        }
+        return connection
     }
 
     /// Migrates to the current schema and makes the journal WAL, once, when the store needs it.
