@@ -73,7 +73,7 @@ public final class LaunchPreparation: Sendable {
     private func begin() {
         guard storeGuess != nil || preparesCurl else { return }
         pending.enter()
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        let started = DetachedThread.start(named: "feedcli.launch") { [self] in
             // The store first: after parsing, a command opens it before it makes its HTTP client.
             if let storeGuess {
                 let opened = FeedStore.openIfReady(at: storeGuess.path, wait: storeGuess.wait)
@@ -82,6 +82,8 @@ public final class LaunchPreparation: Sendable {
             if preparesCurl { HTTPClient.prepare() }
             pending.leave()
         }
+        // Without a thread, the command does it all itself when it gets there.
+        if started != nil { pending.leave() }
     }
 
     /// The store opened ahead, when it is the one at `path` with `wait`; once (later calls get

@@ -52,7 +52,9 @@ final class CurlWorker: Sendable {
         _ = feed_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, max(8, maxConnectionsPerHost * 4))
         multi = MultiHandle(raw: raw)
         self.userAgent = userAgent
-        try Self.startThread(named: "feedcli.curl") { [self] in self.run() }
+        if let code = DetachedThread.start(named: "feedcli.curl", { [self] in self.run() }) {
+            throw HTTPError(.other, message: "cannot start the HTTP thread: \(String(cString: strerror(code)))")
+        }
     }
 
     /// Queues a transfer; its outcome goes to `observer` on the worker thread. Returns its id.
@@ -102,30 +104,6 @@ final class CurlWorker: Sendable {
 
     private var isWorkerThread: Bool {
         workerThread.load(ordering: .relaxed) == UInt(pthread_self())
-    }
-
-    /// Starts a detached thread running `body` (a plain pthread: full Foundation's `Thread` is
-    /// not linked), named for debuggers and tests.
-    private static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(HTTPError) {
-        final class Start {
-            let name: String
-            let body: @Sendable () -> Void
-            init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
-        }
-        let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
-        var thread = pthread_t()
-        let code = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
-            _ = feed_name_this_thread(start.name)
-            start.body()
-            return nil
-        }, start)
-        guard code == 0 else {
-            Unmanaged<Start>.fromOpaque(start).release()
-            throw HTTPError(.other, message: "cannot start the HTTP thread: \(String(cString: strerror(code)))")
-        }
-        pthread_detach(thread)
     }
 
     private func run() {

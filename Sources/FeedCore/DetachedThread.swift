@@ -1,0 +1,32 @@
+import CCurl
+
+/// A plain detached pthread, for work that lives on a thread of its own: curl's worker loop, and
+/// the set-up at launch (which blocks in SQLite and OpenSSL, and so should not hold one of
+/// Dispatch's pool threads that the command's own queues are about to need). Full Foundation's
+/// `Thread` is not linked.
+enum DetachedThread {
+    /// Starts a detached thread named `name` (for debuggers and tests) running `body`; the
+    /// `pthread_create` error code when it could not.
+    static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> Int32? {
+        final class Start {
+            let name: String
+            let body: @Sendable () -> Void
+            init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+        }
+        let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        let code = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
+            _ = feed_name_this_thread(start.name)
+            start.body()
+            return nil
+        }, start)
+        guard code == 0 else {
+            Unmanaged<Start>.fromOpaque(start).release()
+            return code
+        }
+        pthread_detach(thread)
+        return nil
+    }
+}
