@@ -111,21 +111,21 @@ extension FeedStore {
     private static func record(_ row: SQLiteRow) throws -> FeedRecord {
         // Every column read as the type the schema gives it, or a failure of the store (74) that
         // names the column: a hand-edited or damaged store never turns into made-up values.
-        let name = try row.required(row.text, 0), kindName = try row.required(row.text, 2)
+        let name = try row.requiredText(0), kindName = try row.requiredText(2)
         guard let kind = FeedKind(rawValue: kindName) else {
             throw FeedFailure.storeAccess("feed \(name) has an unknown kind \(kindName)")
         }
         return FeedRecord(
-            registration: FeedRegistration(name: name, url: try row.required(row.text, 1), kind: kind,
+            registration: FeedRegistration(name: name, url: try row.requiredText(1), kind: kind,
                                            tokenEnv: row.text(3)),
-            nextIndex: try row.required(row.integer, 4),
+            nextIndex: try row.requiredInteger(4),
             validators: Validators(etag: row.text(5), lastModified: row.text(6)),
             retryNotBefore: row.text(7).flatMap(Timestamp.parse), resumeURL: row.text(8),
             lastFetchAt: row.text(9).flatMap(Timestamp.parse),
             lastSuccessAt: row.text(10).flatMap(Timestamp.parse),
             every: try row.integer(11).map { .seconds($0) },
             lastError: row.text(12), lastErrorCode: try row.integer(13).map { Int32(clamping: $0) },
-            total: try row.required(row.integer, 14), unread: try row.required(row.integer, 15),
+            total: try row.requiredInteger(14), unread: try row.requiredInteger(15),
             lastReadID: row.text(16))
     }
 }

@@ -36,12 +36,20 @@ struct SQLiteRow {
         }
     }
 
-    /// `read(column)`, or a failure of the store naming the column when it is NULL.
-    func required<T>(_ read: (Int32) throws(FeedFailure) -> T?, _ column: Int32) throws(FeedFailure) -> T {
-        guard let value = try read(column) else {
-            throw .storeAccess("column \(name(column)) is empty: the store is damaged")
-        }
+    /// `integer(column)` of a NOT NULL column, or a failure of the store naming it.
+    func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
+        guard let value = try integer(column) else { throw empty(column) }
         return value
+    }
+
+    /// `text(column)` of a NOT NULL column, or a failure of the store naming it.
+    func requiredText(_ column: Int32) throws(FeedFailure) -> String {
+        guard let value = text(column) else { throw empty(column) }
+        return value
+    }
+
+    private func empty(_ column: Int32) -> FeedFailure {
+        .storeAccess("column \(name(column)) is empty: the store is damaged")
     }
 
     /// The column's name in the result, for messages.
