@@ -91,10 +91,7 @@ public final class LaunchPreparation: Sendable {
     public func takeStore(path: String, wait: Duration) -> FeedStore? {
         guard let storeGuess, storeGuess == StoreGuess(path: path, wait: wait) else { return nil }
         pending.wait()
-        return store.withLock { store in
-            defer { store = nil }
-            return store
-        }
+        return store.withLock { $0.take() }
     }
 
     /// Waits for the set-up to finish (at once when none was started).
