@@ -17,7 +17,27 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 swift build --build-tests
-swift test
+# A test that hangs must fail the run, with every thread's stack printed, rather than hold CI
+# until its own time limit (Swift Testing's `.timeLimit` cannot end a test blocked in a wait).
+swift test &
+tests=$!
+(
+  sleep "${TEST_MINUTES:-15}m" </dev/null >/dev/null 2>&1
+  kill -0 "$tests" 2>/dev/null || exit 0
+  echo "swift test still running after ${TEST_MINUTES:-15} minutes; the stacks of its processes:" >&2
+  for pid in $(pgrep -f 'PackageTests.xctest|/debug/feedcli ' || true); do
+    ps -o pid,etime,args -p "$pid" >&2 || true
+    command -v gdb >/dev/null && gdb -p "$pid" -batch -ex 'thread apply all bt 30' 2>/dev/null >&2
+  done
+  pkill -KILL -f 'PackageTests.xctest' || true
+  kill "$tests" 2>/dev/null || true
+) &
+watchdog=$!
+status=0
+wait "$tests" || status=$?
+sleeper=$(pgrep -P "$watchdog" sleep || true)
+{ kill -KILL "$watchdog" $sleeper && wait "$watchdog"; } 2>/dev/null || true
+[ "$status" -eq 0 ] || exit "$status"
 # The man page in docs/ must be what the command definitions generate.
 bash scripts/check-manual.sh
 # Every decoder of server bytes, fuzzed for a bounded time (scripts/fuzz.sh 60 for longer runs).

@@ -266,4 +266,25 @@ struct HTTPClientShutdownTests {
             for recorder in recorders { #expect(recorder.terminalCount <= 1) }
         }
     }
+
+    /// Regression: a request queued for the worker in the same moment as a shutdown was dropped
+    /// with the queue, so its observer never heard anything and whoever waited on it (an
+    /// interrupted `sync --jobs`, in CI) waited forever. Every request that is not disposed must
+    /// end once, by the time `shutdown` returns.
+    @Test(.timeLimit(.minutes(2))) func aRequestQueuedAsTheClientShutsDownStillEnds() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: "ok") }
+        for round in 0..<200 {
+            let client = try HTTPClient()
+            let recorders = (0..<4).map { _ in Recorder<HTTPResponse>() }
+            let subscriptions = recorders.enumerated().map { index, recorder in
+                client.get(HTTPRequest(url: server.baseURL + "/\(index)")).subscribe(recorder.handler)
+            }
+            client.shutdown()
+            for (index, recorder) in recorders.enumerated() {
+                #expect(recorder.terminalCount == 1, "round \(round), request \(index)")
+            }
+            subscriptions.forEach { $0.dispose() }
+            if recorders.contains(where: { $0.terminalCount != 1 }) { break }
+        }
+    }
 }

@@ -13,6 +13,9 @@ import Synchronization
 /// The multi handle's connection cache gives keep-alive across requests, and
 /// `CURLMOPT_MAX_HOST_CONNECTIONS` caps transfers per host (curl queues the rest).
 final class CurlWorker: Sendable {
+    /// What a request hears when the client shut down before it ended.
+    static let shutDown = HTTPError(.cancelled, message: "the HTTP client shut down")
+
     private enum Command {
         case start(id: Int, request: HTTPRequest, observer: Observer<HTTPResponse>)
         case cancel(id: Int)
@@ -127,7 +130,12 @@ final class CurlWorker: Sendable {
                 }
                 return (inbox.commands, inbox.isShuttingDown)
             }
-            if shuttingDown { break }
+            if shuttingDown {
+                // Requests queued with the shutdown were never started: they end here too, or
+                // whoever waits on them would wait forever.
+                for case .start(_, _, let observer) in commands { observer.fail(Self.shutDown) }
+                break
+            }
             for command in commands {
                 switch command {
                 case .start(let id, let request, let observer):
@@ -168,7 +176,7 @@ final class CurlWorker: Sendable {
         }
 
         for id in Array(transfers.keys) {
-            remove(id)?.observer.fail(HTTPError(.cancelled, message: "the HTTP client shut down"))
+            remove(id)?.observer.fail(Self.shutDown)
         }
         curl_multi_cleanup(multi.raw)
         finished.signal()

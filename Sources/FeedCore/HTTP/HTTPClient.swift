@@ -25,7 +25,7 @@ public final class HTTPClient: Sendable {
     public func get(_ request: HTTPRequest) -> Observable<HTTPResponse> {
         Observable { [worker] observer in
             guard let id = worker.start(request, observer: observer) else {
-                observer.fail(HTTPError(.cancelled, message: "the HTTP client shut down"))
+                observer.fail(CurlWorker.shutDown)
                 return Disposables.empty
             }
             return Disposables.create { worker.cancel(id) }
