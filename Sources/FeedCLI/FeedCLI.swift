@@ -24,8 +24,13 @@ struct FeedCLI: ParsableCommand {
         defer { signals.forEach { $0.cancel() } }
         // What ArgumentParser's `main()` does, plus the wait for that set-up before any exit.
         do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            if let line = PlainNextCommandLine(arguments) {
+                // What `Next.run` does with these options, without ArgumentParser's reflection.
+                try finish(with: FeedCommands.next(feed: line.feed, context: context(line)))
+            } else {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            }
             launch.finish()
         } catch {
             launch.finish()
@@ -43,7 +48,7 @@ struct Next: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Print the oldest unread entry and mark it read (exit 1 when there is none).")
-    @Argument(help: "The feed.", completion: .feedNames) var feed = "posts"
+    @Argument(help: "The feed.", completion: .feedNames) var feed = FeedRegistration.defaultFeed.name
     @Flag(help: "The oldest unread entry of all feeds; syncs every feed when nothing is unread.") var all = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions

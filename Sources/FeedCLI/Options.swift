@@ -55,13 +55,13 @@ struct FetchingOptions: ParsableArguments {
     var verbose = false
 
     @Option(help: ArgumentHelp("Seconds allowed for a whole request.", valueName: "seconds"))
-    var timeout: Double = 30
+    var timeout = Double(FetchOptions().timeout.components.seconds)
 
     @Option(help: "Retries of a request that failed for a reason that may pass.")
-    var retries: Int = 2
+    var retries = FetchOptions().retries
 
     @Option(help: ArgumentHelp("Largest response accepted, in bytes.", valueName: "bytes"))
-    var maxSize: Int = 16 * 1024 * 1024
+    var maxSize = FetchOptions().maxBodySize
 
     @Option(help: ArgumentHelp("Most pages (requests, for indexed feeds) per walk (default 10; indexed 100).",
                                valueName: "n"))
@@ -71,7 +71,7 @@ struct FetchingOptions: ParsableArguments {
     var force = false
 
     @Option(help: ArgumentHelp("Feeds synced at once (requests to one host stay at most 4 at once).", valueName: "n"))
-    var jobs: Int = 8
+    var jobs = FetchOptions().jobs
 
     func validate() throws {
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
@@ -84,26 +84,43 @@ struct FetchingOptions: ParsableArguments {
 
 /// The command context the options describe, on the real process's sinks and clock.
 func context(store: StoreOptions, output: OutputOptions? = nil, fetching: FetchingOptions? = nil) -> CommandContext {
-    let environment = ProcessInfo.processInfo.environment
-    var fetch = FetchOptions()
-    var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
+    var fetch: FetchOptions?
     if let fetching {
-        fetch.timeout = .milliseconds(Int(fetching.timeout * 1000))
-        fetch.retries = fetching.retries
-        fetch.maxBodySize = fetching.maxSize
-        fetch.maxPages = fetching.maxPages
-        fetch.force = fetching.force
-        fetch.jobs = fetching.jobs
-        if fetching.verbose {
-            logger = Logger(label: "feedcli") { label in StreamLogHandler.standardError(label: label) }
-            logger.logLevel = .info
-        }
+        var options = FetchOptions()
+        options.timeout = .milliseconds(Int(fetching.timeout * 1000))
+        options.retries = fetching.retries
+        options.maxBodySize = fetching.maxSize
+        options.maxPages = fetching.maxPages
+        options.force = fetching.force
+        options.jobs = fetching.jobs
+        fetch = options
+    }
+    return context(statePath: store.state, wait: .milliseconds(Int(store.wait * 1000)),
+                   format: output?.outputFormat ?? .plain, fetch: fetch,
+                   quiet: fetching?.quiet ?? false, verbose: fetching?.verbose ?? false)
+}
+
+/// The context of `next [FEED] [--state PATH]`: every option at its default.
+func context(_ line: PlainNextCommandLine) -> CommandContext {
+    context(statePath: line.statePath, wait: CommandContext.defaultWait, format: .plain, fetch: FetchOptions(),
+            quiet: false, verbose: false)
+}
+
+/// The context on the real process's sinks and clock; `fetch` nil for commands that do not fetch.
+private func context(
+    statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Bool
+) -> CommandContext {
+    let environment = ProcessInfo.processInfo.environment
+    var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
+    if fetch != nil, verbose {
+        logger = Logger(label: "feedcli") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = .info
     }
     let stderr = FileDescriptorSink.standardError
-    let showsProgress = fetching.map { !$0.quiet && !$0.verbose } ?? false
+    let showsProgress = fetch != nil && !quiet && !verbose
     return CommandContext(
-        statePath: store.state ?? CommandContext.defaultStatePath(environment: environment),
-        wait: .milliseconds(Int(store.wait * 1000)), fetch: fetch, format: output?.outputFormat ?? .plain,
+        statePath: statePath ?? CommandContext.defaultStatePath(environment: environment),
+        wait: wait, fetch: fetch ?? FetchOptions(), format: format,
         stdout: FileDescriptorSink.standardOutput, stderr: stderr,
         showsProgress: showsProgress && stderr.isTerminal && environment["TERM"] != "dumb",
         environment: environment, logger: logger, interruption: SignalHandling.interruption, launch: FeedCLI.launch)
