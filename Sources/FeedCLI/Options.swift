@@ -106,13 +106,14 @@ func context(_ line: PlainNextCommandLine) -> CommandContext {
             quiet: false, verbose: false)
 }
 
-/// The context on the real process's sinks and clock; `fetch` nil for commands that do not fetch.
+/// The context on the real process's sinks and clock; `fetch` nil for commands that do not fetch
+/// (they draw no progress line; `quiet` and `verbose` are false for them).
 private func context(
     statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Bool
 ) -> CommandContext {
     let environment = ProcessInfo.processInfo.environment
     var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
-    if fetch != nil, verbose {
+    if verbose {
         logger = Logger(label: "feedcli") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = .info
     }
