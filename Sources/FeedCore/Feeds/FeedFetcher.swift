@@ -11,6 +11,11 @@ import Logging
 /// in-run (the feed's not-before time is stored instead). A feed whose token variable is unset
 /// fails with 78 before any request.
 ///
+/// The token goes only to the feed URL's own origin (`URLOrigin`): a next-page link, a stored
+/// resume URL or a page reached through a redirect may lead elsewhere, and that request is sent
+/// without it. (Within one request curl drops the header itself when a redirect changes host,
+/// port or scheme, as long as `CURLOPT_UNRESTRICTED_AUTH` stays unset.)
+///
 /// Threading: responses are handed from the HTTP client's worker thread to `workQueue`, so
 /// decoding, store work and printing never run on (or hold up) the thread that drives curl.
 struct FeedFetcher: FeedFetching {
@@ -28,7 +33,7 @@ struct FeedFetcher: FeedFetching {
             return .fail(FeedFailure.configuration(
                 "feed \(feed.name) takes its token from $\(variable), which is not set"))
         }
-        if let token = token(for: feed) {
+        if let token = token(for: feed), URLOrigin.sharesCredentials(url, with: feed.url) {
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
         if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
