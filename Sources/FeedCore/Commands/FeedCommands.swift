@@ -295,6 +295,7 @@ public enum FeedCommands {
                 onStep: context.onStep)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
         }
+        store.boundJournal()
         progress?.clear()
         return state
     }

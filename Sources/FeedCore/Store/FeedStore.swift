@@ -28,12 +28,25 @@ public final class FeedStore: Sendable {
     let resolvedPath: String
     let database: SQLiteDatabase
     private let wait: Duration
+    /// Whether this connection may write, and so bounds the journal when it closes.
+    private let writes: Bool
 
-    private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration) {
+    private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration, writes: Bool) {
         self.path = path
         self.resolvedPath = resolvedPath
         self.database = database
         self.wait = wait
+        self.writes = writes
+    }
+
+    deinit { boundJournal() }
+
+    /// Cuts back a journal that has grown past its bound (see `StoreJournal`). A command calls it
+    /// when it is done with the store (a reactor's run may leave references to the store behind
+    /// until the process exits); closing calls it too. Costs one `stat` when the journal is short.
+    public func boundJournal() {
+        guard writes else { return }
+        _ = try? database.withConnection { db in StoreJournal.bound(db, storeAt: resolvedPath) }
     }
 
     /// Opens the store at `path`, creating it (and its folder) when missing and migrating it to
@@ -86,7 +99,8 @@ public final class FeedStore: Sendable {
         } catch {
             throw StoreFile.failure(error, path: path)
         }
-        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait)
+        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
+                              writes: !readonly)
         try store.prepare(access: access, isWAL: header?.isWAL ?? false)
         return store
     }
@@ -102,7 +116,8 @@ public final class FeedStore: Sendable {
         guard StoreFile.isWritable(resolvedPath),
               let connection = try? connect(resolvedPath, flags: SQLITE_OPEN_READWRITE, wait: wait, writes: true)
         else { return nil }
-        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait)
+        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
+                              writes: true)
         guard (try? store.read({ db in try StoreSchema.migrator.isComplete(db) })) == true else { return nil }
         return store
     }
@@ -120,8 +135,9 @@ public final class FeedStore: Sendable {
             // only a power loss may roll back the last commits. Polling cron runs need no more.
             try connection.execute("PRAGMA synchronous = NORMAL")
             // Automatic checkpoints keep the journal short; one at every close would cost
-            // each short run (a `next`) a checkpoint and an fsync.
+            // each short run (a `next`) a checkpoint and an fsync. `StoreJournal` bounds the rest.
             _ = feed_sqlite_no_checkpoint_on_close(connection.handle)
+            try StoreJournal.limit(connection)
         }
         return connection
     }

@@ -49,6 +49,11 @@ final class SQLiteConnection {
         }
     }
 
+    /// Resets every cached statement, ending any read a stepped statement still holds.
+    func resetStatements() {
+        for statement in cache.values { sqlite3_reset(statement.handle) }
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -1,0 +1,54 @@
+import CSQLite
+
+/// The bound on the store's write-ahead journal (`-wal`): at most a few MiB once any command has
+/// closed the store, whatever came before, so no short command pays for an earlier big one.
+///
+/// Why it needs a policy: the journal does not shrink by itself. A big transaction (a sync of a
+/// 300,000-item page) grows it to tens of MiB, and SQLite's automatic checkpoints copy its pages
+/// back into the store but leave the file, and its frames, in place. The store is opened without
+/// a checkpoint at close (a `next` would pay one, with its fsyncs, every run), so every later
+/// process is the first to open the store, rebuilds the journal's index by reading every frame,
+/// and copies them all back again at its first checkpoint.
+///
+/// The policy, from SQLite's own tools:
+/// - `journal_size_limit` on every writing connection: whenever SQLite restarts the journal
+///   (after a complete checkpoint) it truncates a longer file to `sizeLimit`;
+/// - at close, a journal longer than `closeThreshold` is checkpointed with `TRUNCATE` (every frame
+///   copied back, the file cut to zero bytes). Short runs find a journal under the threshold and
+///   pay one `stat`; the run after a big sync, or the first run of a newer feedcli on a store
+///   whose journal an older one let grow, pays the checkpoint once. Another process reading at
+///   that moment makes the checkpoint give up after `busyWait`; the next run to close does it.
+///
+/// A run killed before its close leaves the journal as it was: every committed transaction is in
+/// it, and the next run's close bounds it.
+enum StoreJournal {
+    /// What SQLite's automatic checkpoint leaves at most (1,000 pages of 4 KiB, with frame
+    /// headers) plus headroom: a journal above it held a big transaction or a stalled checkpoint.
+    static let closeThreshold: Int64 = 6 * 1024 * 1024
+    /// The size a restarted journal is cut to (`PRAGMA journal_size_limit`).
+    static let sizeLimit = 4 * 1024 * 1024
+    /// How long the closing checkpoint waits for another process's reader or writer.
+    static let busyWait: Int32 = 200
+
+    /// The journal's size in bytes beside the store at `path`; 0 when it has none.
+    static func size(besideStoreAt path: String) -> Int64 {
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0 else { return 0 }
+        return Int64(info.st_size)
+    }
+
+    /// Sets the journal's size limit on a connection that writes.
+    static func limit(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.execute("PRAGMA journal_size_limit = \(sizeLimit)")
+    }
+
+    /// Checkpoints and truncates the journal of the store at `path` when it is over the
+    /// threshold; returns whether it did. Best effort: a busy store keeps its journal for a later run.
+    @discardableResult
+    static func bound(_ connection: SQLiteConnection, storeAt path: String) -> Bool {
+        guard size(besideStoreAt: path) > closeThreshold else { return false }
+        connection.resetStatements()  // a statement left mid-read would hold the journal open
+        sqlite3_busy_timeout(connection.handle, busyWait)
+        return sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK
+    }
+}

@@ -1,0 +1,72 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// The store's journal (`-wal`) is at most 8 MiB after any command exits (contract,
+/// Performance), so no short command pays for an earlier big one; stores whose journal an older
+/// feedcli let grow heal on their next run (issue 15).
+@Suite("a bounded journal", .serialized, .timeLimit(.minutes(3)))
+struct JournalBoundTests {
+    let session = StoreSession()
+    var state: String { session.state }
+    static let bound: Int64 = 8 * 1024 * 1024
+
+    func journalSize() -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: state + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// A JSON Feed page of `count` items, newest first.
+    static func page(_ count: Int, from first: Int = 1) -> String {
+        let items = (first..<(first + count)).reversed().map {
+            #"{"id":"\#($0)","content_text":"item \#($0) \#(String(repeating: "x", count: 100))"}"#
+        }
+        return #"{"version":"https://jsonfeed.org/version/1.1","title":"big","items":["# + items.joined(separator: ",") + "]}"
+    }
+
+    @Test func aBigSyncLeavesAShortJournal() throws {
+        let body = Self.page(40_000)
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("Content-Type", "application/json")], text: body)
+        }
+        try session.add("big", server.baseURL + "/feed", kind: "jsonfeed")
+        let run = try session.feedcli("sync", "big", "--quiet")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(journalSize() <= Self.bound, "journal after the sync: \(journalSize()) bytes")
+        #expect(try session.status("big")?["entries"] as? Int == 40_000, "every entry is in the store")
+    }
+
+    /// An older feedcli (or a run killed mid-sync) leaves a 50 MB journal: python writes it
+    /// into a store feedcli made, with automatic checkpoints off, and exits without closing.
+    func leaveABigJournal(entries: Int) throws {
+        let script = """
+        import os, sqlite3, sys
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        db.execute("BEGIN")
+        pad = "y" * 1000
+        db.executemany("INSERT INTO entry (feed, id, title, text, fetched_at, read, source) VALUES ('p', ?, ?, ?, '2026-11-21T19:00:00Z', 1, '{}')",
+                       ((f"old{n}", f"t{n}", pad) for n in range(int(sys.argv[2]))))
+        db.execute("COMMIT")
+        os._exit(0)
+        """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, state, String(entries)]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+    }
+
+    @Test(arguments: [["list", "--limit", "1"], ["status"], ["next", "p"]])
+    func aStoreWithAHugeJournalHealsOnItsNextRun(command: [String]) throws {
+        let server = try PostsServer(available: 3)
+        try session.add("p", server.url, kind: "indexed")
+        #expect(try session.feedcli("sync", "p").status == 0)
+        try leaveABigJournal(entries: 45_000)
+        #expect(journalSize() > 50_000_000, "the set-up left a big journal")
+        let run = try session.run(command)
+        #expect([0, 1].contains(run.status), "\(run.stderr)")
+        #expect(journalSize() <= Self.bound, "after \(command): \(journalSize()) bytes")
+        #expect(try session.status("p")?["entries"] as? Int == 45_003, "nothing committed is lost by the checkpoint")
+    }
+}
