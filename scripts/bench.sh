@@ -4,14 +4,17 @@
 #   next      `feedcli next` on an indexed feed vs `curl -s` of the same URL            ≤ 2.0×
 #   sync      `feedcli sync` of 1,000 indexed posts vs one kept-alive curl of the URLs  ≤ 1.0×
 #   list      `feedcli list --jsonl` over 100,000 entries vs `jq -c '.[]'`             ≤ 0.5× (< 64 MiB)
-#   history   `feedcli next` with 100,000 entries stored vs none                       ≤ 1.2×
+#   history   `feedcli next` after a 100,000-entry sync, and after a 300,000-item page,
+#             vs an empty store (stores made by feedcli, journals as it left them)      ≤ 1.2×
+#   store I/O what one such `next` reads and writes of the store and its journal        < 1 MiB
 #   slow      `feedcli sync` of 100 feeds whose server answers after 100 ms vs
 #             `curl --parallel --parallel-max 4` over the same 100 URLs                ≤ 1.5×
 #   idle      `feedcli sync` of 1,000 unchanged feeds (every one 304) vs
 #             `curl --parallel --parallel-max 4` over the same 1,000 URLs              ≤ 4.0×
 #   limit     `feedcli list FEED --limit 10` over 1,000,000 entries                    milliseconds
 # Baselines are the fastest honest curl: `hyperfine -N` (no shell) discards stdout, so curl runs
-# without `-o`. Needs nginx-light, hyperfine, jq and GNU time (installed when missing).
+# without `-o`. Every store is made by feedcli (`feeds add`, `sync`), never by hand. Needs
+# nginx-light, hyperfine, jq, strace and GNU time (installed when missing).
 # FEEDCLI=/path/to/feedcli measures that binary instead of building the static release (to
 # compare versions on one machine); BENCH_OUT keeps hyperfine's tables (default: a temp folder).
 set -euo pipefail
@@ -22,6 +25,7 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v jq >/dev/null || need+=(jq)
 [ -x /usr/bin/time ] || need+=(time)
+command -v strace >/dev/null || need+=(strace)
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev pkg-config)
 [ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
 if [ ${#need[@]} -gt 0 ]; then
@@ -42,17 +46,33 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 1,000 jsonplaceholder-shaped posts (the real 100, repeated with new ids), one file each; and
-# 1,000 single-page Graph feeds.
-mkdir -p "$work/www/posts" "$work/www/g"
+# 1,000 jsonplaceholder-shaped posts (the real 100, repeated with new ids), one file each;
+# 1,000 single-page Graph feeds; a Graph feed of 100,000 entries in 100 pages; one JSON Feed page
+# of 300,000 items; a Graph feed of 1,000,000 entries in 10 pages.
+mkdir -p "$work/www/posts" "$work/www/g" "$work/www/hist" "$work/www/million"
 python3 - "$work/www" <<'PY'
 import json, sys
+www = sys.argv[1]
 posts = json.load(open("Fixtures/posts/posts.json"))
 for n in range(1, 1001):
     p = dict(posts[(n - 1) % 100]); p["id"] = n
-    open(f"{sys.argv[1]}/posts/{n}", "w").write(json.dumps(p, indent=2))
+    open(f"{www}/posts/{n}", "w").write(json.dumps(p, indent=2))
     page = {"data": [{"id": f"{n}_1", "created_time": "2026-11-01T10:00:00+0000", "message": p["body"]}], "paging": {}}
-    open(f"{sys.argv[1]}/g/{n}.json", "w").write(json.dumps(page))
+    open(f"{www}/g/{n}.json", "w").write(json.dumps(page))
+def graph(folder, pages, per_page, text):
+    total = pages * per_page
+    for page in range(1, pages + 1):
+        first = total - (page - 1) * per_page  # newest first
+        data = [{"id": str(n), "created_time": "2026-11-01T10:00:00+0000", "message": text(n),
+                 "from": {"name": "Ann"}} for n in range(first, first - per_page, -1)]
+        paging = {"next": f"/{folder}/{page + 1}.json"} if page < pages else {}
+        json.dump({"data": data, "paging": paging}, open(f"{www}/{folder}/{page}.json", "w"), separators=(",", ":"))
+graph("hist", 100, 1000, lambda n: posts[n % 100]["body"])
+graph("million", 10, 100000, lambda n: posts[n % 100]["title"])
+items = [{"id": str(n), "title": posts[n % 100]["title"], "content_text": posts[n % 100]["title"],
+          "date_published": "2026-11-01T10:00:00Z"} for n in range(300000, 0, -1)]
+json.dump({"version": "https://jsonfeed.org/version/1.1", "title": "big", "items": items},
+          open(f"{www}/page300k.json", "w"), separators=(",", ":"))
 PY
 chmod a+rx "$work"; chmod -R a+rX "$work/www"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -86,41 +106,32 @@ PY
 slow_pid=$!
 sleep 0.5
 
-# Templates hold everything in the main file (feedcli leaves its journal to automatic
-# checkpoints), and each run starts from a copy with no journal of its own beside it.
-settle() { for f in "$@"; do python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA wal_checkpoint(TRUNCATE)"); c.close()' "$work/$f.sqlite"; done; }
-fresh() { echo "rm -f $work/$2.sqlite-wal $work/$2.sqlite-shm; cp $work/$1.sqlite $work/$2.sqlite"; }
-
-# Store templates. Every template drops the built-in internet feed.
-template() { "$feedcli" feeds remove posts --state "$1"; }
-"$feedcli" feeds add b "$base" --kind indexed --state "$work/empty.sqlite"; template "$work/empty.sqlite"
-settle empty; cp "$work/empty.sqlite" "$work/big.sqlite"
-python3 - "$work/big.sqlite" 100000 <<'PY'
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-posts = json.load(open("Fixtures/posts/posts.json"))
-def rows():
-    for n in range(1, int(sys.argv[2]) + 1):
-        p = dict(posts[(n - 1) % 100]); p["id"] = n + 1000000
-        yield ("b", str(p["id"]), p["title"], p["body"], str(p["userId"]), "2026-11-21T19:00:00Z", 1,
-               json.dumps(p, separators=(",", ":")))
-db.executemany("INSERT INTO entry (feed,id,title,text,author,fetched_at,read,source) VALUES (?,?,?,?,?,?,?,?)", rows())
-db.commit(); db.close()
-PY
-"$feedcli" list --json --state "$work/big.sqlite" > "$work/all.json"
-"$feedcli" feeds list --state "$work/slow.sqlite" >/dev/null; template "$work/slow.sqlite"
-settle slow; cp "$work/slow.sqlite" "$work/idle.sqlite"
+# Every store is made by feedcli itself (`feeds add`, `sync` against the local servers) and
+# each run starts from a copy of it with its journal (`-wal`) exactly as feedcli left it: what a
+# user has. Nothing is inserted or checkpointed by hand.
+fresh() {
+  echo "rm -f $work/$2.sqlite $work/$2.sqlite-wal $work/$2.sqlite-shm; cp $work/$1.sqlite $work/$2.sqlite;" \
+       "if [ -f $work/$1.sqlite-wal ]; then cp $work/$1.sqlite-wal $work/$2.sqlite-wal; fi"
+}
+copy() { sh -c "$(fresh "$1" "$2")"; }
+# Each store starts as `empty` does: the indexed feed the measures read, and no internet feed.
+"$feedcli" feeds add b "$base" --kind indexed --state "$work/empty.sqlite"
+"$feedcli" feeds remove posts --state "$work/empty.sqlite"
+from_empty() { copy empty "$1"; }
+from_empty hist; "$feedcli" feeds add h "http://127.0.0.1:$port/hist/1.json" --kind graph --state "$work/hist.sqlite"
+"$feedcli" sync h --max-pages 100 --quiet --state "$work/hist.sqlite" >/dev/null          # 100,000 entries
+from_empty page; "$feedcli" feeds add p "http://127.0.0.1:$port/page300k.json" --kind jsonfeed --state "$work/page.sqlite"
+"$feedcli" sync p --max-size 268435456 --quiet --state "$work/page.sqlite" >/dev/null       # 300,000 items, one page
+from_empty million; "$feedcli" feeds add m "http://127.0.0.1:$port/million/1.json" --kind graph --state "$work/million.sqlite"
+"$feedcli" sync m --max-pages 10 --quiet --state "$work/million.sqlite" >/dev/null         # 1,000,000 entries
+"$feedcli" list --json --state "$work/hist.sqlite" > "$work/all.json"
+from_empty slow
 for n in $(seq 1 100); do "$feedcli" feeds add "s$n" "http://127.0.0.1:$slow_port/feed/$n" --kind graph --state "$work/slow.sqlite"; done
-python3 - "$work/idle.sqlite" "$port" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-db.executemany("INSERT INTO feed (name, url, kind, created_at) VALUES (?, ?, 'graph', '2026-11-21T19:00:00Z')",
-               [(f"g{n}", f"http://127.0.0.1:{sys.argv[2]}/g/{n}.json") for n in range(1, 1001)])
-db.commit(); db.close()
-PY
+from_empty idle
+for n in $(seq 1 1000); do "$feedcli" feeds add "g$n" "http://127.0.0.1:$port/g/$n.json" --kind graph --state "$work/idle.sqlite"; done
 "$feedcli" sync --quiet --state "$work/idle.sqlite" >/dev/null   # now every feed has its ETag
-
-settle empty big slow idle
+journals=$(for f in empty hist page million slow idle; do
+  printf '%s %s KiB; ' "$f" "$(( $(stat -c %s "$work/$f.sqlite-wal" 2>/dev/null || echo 0) / 1024 ))"; done)
 
 # Each measure starts with the disk idle: writing back what the set-up (or the measure before)
 # left dirty would otherwise slow the fsyncs of feedcli's journal and not curl's.
@@ -131,29 +142,34 @@ hf next --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \
   "curl -s $base/1" "$feedcli next b --state $work/s.sqlite"
 hf sync --runs 15 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \
   "curl -s $base/[1-1000]" "$feedcli sync b --max-pages 1001 --state $work/s.sqlite"
-hf list --runs 10 --warmup 1 "jq -c .[] $work/all.json" "$feedcli list --jsonl --state $work/big.sqlite"
-hf history --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s); $(fresh big t)'" \
-  "$feedcli next b --state $work/s.sqlite" "$feedcli next b --state $work/t.sqlite"
+hf list --runs 10 --warmup 1 "jq -c .[] $work/all.json" "$feedcli list --jsonl --state $work/hist.sqlite"
+hf history --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s); $(fresh hist t); $(fresh page u)'" \
+  "$feedcli next b --state $work/s.sqlite" "$feedcli next b --state $work/t.sqlite" "$feedcli next b --state $work/u.sqlite"
 hf slow --runs 3 --warmup 1 --prepare "sh -c '$(fresh slow s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$slow_port/feed/[1-100]" "$feedcli sync --state $work/s.sqlite"
 hf idle --runs 10 --warmup 1 --prepare "sh -c '$(fresh idle s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$port/g/[1-1000].json" "$feedcli sync --state $work/s.sqlite"
-peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/big.sqlite" 2>&1 >/dev/null | tail -n 1)
-lines=$("$feedcli" list --jsonl --state "$work/big.sqlite" | wc -l)
-
-# History at scale: 1,000,000 entries.
-cp "$work/empty.sqlite" "$work/million.sqlite"
-python3 - "$work/million.sqlite" 1000000 <<'PY'
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-posts = json.load(open("Fixtures/posts/posts.json"))
-def rows():
-    for n in range(1, int(sys.argv[2]) + 1):
-        p = posts[(n - 1) % 100]
-        yield ("b", str(n + 1000000), p["title"], p["body"], "1", "2026-11-21T19:00:00Z", 1, json.dumps(p, separators=(",", ":")))
-db.executemany("INSERT INTO entry (feed,id,title,text,author,fetched_at,read,source) VALUES (?,?,?,?,?,?,?,?)", rows())
-db.commit(); db.close()
+peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
+lines=$("$feedcli" list --jsonl --state "$work/hist.sqlite" | wc -l)
+# What one `next` reads and writes of the store and its journal (strace: every read and write
+# call on those files; the -shm is mapped, not read), after each big sync.
+store_io() {
+  copy "$1" io
+  strace -f -y -qq -e trace=read,pread64,write,pwrite64 -o "$work/io.trace" "$feedcli" next b --state "$work/io.sqlite" >/dev/null || true
+  python3 - "$work/io.trace" "$work/io.sqlite" <<'PY'
+import re, sys
+read = written = 0
+for line in open(sys.argv[1]):
+    m = re.search(r'(read|pread64|write|pwrite64)\(\d+<([^>]*)>.*\)\s+=\s+(\d+)', line)
+    if not m or not m.group(2).startswith(sys.argv[2]):
+        continue
+    if "read" in m.group(1): read += int(m.group(3))
+    else: written += int(m.group(3))
+print(f"{read / 1048576:.2f} MiB read, {written / 1048576:.2f} MiB written")
 PY
+}
+io_hist=$(store_io hist); io_page=$(store_io page)
+
 hf limit --runs 20 --warmup 2 "$feedcli list b --limit 10 --state $work/million.sqlite"
 
 row() {  # row NAME FEEDCLI_INDEX BASELINE_INDEX GOAL
@@ -170,7 +186,11 @@ row sync 1 0 1.0 "sync 1,000 posts vs one curl of the 1,000 URLs"
 row slow 1 0 1.5 "sync 100 feeds answering after 100 ms vs curl --parallel-max 4"
 row idle 1 0 4.0 "sync 1,000 unchanged feeds (304) vs curl --parallel-max 4"
 row list 1 0 0.5 "list --jsonl 100k vs jq -c"
-row history 1 0 1.2 "next, 100k stored vs none"
+row history 1 0 1.2 "next after a 100,000-entry sync vs an empty store"
+row history 2 0 1.2 "next after a 300,000-item page vs an empty store"
+printf '| next after the 100,000-entry sync: store I/O | %s | | | < 1 MiB |\n' "$io_hist"
+printf '| next after the 300,000-item page: store I/O | %s | | | < 1 MiB |\n' "$io_page"
 printf '| list --jsonl 100k, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak / 1024))"
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
+echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"
