@@ -35,6 +35,8 @@ struct HTTPClientTests {
                 connection.respond(200, headers: [("X-Multi", "a"), ("x-multi", "b"), ("Content-Type", "application/json")],
                                    text: #"{"ok":true}"#)
             case "/missing": connection.respond(404, text: "{}")
+            case "/spaced":
+                connection.send("HTTP/1.1 200 OK\r\nX-Padded: \t padded  value \t\r\nX-Empty:\r\n: nameless\r\nContent-Length: 0\r\n\r\n")
             default: connection.respond(500, text: "boom")
             }
         }
@@ -45,6 +47,10 @@ struct HTTPClientTests {
         #expect(ok.headers.values(for: "X-MULTI") == ["a", "b"], "repeated headers are kept")
         #expect(ok.effectiveURL == server.baseURL + "/ok")
         #expect(ok.retryAfter == nil)
+        let spaced = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/spaced")).value)
+        #expect(spaced.headers["X-Padded"] == "padded  value", "whitespace around a value is not part of it")
+        #expect(spaced.headers["X-Empty"] == "")
+        #expect(spaced.headers.values(for: "").isEmpty, "a header without a name is dropped")
         #expect(fetch(client, HTTPRequest(url: server.baseURL + "/missing")).value?.status == 404)
         #expect(fetch(client, HTTPRequest(url: server.baseURL + "/fail")).value?.status == 500)
     }

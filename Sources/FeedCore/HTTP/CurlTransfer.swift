@@ -96,14 +96,23 @@ final class CurlTransfer {
             headers = HTTPHeaders()
             headerBytes = bytes.count
         } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-            let name = bytes[..<colon].drop(while: isSpace).reversed().drop(while: isSpace).reversed()
-            let value = bytes[(colon + 1)...].drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+            let name = Self.trimmed(bytes, bytes.startIndex, colon)
+            let value = Self.trimmed(bytes, colon + 1, bytes.endIndex)
             if !name.isEmpty {
                 headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
             }
         }
         return bytes.count
+    }
+
+    /// `bytes[start..<end]` without leading and trailing whitespace (space, tab, CR, LF), as a
+    /// buffer, so that `String(decoding:)` takes its contiguous fast path.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = start, end = end
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
     /// The outcome once curl reports the transfer done.

@@ -3,6 +3,9 @@
 /// or retitle the window.
 enum TerminalText {
     static func safe(_ text: String, multiline: Bool = false) -> String {
+        // Nearly all text needs no escape: one pass over the bytes finds out, and the text is
+        // returned as it is (every printed field of every entry comes through here).
+        guard needsEscaping(text, multiline: multiline) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -20,6 +23,22 @@ enum TerminalText {
             }
         }
         return result
+    }
+
+    /// Whether `text` holds a scalar that `safe` escapes. C0 and DEL are single UTF-8 bytes;
+    /// a C1 control (U+0080…U+009F) is the byte pair `C2 80`…`C2 9F`.
+    private static func needsEscaping(_ text: String, multiline: Bool) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A, 0x09: if !multiline { return true }
+            case 0x00..<0x20, 0x7F: return true
+            case 0x80..<0xA0 where previous == 0xC2: return true
+            default: break
+            }
+            previous = byte
+        }
+        return false
     }
 
     private static func hex(_ value: UInt32, width: Int) -> String {
