@@ -218,6 +218,26 @@ struct HTTPClientTests {
         #expect(server.connectionCount == 1)
     }
 
+    /// Finished transfers' handles are reset and reused: nothing of one request (its headers,
+    /// limits, a failure or an abort) may reach the next one on the same handle.
+    @Test func aReusedHandleCarriesNothingOver() throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/big" { return connection.respond(200, body: Array(repeating: 0x61, count: 10_000)) }
+            connection.respond(200, headers: [("X-Seen", request.header("If-None-Match") ?? "-")], text: "{}")
+        }
+        for round in 0..<20 {  // more rounds than the worker keeps idle handles (8)
+            var tagged = HTTPRequest(url: server.baseURL + "/tagged", maxBodySize: 100)
+            tagged.headers.add(name: "If-None-Match", value: "\"\(round)\"")
+            #expect(fetch(client, tagged).value?.headers["X-Seen"] == "\"\(round)\"")
+            #expect(fetch(client, HTTPRequest(url: server.baseURL + "/big", maxBodySize: 100)).failure?.kind == .bodyTooLarge)
+            let plain = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/plain")).value)
+            #expect(plain.headers["X-Seen"] == "-", "round \(round): a header of an earlier request was sent again")
+            #expect(plain.effectiveURL == server.baseURL + "/plain")
+            let big = fetch(client, HTTPRequest(url: server.baseURL + "/big"))
+            #expect(big.value?.body.count == 10_000, "the earlier request's size cap is gone")
+        }
+    }
+
     @Test func runsAtMostFourTransfersPerHost() throws {
         let server = try LoopbackServer { _, connection in
             Thread.sleep(forTimeInterval: 0.2)

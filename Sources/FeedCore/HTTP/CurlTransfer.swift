@@ -20,9 +20,11 @@ final class CurlTransfer {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// Creates and configures the handle; fails with `HTTPError` if curl refuses an option.
-    init(request: HTTPRequest, userAgent: String, observer: Observer<HTTPResponse>) throws(HTTPError) {
-        guard let easy = curl_easy_init() else {
+    /// Configures `reusing` (a handle of an earlier transfer, reset) or a new handle; fails with
+    /// `HTTPError` if curl refuses an option.
+    init(request: HTTPRequest, userAgent: String, observer: Observer<HTTPResponse>,
+         reusing handle: UnsafeMutableRawPointer? = nil) throws(HTTPError) {
+        guard let easy = handle ?? curl_easy_init() else {
             throw HTTPError(.other, message: "curl_easy_init failed")
         }
         self.easy = easy
@@ -33,7 +35,7 @@ final class CurlTransfer {
         do {
             try configure(request, userAgent: userAgent)
         } catch {
-            release()
+            curl_easy_cleanup(release())
             throw error
         }
     }
@@ -134,12 +136,15 @@ final class CurlTransfer {
             retryAfter: retryAfter, elapsed: ContinuousClock.now - startedAt))
     }
 
-    /// Frees the handle and everything curl was given. Call after removing it from the multi handle.
-    func release() {
-        curl_easy_cleanup(easy)
+    /// Frees what this transfer gave curl and returns its handle with every option reset
+    /// (`curl_easy_reset`), for the next transfer or for `curl_easy_cleanup`. Call once, after
+    /// removing the handle from the multi handle.
+    func release() -> UnsafeMutableRawPointer {
+        curl_easy_reset(easy)
         curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer.deallocate()
+        return easy
     }
 }
 
