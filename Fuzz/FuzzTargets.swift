@@ -85,7 +85,11 @@ private func retryAfter(_ text: String) {
 
 private func html(_ text: String) {
     let rendered = HTMLText.render(text)
-    precondition(!rendered.text.contains("<script"), "a script survived")
+    // No tag survives: a `<` left in the text is one with no `>` after it in the input (so not a
+    // tag), unless an entity (`&lt;`, `&#62;`) wrote it, which is text the author meant.
+    if !text.contains("&"), let open = rendered.text.firstIndex(of: "<") {
+        precondition(!rendered.text[open...].contains(">"), "a tag survived")
+    }
     let wrapped = TextWrapping.wrap(rendered.text, width: 40)
     precondition(wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains(" ") }, "a line too long")
     _ = HTMLText.decodeEntities(text)

@@ -17,6 +17,14 @@ struct HTMLTextTests {
         #expect(HTMLText.looksLikeHTML("Fish &amp; chips"))
     }
 
+    /// Found by the fuzzer (its invariant was wrong, the renderer right): a `<` with no `>` after
+    /// it is not a tag and stays as text, and an escaped tag is text the author meant.
+    @Test func anUnclosedOrEscapedTagIsText() {
+        #expect(HTMLText.render("\n<script344474\0\0 \t").text == "<script344474\0\0")
+        #expect(HTMLText.render("<p>&lt;script&gt;x</p><script>y</script>").text == "<script>x")
+        #expect(HTMLText.render("a <b>c</b> <d").text == "a c <d")
+    }
+
     @Test(arguments: ["DaringFireball", "inessential", "3960"])
     func theRealJSONFeedsReadAsText(name: String) throws {
         let response = HTTPResponse(status: 200, body: try Fixtures.data("jsonfeed/\(name).json"), effectiveURL: "https://x/")
