@@ -23,10 +23,17 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // jq's library, loaded with dlopen on first use (jq.h from libjq-dev at build time,
+        // libjq1 at run time only for feeds that use jq expressions).
+        .target(
+            name: "CJQ",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(
             name: "FeedCore",
             dependencies: [
                 "CCurl",
+                "CJQ",
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ],

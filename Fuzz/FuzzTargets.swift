@@ -19,6 +19,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "link-header": linkHeader(text)
     case "retry-after": retryAfter(text)
     case "timestamp": timestamp(text)
+    case "mapping": mapping(data)
     case "html": html(text)
     default: fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.joined(separator: " "))")
     }
@@ -26,7 +27,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 }
 
 enum FuzzTargets {
-    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html"]
+    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping"]
 }
 
 private func response(_ data: Data, headers: [(String, String)] = []) -> HTTPResponse {
@@ -81,6 +82,45 @@ private func retryAfter(_ text: String) {
         precondition(delay >= .zero && delay <= RetryAfter.cap, "Retry-After outside 0...7 days: \(delay)")
     }
     _ = HTTPDate.parse(text)
+}
+
+/// The `json` kind's mapping step: the shipped kinds of expression (paths, built strings, cursors,
+/// next URLs, a filter) on hostile responses. The first byte picks the mapping.
+private let mappings: [FeedExpressions] = {
+    func mapping(_ items: String?, id: String? = nil, title: String? = nil, published: String? = nil,
+                 next: String? = nil, cursor: String? = nil, filter: String? = nil) -> FeedExpressions {
+        var expressions = FeedExpressions()
+        expressions.items = items
+        expressions.id = id
+        expressions.title = title
+        expressions.published = published
+        expressions.nextURL = next
+        expressions.cursor = cursor
+        expressions.cursorParam = cursor == nil ? nil : "after"
+        expressions.filter = filter
+        return expressions
+    }
+    return [
+        mapping(nil),
+        mapping(".data.children[].data", id: ".name", title: ".title", published: ".created_utc", cursor: ".data.after"),
+        mapping(".feed[]?", id: #""\(.a)-\(.b)""#, title: ".t | tostring", published: ".t", next: ".next"),
+        mapping("..|objects|select(has(\"id\"))", filter: ".score > 1"),
+    ]
+}()
+
+private func mapping(_ data: Data) {
+    guard let selector = data.first else { return }
+    let expressions = mappings[Int(selector) % mappings.count]
+    let format = FeedRegistration(name: "f", url: "https://fuzz.example/api?x=1", kind: .json, expressions: expressions)
+        .pageFormat(timeout: .seconds(5))
+    guard let format, let page = try? format.page(from: response(data.dropFirst())) else { return }
+    for item in page.items {
+        precondition(!item.id.isEmpty, "an empty id")
+        guard let reread = try? JSONParser.parse(Data(item.source.text.utf8)), case .object = reread.value else {
+            fatalError("an item's source is not an object: \(item.source.text)")
+        }
+        if let published = item.published { precondition(Timestamp.parse(published) != nil) }
+    }
 }
 
 private func html(_ text: String) {

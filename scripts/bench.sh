@@ -28,6 +28,7 @@ command -v jq >/dev/null || need+=(jq)
 command -v strace >/dev/null || need+=(strace)
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev pkg-config)
 [ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
+[ -f /usr/include/jq.h ] || need+=(libjq-dev)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"

@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
-if ! pkg-config --exists libcurl 2>/dev/null || ! command -v jq >/dev/null; then
+if ! pkg-config --exists libcurl 2>/dev/null || ! command -v jq >/dev/null || [ ! -f /usr/include/jq.h ] \
+    || [ ! -f /usr/include/sqlite3.h ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcurl4-openssl-dev pkg-config jq
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcurl4-openssl-dev libsqlite3-dev libjq-dev pkg-config jq
 fi
 
 swift build -c release --product feedcli 2>&1 | tail -n 1

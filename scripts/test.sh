@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 missing=()
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev pkg-config)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+[ -f /usr/include/jq.h ] || missing+=(libjq-dev)
 command -v jq >/dev/null || missing+=(jq)
 command -v python3 >/dev/null || missing+=(python3)
 command -v openssl >/dev/null || missing+=(openssl)

@@ -175,13 +175,14 @@ struct Feeds: ParsableCommand {
             commandName: "add", abstract: "Register a feed.")
         @Argument(help: "A name: letters, digits, '.', '-', '_'.") var name: String
         @Argument(help: "An http or https URL.") var url: String
-        @Option(help: "indexed, graph, jsonfeed or linked (found out from the URL when left out).") var kind: FeedKind?
+        @Option(help: "indexed, graph, jsonfeed, linked or json (found out from the URL when left out).") var kind: FeedKind?
         @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
         var tokenEnv: String?
         @Flag(help: "Change an existing feed.") var replace = false
         @Option(help: ArgumentHelp("A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d).",
                                    valueName: "duration"))
         var every: String?
+        @OptionGroup(title: "jq expressions (json feeds; --filter for any feed)") var jq: ExpressionOptions
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
@@ -190,7 +191,8 @@ struct Feeds: ParsableCommand {
 
         func run() throws {
             try finish(with: FeedCommands.addFeed(name: name, url: url, kind: kind, tokenEnv: tokenEnv, replace: replace,
-                                                  every: every.flatMap(EveryDuration.parse), context: context(store: store)))
+                                                  every: every.flatMap(EveryDuration.parse), expressions: jq.expressions,
+                                                  context: context(store: store)))
         }
     }
 
@@ -205,19 +207,25 @@ struct Feeds: ParsableCommand {
     }
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change how often a plain sync fetches a feed.")
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, its jq expressions.")
         @Argument(help: "The feed.", completion: .feedNames) var name: String
-        @Option(help: ArgumentHelp("30m, 2h, 1d, or never.", valueName: "duration")) var every: String
+        @Option(help: ArgumentHelp("30m, 2h, 1d, or never.", valueName: "duration")) var every: String?
+        @OptionGroup(title: "jq expressions (json feeds; --filter for any feed; '' unsets one)") var jq: ExpressionOptions
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
-            if every != "never", EveryDuration.parse(every) == nil {
+            if let every, every != "never", EveryDuration.parse(every) == nil {
                 throw ValidationError("--every takes a duration like 30m, 2h or 1d, or never")
+            }
+            if every == nil, jq.expressions == FeedExpressions() {
+                throw ValidationError("give what to change: --every, --filter or a json feed's expressions")
             }
         }
 
         func run() throws {
-            try finish(with: FeedCommands.setEvery(feed: name, every: EveryDuration.parse(every), context: context(store: store)))
+            let every: Duration?? = self.every.map { EveryDuration.parse($0) }
+            try finish(with: FeedCommands.setFeed(name, every: every, expressions: jq.expressions, context: context(store: store)))
         }
     }
 

@@ -131,3 +131,48 @@ private func context(
 func finish(with status: Int32) throws {
     if status != 0 { throw ExitCode(status) }
 }
+
+/// A `json` feed's jq expressions and any feed's filter (`feeds add`, `feeds set`); the
+/// contract's "Any JSON API".
+struct ExpressionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("jq: the items of one response, each an object (default .[]).", valueName: "expr"))
+    var items: String?
+    @Option(help: ArgumentHelp("jq, on an item: its id, a string or number (default .id).", valueName: "expr"))
+    var id: String?
+    @Option(help: ArgumentHelp("jq, on an item: its title.", valueName: "expr")) var title: String?
+    @Option(help: ArgumentHelp("jq, on an item: its text.", valueName: "expr")) var text: String?
+    @Option(name: .customLong("url"), help: ArgumentHelp("jq, on an item: its web address (relative ones resolved).", valueName: "expr"))
+    var urlExpression: String?
+    @Option(help: ArgumentHelp("jq, on an item: its author.", valueName: "expr")) var author: String?
+    @Option(help: ArgumentHelp("jq, on an item: when it was published (RFC 3339, RFC 2822, Unix seconds or ms).",
+                               valueName: "expr"))
+    var published: String?
+    @Option(help: ArgumentHelp("jq, on the response: the next page's URL.", valueName: "expr")) var nextUrl: String?
+    @Option(help: ArgumentHelp("jq, on the response: the next page's cursor (with --cursor-param).", valueName: "expr"))
+    var cursor: String?
+    @Option(help: ArgumentHelp("The query parameter the cursor is sent as.", valueName: "name")) var cursorParam: String?
+    @Option(help: ArgumentHelp("Pages by number: the query parameter, until a page with no items.", valueName: "name"))
+    var pageParam: String?
+    @Option(help: ArgumentHelp("The first page's number (default 1).", valueName: "n")) var firstPage: Int?
+    @Option(help: ArgumentHelp("jq, on an item's source: items for which it gives false or null are skipped.",
+                               valueName: "expr"))
+    var filter: String?
+
+    var expressions: FeedExpressions {
+        var expressions = FeedExpressions()
+        expressions.items = items
+        expressions.id = id
+        expressions.title = title
+        expressions.text = text
+        expressions.url = urlExpression
+        expressions.author = author
+        expressions.published = published
+        expressions.nextURL = nextUrl
+        expressions.cursor = cursor
+        expressions.cursorParam = cursorParam
+        expressions.pageParam = pageParam
+        expressions.firstPage = firstPage
+        expressions.filter = filter
+        return expressions
+    }
+}

@@ -175,12 +175,13 @@ public enum FeedCommands {
         addFeed(name: feed.name, url: feed.url, kind: feed.kind, tokenEnv: feed.tokenEnv, replace: replace, context: context)
     }
 
-    /// `feedcli feeds add NAME URL [--kind KIND] [--replace] [--token-env VAR]`: without a kind,
-    /// the URL is asked what it is (one request, and `URL/1` when that does not tell); with one,
-    /// no request is made.
+    /// `feedcli feeds add NAME URL [--kind KIND] [--replace] [--token-env VAR] [jq expressions]`:
+    /// without a kind, the URL is asked what it is (one request, and `URL/1` when that does not
+    /// tell), unless a `json` mapping is given; with one, no request is made. Expressions are
+    /// compiled first: one jq cannot compile is a usage error and nothing is registered.
     public static func addFeed(
         name: String, url: String, kind: FeedKind?, tokenEnv: String?, replace: Bool, every: Duration? = nil,
-        context: CommandContext
+        expressions: FeedExpressions = FeedExpressions(), context: CommandContext
     ) -> Int32 {
         do {
             guard FeedRegistration.isValidName(name) else {
@@ -189,6 +190,10 @@ public enum FeedCommands {
             guard FeedRegistration.isValidURL(url) else {
                 throw FeedFailure.configuration("not an http or https URL: \(url)")
             }
+            if expressions.hasMapping, let kind, kind != .json {
+                throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
+            }
+            try check(expressions, kind: expressions.hasMapping ? .json : kind)
             let store = try context.openStore()
             if !replace, (try? store.feed(named: name)) != nil {
                 throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
@@ -196,14 +201,32 @@ public enum FeedCommands {
             let chosen: FeedKind
             if let kind {
                 chosen = kind
+            } else if expressions.hasMapping {
+                chosen = .json
             } else {
                 chosen = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv), context: context)
             }
-            try store.addFeed(FeedRegistration(name: name, url: url, kind: chosen, tokenEnv: tokenEnv), replace: replace)
+            try store.addFeed(FeedRegistration(name: name, url: url, kind: chosen, tokenEnv: tokenEnv, expressions: expressions),
+                              replace: replace)
             if let every { try store.setEvery(feed: name, every) }
             return 0
         } catch {
             return fail(error, context: context)
+        }
+    }
+
+    /// Compiles every expression (jq's message is the usage error) and checks the paging options
+    /// of a `json` feed.
+    private static func check(_ expressions: FeedExpressions, kind: FeedKind?) throws(FeedFailure) {
+        if kind == .json, let problem = expressions.pagingProblem { throw .usage(problem) }
+        for (option, expression) in expressions.expressions {
+            do {
+                try JQ.check(expression)
+            } catch .unavailable(let message) {
+                throw .configuration("\(option): \(message)")
+            } catch {
+                throw .usage("\(option) `\(Excerpt.of(expression, limit: 60))`: \(error)")
+            }
         }
     }
 
@@ -216,10 +239,24 @@ public enum FeedCommands {
         }
     }
 
-    /// `feedcli feeds set NAME --every DURATION|never`.
-    public static func setEvery(feed: String, every: Duration?, context: CommandContext) -> Int32 {
+    /// `feedcli feeds set NAME [--every DURATION|never] [jq expressions]`: changes what is given
+    /// (an empty expression unsets one); entries, read state and cursors are kept.
+    public static func setFeed(
+        _ name: String, every: Duration??, expressions changes: FeedExpressions = FeedExpressions(), context: CommandContext
+    ) -> Int32 {
         do {
-            try context.openStore().setEvery(feed: feed, every)
+            let store = try context.openStore()
+            let record = try store.feed(named: name)
+            if changes != FeedExpressions() {
+                let merged = record.registration.expressions.merging(changes)
+                if merged.hasMapping, record.registration.kind != .json {
+                    throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for json feeds; "
+                                            + "\(name) is \(record.registration.kind.rawValue)")
+                }
+                try check(merged, kind: record.registration.kind)
+                try store.setExpressions(feed: name, merged)
+            }
+            if let every { try store.setEvery(feed: name, every) }
             return 0
         } catch {
             return fail(error, context: context)

@@ -70,6 +70,7 @@ extension FeedKind {
         case .graph: "a Graph page"
         case .jsonfeed: "a JSON Feed"
         case .linked: "a linked page (a JSON array)"
+        case .json: "JSON read by jq expressions"
         }
     }
 }

@@ -11,14 +11,24 @@ protocol PageFormat: Sendable {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage
 }
 
-extension FeedKind {
-    /// How pages of this kind are read; nil for `indexed`, which is not paged.
-    var pageFormat: (any PageFormat)? {
-        switch self {
-        case .indexed: nil
-        case .graph: GraphFeed()
-        case .jsonfeed: JSONFeedKind()
-        case .linked: LinkedFeed()
+extension FeedRegistration {
+    /// How this feed's pages are read, its filter included; nil for `indexed`, which is not
+    /// paged. `timeout` bounds the feed's jq expressions.
+    func pageFormat(timeout: Duration) -> (any PageFormat)? {
+        let format: any PageFormat
+        switch kind {
+        case .indexed: return nil
+        case .graph: format = GraphFeed()
+        case .jsonfeed: format = JSONFeedKind()
+        case .linked: format = LinkedFeed()
+        case .json: format = JSONAPIFeed(feedURL: url, expressions: expressions, timeout: timeout)
         }
+        guard let filter = itemFilter(timeout: timeout) else { return format }
+        return FilteredPages(format: format, filter: filter)
+    }
+
+    /// The feed's `--filter`, when it has one.
+    func itemFilter(timeout: Duration) -> ItemFilter? {
+        expressions.filter.map { ItemFilter(expression: $0, timeout: timeout) }
     }
 }

@@ -25,4 +25,11 @@ enum IndexedFeed {
         return FeedItem(id: id, title: post["title"]?.string, text: post["body"]?.string, author: post["userId"]?.text,
                         source: document.source)
     }
+
+    /// The post in a 200 response, when it has a usable id and passes `filter`.
+    static func item(from response: HTTPResponse, passing filter: ItemFilter?) throws(FeedFailure) -> FeedItem? {
+        guard let item = try item(from: response) else { return nil }
+        guard let filter else { return item }
+        return try filter.keep([item], page: response.effectiveURL).first
+    }
 }

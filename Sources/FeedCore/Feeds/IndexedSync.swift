@@ -15,6 +15,8 @@ struct IndexedSync: Sendable {
     let fetcher: any FeedFetching
     let record: FeedRecord
     let maxRequests: Int
+    /// The feed's `--filter`: a post that does not pass is skipped like one without an id.
+    let filter: ItemFilter?
     let now: @Sendable () -> Date
     /// The entries whose ids the store does not hold yet.
     let unstored: @Sendable ([Entry]) throws -> [Entry]
@@ -27,7 +29,7 @@ struct IndexedSync: Sendable {
 
     func sync() -> Observable<SyncStep> {
         let start = record.nextIndex, feed = self.feed, now = self.now, unstored = self.unstored
-        let batchSize = self.batchSize, maxRequests = self.maxRequests
+        let batchSize = self.batchSize, maxRequests = self.maxRequests, filter = self.filter
         let fetcher = self.fetcher
         let answers = InOrderRequests(
             start: start, count: maxRequests, inFlight: inFlight, probesFirst: record.lastFetchAt != nil,
@@ -56,7 +58,7 @@ struct IndexedSync: Sendable {
             }
             return .concat([
                 answers.observable.flatMap(.concat) { index, response -> Observable<SyncStep> in
-                    let item = try IndexedFeed.item(from: response)
+                    let item = try IndexedFeed.item(from: response, passing: filter)
                     let full = pending.withLock { pending -> Bool in
                         pending.answered = index - start + 1
                         if let item {
@@ -99,7 +101,7 @@ struct IndexedSync: Sendable {
                     let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil)
                     return .just(.batch(FetchedBatch(entries: [], complete: commit)))
                 }
-                let entry = try IndexedFeed.item(from: response)
+                let entry = try IndexedFeed.item(from: response, passing: filter)
                     .map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
                 let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1)
                 if let entry, try !unstored([entry]).isEmpty {

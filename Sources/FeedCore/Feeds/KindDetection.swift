@@ -13,7 +13,7 @@ enum KindDetection {
             return .indexed
         }
         throw FeedFailure.badData("cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)), "
-                                  + "and \(first) answered \(seen(post)); give --kind")
+                                  + "and \(first) answered \(seen(post)); give --kind, or describe it with --kind json --items EXPR …")
     }
 
     private static func kind(of response: HTTPResponse) -> FeedKind? {

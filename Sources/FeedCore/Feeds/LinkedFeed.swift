@@ -17,6 +17,13 @@ struct LinkedFeed: PageFormat {
     /// `url` ← `html_url`, `url`.
     static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
         guard let id = item["id"]?.id else { return nil }
+        var fields = fields(of: item, source: source)
+        fields.id = id
+        return fields
+    }
+
+    /// Every field but the id by the rules above (the `json` kind's defaults too); `id` empty.
+    static func fields(of item: JSON, source: RawJSON) -> FeedItem {
         func first(_ paths: [[String]], _ read: (JSON) -> String?) -> String? {
             for path in paths {
                 if let value = item[path].flatMap(read) { return value }
@@ -24,7 +31,7 @@ struct LinkedFeed: PageFormat {
             return nil
         }
         return FeedItem(
-            id: id,
+            id: "",
             title: first([["title"]], \.string),
             text: first([["body"], ["content"], ["text"], ["message"]], \.string),
             author: first([["author"], ["author", "name"], ["author", "login"], ["user", "login"],

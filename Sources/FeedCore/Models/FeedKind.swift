@@ -8,6 +8,8 @@ public enum FeedKind: String, Sendable, CaseIterable {
     case jsonfeed
     /// A JSON array per page, chained by an RFC 8288 `Link: <…>; rel="next"` header.
     case linked
+    /// Any JSON, read by the feed's jq expressions (`FeedExpressions`).
+    case json
 
     /// The default `--max-pages` for a walk of this kind.
     public var defaultMaxPages: Int { self == .indexed ? 100 : 10 }

@@ -6,12 +6,15 @@ public struct FeedRegistration: Sendable, Equatable {
     public var kind: FeedKind
     /// Environment variable with the bearer token; nil means `FEEDCLI_TOKEN` if set.
     public var tokenEnv: String?
+    /// A `json` feed's mapping, and any feed's filter.
+    public var expressions: FeedExpressions
 
-    public init(name: String, url: String, kind: FeedKind, tokenEnv: String? = nil) {
+    public init(name: String, url: String, kind: FeedKind, tokenEnv: String? = nil, expressions: FeedExpressions = FeedExpressions()) {
         self.name = name
         self.url = url
         self.kind = kind
         self.tokenEnv = tokenEnv
+        self.expressions = expressions
     }
 
     /// The feed every store starts with, so plain `feedcli next` works.

@@ -117,7 +117,7 @@ public struct FeedReactor: Reactor {
     func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
-        if let format = record.registration.kind.pageFormat {
+        if let format = record.registration.pageFormat(timeout: environment.options.timeout) {
             let store = environment.store, name = record.name
             steps = PagedSync(fetcher: environment.fetcher, format: format, record: record,
                               maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,
@@ -133,6 +133,7 @@ public struct FeedReactor: Reactor {
         let store = environment.store, name = record.name
         return IndexedSync(fetcher: environment.fetcher, record: record,
                            maxRequests: environment.options.maxPages ?? FeedKind.indexed.defaultMaxPages,
+                           filter: record.registration.itemFilter(timeout: environment.options.timeout),
                            now: environment.now, unstored: { entries in try store.unstored(feed: name, entries) })
     }
 

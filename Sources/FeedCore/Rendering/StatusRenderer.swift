@@ -33,6 +33,10 @@ public enum StatusRenderer {
             ("every_seconds", { $0.number(record?.every.map { Int($0.components.seconds) }) }),
             ("next_due", { $0.string(record?.nextDue.map(Timestamp.format)) }),
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
+            // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
+            ("expressions", { writer in
+                if let json = record?.registration.expressions.json { writer.raw(json) } else { writer.raw("null") }
+            }),
         ])
         return writer.bytes
     }
@@ -62,6 +66,13 @@ public enum StatusRenderer {
             lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingPasswords(in: resume)))")
         }
         if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
+        for (option, expression) in registration.expressions.expressions {
+            lines.append("  \(option) \(TerminalText.safe(expression))")
+        }
+        for (option, value) in [("--cursor-param", registration.expressions.cursorParam), ("--page-param", registration.expressions.pageParam),
+                                ("--first-page", registration.expressions.firstPage.map(String.init))] {
+            if let value { lines.append("  \(option) \(TerminalText.safe(value))") }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -30,13 +30,14 @@ extension FeedStore {
                     throw FeedFailure.usage("feed \(feed.name) exists; use --replace to change it")
                 }
                 try db.statement("""
-                    UPDATE feed SET url = ?, kind = ?, token_env = ?, etag = NULL, last_modified = NULL,
+                    UPDATE feed SET url = ?, kind = ?, token_env = ?, expressions = ?, etag = NULL, last_modified = NULL,
                         retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
-                    """).run([.text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv), .text(feed.name)])
+                    """).run([.text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+                              SQLiteValue(feed.expressions.json), .text(feed.name)])
             } else {
-                try db.statement("INSERT INTO feed (name, url, kind, token_env, created_at) VALUES (?, ?, ?, ?, ?)")
+                try db.statement("INSERT INTO feed (name, url, kind, token_env, expressions, created_at) VALUES (?, ?, ?, ?, ?, ?)")
                     .run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                          .text(Timestamp.format(.now))])
+                          SQLiteValue(feed.expressions.json), .text(Timestamp.format(.now))])
             }
         }
     }
@@ -47,6 +48,15 @@ extension FeedStore {
             _ = try Self.record(db, name: feed)
             try db.statement("UPDATE feed SET every_seconds = ? WHERE name = ?")
                 .run([SQLiteValue(every.map { Int64($0.components.seconds) }), .text(feed)])
+        }
+    }
+
+    /// Replaces a feed's jq expressions (`feeds set`); entries, read state and cursors are kept.
+    public func setExpressions(feed: String, _ expressions: FeedExpressions) throws(FeedFailure) {
+        try write { db in
+            _ = try Self.record(db, name: feed)
+            try db.statement("UPDATE feed SET expressions = ? WHERE name = ?")
+                .run([SQLiteValue(expressions.json), .text(feed)])
         }
     }
 
@@ -77,7 +87,8 @@ extension FeedStore {
     private static let recordColumns = """
         name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
             last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
-            (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id
+            (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id,
+            expressions
         """
     private static let feedQuery = "SELECT \(recordColumns) FROM feed"
 
@@ -115,9 +126,16 @@ extension FeedStore {
         guard let kind = FeedKind(rawValue: kindName) else {
             throw FeedFailure.storeAccess("feed \(name) has an unknown kind \(kindName)")
         }
+        var expressions = FeedExpressions()
+        if let stored = row.text(17) {
+            guard let read = FeedExpressions(json: stored) else {
+                throw FeedFailure.storeAccess("feed \(name) has unreadable jq expressions")
+            }
+            expressions = read
+        }
         return FeedRecord(
             registration: FeedRegistration(name: name, url: try row.requiredText(1), kind: kind,
-                                           tokenEnv: row.text(3)),
+                                           tokenEnv: row.text(3), expressions: expressions),
             nextIndex: try row.requiredInteger(4),
             validators: Validators(etag: row.text(5), lastModified: row.text(6)),
             retryNotBefore: row.text(7).flatMap(Timestamp.parse), resumeURL: row.text(8),

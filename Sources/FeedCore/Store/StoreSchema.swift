@@ -85,6 +85,11 @@ enum StoreSchema {
                 CREATE INDEX entry_by_read_seq ON entry (read, seq);
                 """)
         }
+        migrator.register("v4: jq expressions") { db in
+            // A `json` feed's mapping and any feed's filter, as one JSON object
+            // (`FeedExpressions`); NULL for feeds that have none.
+            try db.execute("ALTER TABLE feed ADD COLUMN expressions TEXT")
+        }
         return migrator
     }
 }

@@ -1,0 +1,93 @@
+import CJQ
+
+/// What a job on jq's thread works with: compiled programs (each expression compiled once per
+/// run and kept) and values parsed by jq. It exists only on that thread (see `JQ`): it is not
+/// `Sendable`, and neither is `JQValue`.
+struct JQSession: ~Copyable {
+    private var programs: [String: OpaquePointer] = [:]
+
+    /// `expression` compiled, from the cache when it was compiled before.
+    mutating func program(_ expression: String) throws(JQError) -> OpaquePointer {
+        if let program = programs[expression] { return program }
+        var error: UnsafeMutablePointer<CChar>?
+        guard let program = cjq_compile(expression, &error) else {
+            // jq's first line says what is wrong; the rest repeats the expression.
+            var message = (Self.take(error) ?? "jq cannot compile it").split(separator: "\n").first.map(String.init) ?? ""
+            if message.hasSuffix(":") { message.removeLast() }
+            throw .compile(message)
+        }
+        programs[expression] = program
+        return program
+    }
+
+    /// `text` (one JSON value) as jq's value.
+    func value(_ text: String) throws(JQError) -> JQValue {
+        var error: UnsafeMutablePointer<CChar>?
+        var text = text
+        let value = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { cjq_parse($0.baseAddress, $0.count, &error) }
+        }
+        guard let value else { throw .runtime(Self.take(error) ?? "jq cannot read the JSON") }
+        return JQValue(value)
+    }
+
+    /// The outputs of `expression` run on `value`, as compact JSON texts: at most `limit`, and
+    /// whether there were more.
+    mutating func outputs(of expression: String, on value: JQValue, limit: Int) throws(JQError) -> (texts: [String], more: Bool) {
+        let program = try program(expression)
+        var outputs = cjq_outputs()
+        var more: Int32 = 0
+        let status = cjq_run(program, value.pointer, Int32(clamping: limit), &outputs, &more)
+        defer { cjq_outputs_free(&outputs) }
+        if status != 0 {
+            throw .runtime(outputs.error.map { String(cString: $0) } ?? "the expression failed")
+        }
+        guard let text = outputs.text else { return ([], more != 0) }
+        let bytes = UnsafeRawBufferPointer(start: text, count: outputs.length)
+        let texts = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            .map { String(decoding: $0, as: UTF8.self) }
+        return (texts, more != 0)
+    }
+
+    /// A message malloc'd by the C side, as a String; freed.
+    private static func take(_ message: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let message else { return nil }
+        defer { free(message) }
+        return String(cString: message)
+    }
+
+    deinit {
+        for program in programs.values { cjq_program_free(program) }
+    }
+}
+
+/// A value parsed by jq, freed when released; only on jq's thread.
+final class JQValue {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { cjq_value_free(pointer) }
+}
+
+/// Why a jq expression gave no result.
+public enum JQError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// jq cannot compile it; jq's message.
+    case compile(String)
+    /// It raised an error on the data; jq's message.
+    case runtime(String)
+    /// jq's library is missing.
+    case unavailable(String)
+    /// It ran longer than the run's `--timeout`.
+    case timedOut(Duration)
+    /// An earlier expression of this run overran its deadline and is still running.
+    case stillRunning
+
+    public var description: String {
+        switch self {
+        case .compile(let message), .runtime(let message), .unavailable(let message): message
+        case .timedOut(let limit): "it ran longer than --timeout (\(limit.components.seconds) s)"
+        case .stillRunning: "an earlier jq expression of this run is still running past --timeout"
+        }
+    }
+}
