@@ -96,6 +96,14 @@ class Handler(BaseHTTPRequestHandler):
                 links.append('</linked?page=%d>; rel="next"' % (page + 1))
             links.append('</linked?page=1>; rel="first"')
             return self.send(200, rows, headers=[("Link", ", ".join(links))])
+        if len(parts) == 3 and parts[0] == "r" and parts[2] == "new.json":
+            # A subreddit's /new.json (the reddit preset), two posts a page, paged by `after`.
+            doc = load(os.path.join("apis", "reddit.json"))
+            children = doc["data"]["children"]
+            later = "after" in parse_qs(url.query)
+            doc["data"]["children"] = children[2:] if later else children[:2]
+            doc["data"]["after"] = None if later else children[1]["data"]["name"]
+            return self.send(200, doc)
         self.send(404, {"error": "no such fixture"})
 
 def main():

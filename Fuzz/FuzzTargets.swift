@@ -85,7 +85,7 @@ private func retryAfter(_ text: String) {
 }
 
 /// The `json` kind's mapping step: the shipped kinds of expression (paths, built strings, cursors,
-/// next URLs, a filter) on hostile responses. The first byte picks the mapping.
+/// next URLs, a filter, every preset) on hostile responses. The first byte picks the mapping.
 private let mappings: [FeedExpressions] = {
     func mapping(_ items: String?, id: String? = nil, title: String? = nil, published: String? = nil,
                  next: String? = nil, cursor: String? = nil, filter: String? = nil) -> FeedExpressions {
@@ -105,7 +105,7 @@ private let mappings: [FeedExpressions] = {
         mapping(".data.children[].data", id: ".name", title: ".title", published: ".created_utc", cursor: ".data.after"),
         mapping(".feed[]?", id: #""\(.a)-\(.b)""#, title: ".t | tostring", published: ".t", next: ".next"),
         mapping("..|objects|select(has(\"id\"))", filter: ".score > 1"),
-    ]
+    ] + FeedKind.allCases.compactMap { $0.preset?.expressions }  // the shipped presets
 }()
 
 private func mapping(_ data: Data) {

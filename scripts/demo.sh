@@ -42,6 +42,10 @@ step feedcli feeds add fireball "$base/jsonfeed/DaringFireball/1.json" --kind js
 "$feedcli" feeds add fireball "$base/jsonfeed/DaringFireball/1.json" --kind jsonfeed
 step "feedcli sync fireball --jsonl | jq -r '.published + \"  \" + .title'"
 "$feedcli" sync fireball --jsonl | jq -r '.published + "  " + .title'
+step "feedcli feeds add golang \"$base/r/golang/new.json\"   # no --kind: it is a Reddit listing (the reddit preset)"
+"$feedcli" feeds add golang "$base/r/golang/new.json"
+step "feedcli sync golang --jsonl | jq -r '.author + \": \" + .title + \"  \" + .url'"
+"$feedcli" sync golang --jsonl | jq -r '.author + ": " + .title + "  " + .url'
 step "feedcli sync memories fireball   # again: nothing new, so nothing at all (the server answers 304)"
 "$feedcli" sync memories fireball
 echo "(exit $?)"

@@ -19,7 +19,7 @@ sources=(
   Sources/FeedCore/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
   Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
-  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime}.swift
+  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime,FeedPresets}.swift
   Sources/FeedCore/{Platform,DetachedThread}.swift
   Sources/FeedCore/Reactive/Locked.swift
   Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift
@@ -67,7 +67,7 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     mapping)  # the first byte picks the mapping (FuzzTargets.swift)
       for f in Fixtures/apis/*.json Fixtures/linked/*.json; do
         [ -f "$f" ] || continue
-        for m in 0 1 2 3; do { printf "\\$(printf %o $((48 + m)))"; cat "$f"; } > "$dir/$m-$(basename "$f")"; done
+        for m in 0 1 2 3 4 5 6 7 8 9; do { printf "\\$(printf %o $((48 + m)))"; cat "$f"; } > "$dir/$m-$(basename "$f")"; done
       done ;;
   esac
 }

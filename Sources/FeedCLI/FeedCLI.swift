@@ -175,7 +175,9 @@ struct Feeds: ParsableCommand {
             commandName: "add", abstract: "Register a feed.")
         @Argument(help: "A name: letters, digits, '.', '-', '_'.") var name: String
         @Argument(help: "An http or https URL.") var url: String
-        @Option(help: "indexed, graph, jsonfeed, linked or json (found out from the URL when left out).") var kind: FeedKind?
+        @Option(help: ArgumentHelp("indexed, graph, jsonfeed, linked, json, or a preset: reddit, bluesky, discourse, hn, lemmy, "
+                                   + "stackexchange (found out from the URL when left out)."))
+        var kind: FeedKind?
         @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
         var tokenEnv: String?
         @Flag(help: "Change an existing feed.") var replace = false

@@ -190,10 +190,11 @@ public enum FeedCommands {
             guard FeedRegistration.isValidURL(url) else {
                 throw FeedFailure.configuration("not an http or https URL: \(url)")
             }
-            if expressions.hasMapping, let kind, kind != .json {
+            if expressions.hasMapping, let kind, !kind.usesExpressions {
                 throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
             }
-            try check(expressions, kind: expressions.hasMapping ? .json : kind)
+            try check(FeedRegistration(name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
+                                       expressions: expressions), checksPaging: kind != nil || expressions.hasMapping)
             let store = try context.openStore()
             if !replace, (try? store.feed(named: name)) != nil {
                 throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
@@ -215,10 +216,11 @@ public enum FeedCommands {
         }
     }
 
-    /// Compiles every expression (jq's message is the usage error) and checks the paging options
-    /// of a `json` feed.
-    private static func check(_ expressions: FeedExpressions, kind: FeedKind?) throws(FeedFailure) {
-        if kind == .json, let problem = expressions.pagingProblem { throw .usage(problem) }
+    /// Compiles every expression the feed will run (jq's message is the usage error) and checks
+    /// the paging options of a feed read by expressions.
+    private static func check(_ feed: FeedRegistration, checksPaging: Bool = true) throws(FeedFailure) {
+        let expressions = feed.effectiveExpressions
+        if checksPaging, feed.kind.usesExpressions, let problem = expressions.pagingProblem { throw .usage(problem) }
         for (option, expression) in expressions.expressions {
             do {
                 try JQ.check(expression)
@@ -248,13 +250,14 @@ public enum FeedCommands {
             let store = try context.openStore()
             let record = try store.feed(named: name)
             if changes != FeedExpressions() {
-                let merged = record.registration.expressions.merging(changes)
-                if merged.hasMapping, record.registration.kind != .json {
+                var changed = record.registration
+                changed.expressions = changed.expressions.merging(changes)
+                if changed.expressions.hasMapping, !changed.kind.usesExpressions {
                     throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for json feeds; "
                                             + "\(name) is \(record.registration.kind.rawValue)")
                 }
-                try check(merged, kind: record.registration.kind)
-                try store.setExpressions(feed: name, merged)
+                try check(changed)
+                try store.setExpressions(feed: name, changed.expressions)
             }
             if let every { try store.setEvery(feed: name, every) }
             return 0

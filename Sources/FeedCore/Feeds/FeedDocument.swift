@@ -48,6 +48,7 @@ enum FeedShape {
     static func guess(_ value: JSON) -> FeedKind? {
         switch value {
         case .object(let object):
+            if let preset = preset(object) { return preset }
             if let version = object["version"]?.string, version.contains("jsonfeed.org"), object["items"]?.array != nil {
                 return .jsonfeed
             }
@@ -60,6 +61,17 @@ enum FeedShape {
             return nil
         }
     }
+
+    /// The preset whose API answers with this object's shape.
+    private static func preset(_ object: JSONObject) -> FeedKind? {
+        if object["kind"]?.string == "Listing", object["data"]?["children"]?.array != nil { return .reddit }
+        if object["topic_list"]?["topics"]?.array != nil { return .discourse }
+        if object["hits"]?.array != nil, object["nbHits"] != nil { return .hn }
+        if let first = object["posts"]?.array?.first, first["post"] != nil, first["creator"] != nil { return .lemmy }
+        if let first = object["feed"]?.array?.first, first[["post", "uri"]]?.string?.hasPrefix("at://") == true { return .bluesky }
+        if object["items"]?.array != nil, object["quota_max"] != nil || object["has_more"] != nil { return .stackexchange }
+        return nil
+    }
 }
 
 extension FeedKind {
@@ -71,6 +83,7 @@ extension FeedKind {
         case .jsonfeed: "a JSON Feed"
         case .linked: "a linked page (a JSON array)"
         case .json: "JSON read by jq expressions"
+        case .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange: preset?.describedAs ?? rawValue
         }
     }
 }

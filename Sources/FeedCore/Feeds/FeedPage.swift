@@ -21,7 +21,8 @@ extension FeedRegistration {
         case .graph: format = GraphFeed()
         case .jsonfeed: format = JSONFeedKind()
         case .linked: format = LinkedFeed()
-        case .json: format = JSONAPIFeed(feedURL: url, expressions: expressions, timeout: timeout)
+        case .json, .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange:
+            format = JSONAPIFeed(feedURL: url, expressions: effectiveExpressions, timeout: timeout)
         }
         guard let filter = itemFilter(timeout: timeout) else { return format }
         return FilteredPages(format: format, filter: filter)

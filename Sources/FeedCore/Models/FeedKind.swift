@@ -10,6 +10,8 @@ public enum FeedKind: String, Sendable, CaseIterable {
     case linked
     /// Any JSON, read by the feed's jq expressions (`FeedExpressions`).
     case json
+    /// Presets: shipped `json` mappings for public APIs (`Feeds/FeedPresets.swift`).
+    case reddit, bluesky, discourse, hn, lemmy, stackexchange
 
     /// The default `--max-pages` for a walk of this kind.
     public var defaultMaxPages: Int { self == .indexed ? 100 : 10 }

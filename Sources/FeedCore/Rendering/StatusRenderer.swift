@@ -35,7 +35,7 @@ public enum StatusRenderer {
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
             ("expressions", { writer in
-                if let json = record?.registration.expressions.json { writer.raw(json) } else { writer.raw("null") }
+                if let json = record?.registration.effectiveExpressions.json { writer.raw(json) } else { writer.raw("null") }
             }),
         ])
         return writer.bytes
@@ -66,7 +66,7 @@ public enum StatusRenderer {
             lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingPasswords(in: resume)))")
         }
         if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
-        for (option, expression) in registration.expressions.expressions {
+        for (option, expression) in registration.expressions.expressions {  // the user's own; a preset's are in --json
             lines.append("  \(option) \(TerminalText.safe(expression))")
         }
         for (option, value) in [("--cursor-param", registration.expressions.cursorParam), ("--page-param", registration.expressions.pageParam),
