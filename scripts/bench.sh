@@ -11,6 +11,7 @@
 #             `curl --parallel --parallel-max 4` over the same 100 URLs                ≤ 1.5×
 #   idle      `feedcli sync` of 1,000 unchanged feeds (every one 304) vs
 #             `curl --parallel --parallel-max 4` over the same 1,000 URLs              ≤ 4.0×
+#   export    `feedcli export --format atom` of 100,000 entries, peak memory            < 64 MiB
 #   limit     `feedcli list FEED --limit 10` over 1,000,000 entries                    milliseconds
 # Baselines are the fastest honest curl: `hyperfine -N` (no shell) discards stdout, so curl runs
 # without `-o`. Every store is made by feedcli (`feeds add`, `sync`), never by hand. Needs
@@ -152,6 +153,8 @@ hf idle --runs 10 --warmup 1 --prepare "sh -c '$(fresh idle s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$port/g/[1-1000].json" "$feedcli sync --state $work/s.sqlite"
 peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
 lines=$("$feedcli" list --jsonl --state "$work/hist.sqlite" | wc -l)
+# export streams its document: memory flat for 100,000 entries, as for list.
+peak_export=$(/usr/bin/time -f %M "$feedcli" export --format atom --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
 # What one `next` reads and writes of the store and its journal (strace: every read and write
 # call on those files; the -shm is mapped, not read), after each big sync.
 store_io() {
@@ -192,6 +195,7 @@ row history 2 0 1.2 "next after a 300,000-item page vs an empty store"
 printf '| next after the 100,000-entry sync: store I/O | %s | | | < 1 MiB |\n' "$io_hist"
 printf '| next after the 300,000-item page: store I/O | %s | | | < 1 MiB |\n' "$io_page"
 printf '| list --jsonl 100k, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak / 1024))"
+printf '| export --format atom of 100k entries, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak_export / 1024))"
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"

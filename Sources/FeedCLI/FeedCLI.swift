@@ -8,7 +8,7 @@ struct FeedCLI: ParsableCommand {
         commandName: "feedcli",
         abstract: "Read JSON post feeds one entry at a time, or poll them from cron.",
         version: FeedcliVersion.current,
-        subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Open.self, Feeds.self, Status.self])
+        subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Open.self, Export.self, Feeds.self, Status.self])
 
     static func main() {
         FileDescriptorSink.claimStandardDescriptors()
@@ -78,6 +78,27 @@ struct List: ParsableCommand {
                                            context: context(store: store, output: output)))
     }
 }
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Print stored entries, newest first, as one JSON Feed 1.1 or Atom 1.0 document; no network.")
+    @Argument(help: "Only these feeds (all when none).", completion: .feedNames) var feeds: [String] = []
+    @Option(help: ArgumentHelp("jsonfeed or atom.", valueName: "format")) var format: ExportFormat
+    @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
+    @Option(name: [.customShort("n"), .long], help: "Only the newest N entries.") var limit: Int?
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+    }
+
+    func run() throws {
+        try finish(with: FeedCommands.export(feeds: feeds, format: format, unreadOnly: unread, limit: limit,
+                                             context: context(store: store)))
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(

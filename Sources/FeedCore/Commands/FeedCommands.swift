@@ -145,6 +145,51 @@ public enum FeedCommands {
         }
     }
 
+    /// `feedcli export [FEED…] --format jsonfeed|atom [--limit N] [--unread]`: the stored entries,
+    /// newest first, as one feed document, streamed; no network, no change to the store. Output
+    /// failures as for `list`: a reader that leaves is a quiet end.
+    public static func export(feeds: [String], format: ExportFormat, unreadOnly: Bool, limit: Int?, context: CommandContext) -> Int32 {
+        do {
+            let store = try context.openStore(access: .readOnly)
+            let records = feeds.isEmpty ? try store.feeds() : try feeds.map { name throws(FeedFailure) in try store.feed(named: name) }
+            var seen = Set<String>()
+            let names = records.map(\.name).filter { seen.insert($0).inserted }
+            let updated = records.compactMap { $0.lastSuccessAt ?? $0.lastFetchAt }.max() ?? context.now()
+            let writer = FeedExportWriter(format: format, feeds: names, updated: Timestamp.format(updated))
+            var output = OutputBuffer(sink: context.stdout)
+            var failure: OutputError?
+            do throws(OutputError) {
+                try output.append(writer.header())
+            } catch {
+                failure = error
+            }
+            var first = true
+            if failure == nil {
+                try store.forEachEntry(feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: true) { entry in
+                    do throws(OutputError) {
+                        try output.append(writer.entry(entry, first: first))
+                        first = false
+                        return true
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                }
+            }
+            if failure == nil {
+                do throws(OutputError) {
+                    try output.append(writer.footer())
+                    try output.flush()
+                } catch {
+                    failure = error
+                }
+            }
+            return finishReading(failure, context: context)
+        } catch {
+            return fail(error, context: context)
+        }
+    }
+
     /// `feedcli show ID [--feed FEED]`: the stored entry (every feed's entry with that id when no
     /// feed is named).
     public static func show(id: String, feed: String?, context: CommandContext) -> Int32 {

@@ -240,20 +240,29 @@ extension FeedStore {
     public func forEachEntry(
         feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
+        try forEachEntry(feeds: feed.map { [$0] } ?? [], unreadOnly: unreadOnly, limit: limit, newestFirst: false, body)
+    }
+
+    /// Streams the entries of `feeds` (all feeds when empty), oldest or newest first; `limit`
+    /// keeps the newest N either way.
+    public func forEachEntry(
+        feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, _ body: (Entry) throws -> Bool
+    ) throws(FeedFailure) {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
-        if let feed {
-            conditions.append("feed = ?")
-            arguments.append(.text(feed))
+        if !feeds.isEmpty {
+            conditions.append("feed IN (\(Array(repeating: "?", count: feeds.count).joined(separator: ", ")))")
+            arguments += feeds.map { .text($0) }
         }
         if unreadOnly { conditions.append("read = 0") }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql: String
         if let limit {
             arguments.append(SQLiteValue(limit))
-            sql = "SELECT * FROM (SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            let newest = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq DESC LIMIT ?"
+            sql = newestFirst ? newest : "SELECT * FROM (\(newest)) ORDER BY seq"
         } else {
-            sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq"
+            sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq\(newestFirst ? " DESC" : "")"
         }
         try read { db in
             try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
