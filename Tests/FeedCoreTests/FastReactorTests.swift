@@ -148,6 +148,7 @@ extension FeedMutation {
             }
         case .delivered: "delivered"
         case .stored: "stored"
+        case .warned: "warned"
         case .skipped: "skipped"
         case .failed: "failed"
         }

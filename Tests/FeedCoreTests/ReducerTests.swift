@@ -77,6 +77,18 @@ struct ReducerTests {
         #expect(tester.state.failures.isEmpty)
     }
 
+    @Test func aWarningIsStateUntilTheNextAction() {
+        var tester = ReducerTester(reactor)
+        tester.send(.warned(feed: "g", "the next page u answered HTTP 404")) {
+            $0.feeds["g"] = FeedStatus(name: "g")
+            $0.feeds["g"]?.warnings = ["the next page u answered HTTP 404"]
+        }
+        tester.send(.actionStarted) {
+            $0.revision = 1
+            $0.feeds["g"]?.warnings = []
+        }
+    }
+
     @Test func actionStartedForgetsThePreviousOutput() {
         var start = FeedReactorState()
         start.revision = 7

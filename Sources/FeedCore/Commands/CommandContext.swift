@@ -75,6 +75,11 @@ public struct CommandContext: Sendable {
 
     /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say
     /// anything: when it cannot be written either, the exit status still tells.
+    /// One warning line on stderr: `feedcli: FEED: warning: …`.
+    func warn(_ message: String, feed: String) {
+        try? stderr.write("feedcli: \(feed): warning: " + TerminalText.safe(message) + "\n")
+    }
+
     func report(_ failure: FeedFailure, feed: String? = nil) {
         try? stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
     }

@@ -408,9 +408,10 @@ public enum FeedCommands {
         return failure.exitCode
     }
 
-    /// One stderr line for each feed that failed, by name.
+    /// One stderr line for each warning and each feed that failed, by name.
     private static func reportFeedFailures(_ state: FeedReactorState, context: CommandContext) {
         for name in state.feeds.keys.sorted() {
+            for warning in state.feeds[name]?.warnings ?? [] { context.warn(warning, feed: name) }
             if let failure = state.feeds[name]?.failure { context.report(failure, feed: name) }
         }
     }

@@ -70,7 +70,10 @@ struct PagedSync: Sendable {
                     guard case .requesting(let url, let number) = step else { return nil }
                     return .requesting(url: url, number: pageOffset + number)
                 },
-                .deferred { try finish(outcome.withLock { $0 }) },
+                .deferred {
+                    let walked = outcome.withLock { $0 }
+                    return .concat([walked.warning.map { .just($0) } ?? .empty(), try finish(walked)])
+                },
             ])
         }
     }
@@ -81,12 +84,23 @@ struct WalkOutcome: Sendable {
     var pages: [PagingWalker.WalkedPage] = []
     var pagesRequested = 0
     var notModified = false
+    /// The next-page link that answered 404 or 410, ending the walk.
+    var deadLink: (url: String, status: Int)?
 
     mutating func add(_ step: PagingWalker.Step) {
         switch step {
         case .requesting(_, let number): pagesRequested = number
         case .page(let page): pages.append(page)
         case .notModified: notModified = true
+        case .deadLink(let url, let status): deadLink = (url, status)
+        }
+    }
+
+    /// The warning for a walk a dead link ended.
+    var warning: SyncStep? {
+        deadLink.map { link in
+            .warning("the next page \(Redaction.maskingPasswords(in: link.url)) answered HTTP \(link.status); "
+                     + "the walk ended there and kept what it had fetched")
         }
     }
 

@@ -6,7 +6,9 @@
 /// the first page that holds an entry already stored. An empty page that still has `next` is not
 /// the end. The first request carries the feed's validators; a 304 ends the walk as "not
 /// modified". Ids already seen earlier in the walk are dropped (items shift between pages while
-/// a walk runs).
+/// a walk runs). A next-page link that answers 404 or 410 (the page is gone, or never was) ends
+/// the walk like a last page: what was fetched is kept, and the step says so for a warning;
+/// any other failure of a later page fails the walk as before.
 struct PagingWalker: Sendable {
     enum Mode: Sendable {
         /// Looking for what is new at the top: a page with a stored entry is where it ends.
@@ -21,6 +23,8 @@ struct PagingWalker: Sendable {
         case page(WalkedPage)
         /// The first page answered 304.
         case notModified
+        /// A next-page link answered 404 or 410: the walk ended there, as at a last page.
+        case deadLink(url: String, status: Int)
     }
 
     struct WalkedPage: Sendable {
@@ -47,9 +51,15 @@ struct PagingWalker: Sendable {
     private func step(
         url: String, number: Int, requested: Set<String>, seen: Set<String>, validators: Validators?
     ) -> Observable<Step> {
-        .concat([
+        let fetched = fetcher.get(url, feed: feed, validators: validators)
+        let page = number == 1 ? fetched : fetched.catch { error in
+            guard let status = (error as? HTTPStatusFailure)?.status, status == 404 || status == 410 else { throw error }
+            return .just(HTTPResponse(status: status, effectiveURL: url))
+        }
+        return .concat([
             .just(.requesting(url: url, number: number)),
-            fetcher.get(url, feed: feed, validators: validators).flatMap(.concat) { response -> Observable<Step> in
+            page.flatMap(.concat) { response -> Observable<Step> in
+                if response.status == 404 || response.status == 410 { return .just(.deadLink(url: url, status: response.status)) }
                 if response.status == 304 { return .just(.notModified) }
                 let page = try format.page(from: response)
                 let stored = try storedIDs(page.items.map(\.id))

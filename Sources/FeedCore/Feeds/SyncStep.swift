@@ -3,6 +3,8 @@
 enum SyncStep: Sendable {
     case requesting(url: String, number: Int)
     case batch(FetchedBatch)
+    /// Something the user should hear about that does not fail the feed (one stderr line).
+    case warning(String)
 }
 
 /// New entries and the bookkeeping that goes with them, not committed yet: the reactor first

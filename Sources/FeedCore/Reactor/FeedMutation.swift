@@ -15,6 +15,8 @@ public enum FeedMutation: Sendable, Equatable {
     case stored(feed: String, entries: [Entry], FeedRecord)
     /// The feed was not fetched: its server asked not to be asked before `until`.
     case skipped(feed: String, until: Date)
+    /// Something the user should hear about that did not fail the feed (a dead next-page link).
+    case warned(feed: String, String)
     /// Fetching, storing or printing failed. For a feed, nothing of its cursor changed (its
     /// record with the error arrives as `.loaded`); with no feed, the whole run stopped.
     case failed(feed: String?, FeedFailure)

@@ -12,6 +12,8 @@ extension FeedReactor {
                 return .just(.activity(feed: feed, .fetching(url: Redaction.maskingPasswords(in: url), page: number)))
             case .batch(let batch):
                 return try deliverAndCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+            case .warning(let message):
+                return .just(.warned(feed: feed, message))
             }
         }
     }

@@ -11,6 +11,7 @@ extension FeedReactor {
             for name in state.feeds.keys {
                 state.feeds[name]?.failure = nil
                 state.feeds[name]?.skippedUntil = nil
+                state.feeds[name]?.warnings = []
             }
         case .loaded(let record):
             state.feeds[record.name, default: FeedStatus(name: record.name)].record = record
@@ -23,6 +24,8 @@ extension FeedReactor {
             state.feeds[feed, default: FeedStatus(name: feed)].record = record
         case .skipped(let feed, let until):
             state.feeds[feed, default: FeedStatus(name: feed)].skippedUntil = until
+        case .warned(let feed, let message):
+            state.feeds[feed, default: FeedStatus(name: feed)].warnings.append(message)
         case .failed(let feed, let failure):
             if let feed {
                 state.feeds[feed, default: FeedStatus(name: feed)].failure = failure

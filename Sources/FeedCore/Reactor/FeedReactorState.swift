@@ -32,6 +32,8 @@ public struct FeedStatus: Sendable, Equatable {
     public var failure: FeedFailure?
     /// Not fetched in this action because of a stored `Retry-After`.
     public var skippedUntil: Date?
+    /// This action's warnings (one stderr line each).
+    public var warnings: [String] = []
 
     public init(name: String, record: FeedRecord? = nil) {
         self.name = name
