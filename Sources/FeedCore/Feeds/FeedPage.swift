@@ -4,6 +4,8 @@ struct FeedPage: Sendable {
     var items: [FeedItem]
     /// The next page's absolute URL, if the server gave one.
     var next: String?
+    /// Items without a usable id, with why.
+    var skipped: [SkippedItem] = []
 }
 
 /// How one kind reads a page from a response. The walker is shared; only this differs.

@@ -11,9 +11,11 @@ struct GraphFeed: PageFormat {
             throw FeedDocument.wrongShape(document.value, expected: "a Graph page object with a `data` array",
                                           kind: .graph, what: what, arrayMember: "data")
         }
+        let sorted = SkippedItem.sort(items, page: url, Self.item)
         return FeedPage(
-            items: items.compactMap(Self.item),
-            next: document.value[["paging", "next"]]?.string.flatMap { LinkHeader.resolve($0, against: url) })
+            items: sorted.kept,
+            next: document.value[["paging", "next"]]?.string.flatMap { LinkHeader.resolve($0, against: url) },
+            skipped: sorted.skipped)
     }
 
     /// `title` ← `story`; `text` ← `message`, else `story`; `author` ← `from.name`; `published` ←

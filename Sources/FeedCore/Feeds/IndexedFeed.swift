@@ -26,10 +26,16 @@ enum IndexedFeed {
                         source: document.source)
     }
 
-    /// The post in a 200 response, when it has a usable id and passes `filter`.
-    static func item(from response: HTTPResponse, passing filter: ItemFilter?) throws(FeedFailure) -> FeedItem? {
-        guard let item = try item(from: response) else { return nil }
-        guard let filter else { return item }
-        return try filter.keep([item], page: response.effectiveURL).first
+    /// The post in a 200 response when it has a usable id and passes `filter`; when it has no
+    /// usable id, the skipped item (index `index`); neither when the filter keeps it out.
+    static func item(
+        from response: HTTPResponse, index: Int, passing filter: ItemFilter?
+    ) throws(FeedFailure) -> (item: FeedItem?, skipped: SkippedItem?) {
+        guard let item = try item(from: response) else {
+            let id = (try? JSONParser.parse(response.body))?.value["id"]
+            return (nil, SkippedItem(position: index, page: response.effectiveURL, why: SkippedItem.why(id: id)))
+        }
+        guard let filter else { return (item, nil) }
+        return (try filter.keep([item], page: response.effectiveURL).first, nil)
     }
 }

@@ -39,7 +39,7 @@ struct IndexedSync: Sendable {
             // Turns what has been gathered into a batch; `final` also when nothing was found.
             @Sendable func flush(final: Bool) throws -> Observable<SyncStep> {
                 let gathered = pending.withLock { pending -> Pending in
-                    defer { pending.entries = []; pending.indices = []; pending.flushed = true }
+                    defer { pending.entries = []; pending.indices = []; pending.flushed = true; pending.skipped = 0; pending.batches += 1 }
                     return pending
                 }
                 guard !gathered.entries.isEmpty || (final && !gathered.flushed) || gathered.answered > gathered.committedUpTo
@@ -52,24 +52,28 @@ struct IndexedSync: Sendable {
                 let newIndices = new.map { entry in gathered.indices[stamped.firstIndex { $0.id == entry.id } ?? 0] }
                 let next = gathered.answered > 0 ? start + gathered.answered : nil
                 pending.withLock { $0.committedUpTo = gathered.answered }
+                // The first batch of the sync starts the count of skipped posts; later ones add.
+                let skipped: FetchCommit.SkipCount = gathered.batches == 0 ? .set(gathered.skipped) : .add(gathered.skipped)
                 return .just(.batch(FetchedBatch(
-                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: next),
-                    partial: { delivered in FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered]) })))
+                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: next, skipped: skipped),
+                    partial: { delivered in FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered], skipped: skipped) })))
             }
             return .concat([
                 answers.observable.flatMap(.concat) { index, response -> Observable<SyncStep> in
-                    let item = try IndexedFeed.item(from: response, passing: filter)
+                    let (item, skipped) = try IndexedFeed.item(from: response, index: index, passing: filter)
                     let full = pending.withLock { pending -> Bool in
                         pending.answered = index - start + 1
                         if let item {
                             pending.entries.append(item.entry(feed: feed.name, fetchedAt: ""))
                             pending.indices.append(index)
                         }
+                        if skipped != nil { pending.skipped += 1 }
                         return pending.entries.count >= batchSize
                     }
-                    let progress = Observable<SyncStep>.just(.requesting(url: IndexedFeed.url(base: feed.url, index: index),
-                                                                         number: index))
-                    return full ? .concat([progress, try flush(final: false)]) : progress
+                    var steps: [Observable<SyncStep>] = [.just(.requesting(url: IndexedFeed.url(base: feed.url, index: index), number: index))]
+                    if let skipped { steps.append(.just(.warning(skipped.message))) }
+                    if full { steps.append(try flush(final: false)) }
+                    return .concat(steps)
                 },
                 .deferred { try flush(final: true) },
             ])
@@ -85,30 +89,37 @@ struct IndexedSync: Sendable {
         /// `answered` at the last batch.
         var committedUpTo = 0
         var flushed = false
+        /// Posts without a usable id since the last batch, and batches handed on so far.
+        var skipped = 0
+        var batches = 0
     }
 
     func next() -> Observable<SyncStep> {
-        next(index: record.nextIndex, number: 1)
+        next(index: record.nextIndex, number: 1, skipped: 0)
     }
 
-    private func next(index: Int, number: Int) -> Observable<SyncStep> {
+    private func next(index: Int, number: Int, skipped: Int) -> Observable<SyncStep> {
         let start = record.nextIndex
         return .concat([
             .just(.requesting(url: url(index), number: index)),
             fetcher.get(url(index), feed: feed, acceptsNotFound: true).flatMap(.concat) { response -> Observable<SyncStep> in
                 let fetchedAt = now()
                 if response.status == 404 {
-                    let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil)
+                    let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil, skipped: .set(skipped))
                     return .just(.batch(FetchedBatch(entries: [], complete: commit)))
                 }
-                let entry = try IndexedFeed.item(from: response, passing: filter)
-                    .map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
-                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1)
+                let (item, skip) = try IndexedFeed.item(from: response, index: index, passing: filter)
+                let entry = item.map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
+                let skippedSoFar = skipped + (skip == nil ? 0 : 1)
+                let warning: Observable<SyncStep> = skip.map { .just(.warning($0.message)) } ?? .empty()
+                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1, skipped: .set(skippedSoFar))
                 if let entry, try !unstored([entry]).isEmpty {
-                    return .just(.batch(FetchedBatch(entries: [entry], complete: commit)))
+                    return .concat([warning, .just(.batch(FetchedBatch(entries: [entry], complete: commit)))])
                 }
-                guard number < maxRequests else { return .just(.batch(FetchedBatch(entries: [], complete: commit))) }
-                return next(index: index + 1, number: number + 1)
+                guard number < maxRequests else {
+                    return .concat([warning, .just(.batch(FetchedBatch(entries: [], complete: commit)))])
+                }
+                return .concat([warning, next(index: index + 1, number: number + 1, skipped: skippedSoFar)])
             },
         ])
     }

@@ -54,20 +54,28 @@ private struct Mapping {
         let root = try attempt("--items") { () throws(JQError) in try session.value(text) }
         let nodes = try values(of: expressions.items ?? ".[]", option: "--items", on: document, jq: root,
                                limit: JSONAPIFeed.itemLimit, session: &session)
-        var items: [FeedItem] = []
+        var items: [FeedItem] = [], skipped: [SkippedItem] = []
         for (position, node) in nodes.enumerated() {
             guard case .object = node else {
                 throw MappingFailure(option: "--items", error: .runtime("item \(position + 1) is \(node.kindDescription), not an object"))
             }
-            if let item = try item(node, position: position, base: response.effectiveURL, session: &session) {
-                items.append(item)
+            switch try item(node, position: position, base: response.effectiveURL, session: &session) {
+            case .success(let item): items.append(item)
+            case .failure(let why): skipped.append(SkippedItem(position: position + 1, page: response.effectiveURL, why: why.why))
             }
         }
         let next = try next(document, jq: root, itemCount: nodes.count, response: response, feedURL: feedURL, session: &session)
-        return FeedPage(items: items, next: next)
+        return FeedPage(items: items, next: next, skipped: skipped)
     }
 
-    private func item(_ node: JSON, position: Int, base: String, session: inout JQSession) throws(MappingFailure) -> FeedItem? {
+    /// Why an item has no id to keep it by.
+    struct NoID: Error {
+        let why: String
+    }
+
+    private func item(
+        _ node: JSON, position: Int, base: String, session: inout JQSession
+    ) throws(MappingFailure) -> Result<FeedItem, NoID> {
         let source = RawJSON(node)
         var item = LinkedFeed.fields(of: node, source: source)
         var jqItem: JQValue?
@@ -92,16 +100,16 @@ private struct Mapping {
         }
         if let id = try field(expressions.id, "--id") {
             switch id {
-            case nil, .null?: return nil
-            case let value? where value.id != nil: break
-            case .string?: return nil  // blank
+            case nil, .null?, .string?:
+                guard let value = id?.id else { return .failure(NoID(why: SkippedItem.why(id: id ?? .null, option: "--id"))) }
+                item.id = value
+            case let value? where value.id != nil:
+                item.id = value.id ?? ""
             case let other?:
                 throw MappingFailure(option: "--id", error: .runtime("item \(position + 1): gave \(other.kindDescription), not a string or number"))
             }
-            guard let value = id?.id else { return nil }
-            item.id = value
         } else {
-            guard let value = node["id"]?.id else { return nil }
+            guard let value = node["id"]?.id else { return .failure(NoID(why: SkippedItem.why(id: node["id"]))) }
             item.id = value
         }
         if let value = try field(expressions.title, "--title") { item.title = try text(value, "--title") }
@@ -110,7 +118,7 @@ private struct Mapping {
         if let value = try field(expressions.url, "--url") { item.url = try text(value, "--url") }
         if let value = try field(expressions.published, "--published") { item.published = value.flatMap(FeedTime.normalize) }
         item.url = item.url.flatMap { LinkHeader.resolve($0, against: base) ?? $0 }
-        return item
+        return .success(item)
     }
 
     private func next(

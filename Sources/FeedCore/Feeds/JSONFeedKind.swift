@@ -18,9 +18,11 @@ struct JSONFeedKind: PageFormat {
             throw .badData("\(what): unsupported version \(Excerpt.of(version, limit: 60))")
         }
         let feedAuthor = Self.authorName(of: document.value)
+        let sorted = SkippedItem.sort(items, page: url) { Self.item($0, source: $1, feedAuthor: feedAuthor) }
         return FeedPage(
-            items: items.compactMap { Self.item($0, source: $1, feedAuthor: feedAuthor) },
-            next: document.value["next_url"]?.string.flatMap { LinkHeader.resolve($0, against: url) })
+            items: sorted.kept,
+            next: document.value["next_url"]?.string.flatMap { LinkHeader.resolve($0, against: url) },
+            skipped: sorted.skipped)
     }
 
     /// The first name of 1.1's `authors`, else 1.0's `author`.

@@ -8,7 +8,8 @@ struct LinkedFeed: PageFormat {
         guard let items = FeedDocument.items(document, at: nil) else {
             throw FeedDocument.wrongShape(document.value, expected: "a JSON array of items", kind: .linked, what: what)
         }
-        return FeedPage(items: items.compactMap(Self.item), next: LinkHeader.next(in: response.headers, base: url))
+        let sorted = SkippedItem.sort(items, page: url, Self.item)
+        return FeedPage(items: sorted.kept, next: LinkHeader.next(in: response.headers, base: url), skipped: sorted.skipped)
     }
 
     /// Each field from the first name present, per the contract: `title` ← `title`; `text` ←

@@ -33,8 +33,9 @@ struct PagedSync: Sendable {
             let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
             let top = FetchedBatch(
                 entries: entries,
-                complete: FetchCommit(fetchedAt: fetchedAt, validators: outcome.validators, resume: cut),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: cut) })
+                complete: FetchCommit(fetchedAt: fetchedAt, validators: outcome.validators, resume: cut,
+                                      skipped: .set(outcome.skipped.count)),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: cut, skipped: .set(outcome.skipped.count)) })
             let budget = maxPages - outcome.pagesRequested
             guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else {
                 return .just(.batch(top))
@@ -50,8 +51,8 @@ struct PagedSync: Sendable {
             let resume: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .clear
             return .just(.batch(FetchedBatch(
                 entries: outcome.entries(feed: record.name, fetchedAt: fetchedAt),
-                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true) })))
+                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skipped.count)),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true, skipped: .add(outcome.skipped.count)) })))
         }
     }
 
@@ -72,7 +73,7 @@ struct PagedSync: Sendable {
                 },
                 .deferred {
                     let walked = outcome.withLock { $0 }
-                    return .concat([walked.warning.map { .just($0) } ?? .empty(), try finish(walked)])
+                    return .concat([.from(walked.warnings), try finish(walked)])
                 },
             ])
         }
@@ -96,12 +97,15 @@ struct WalkOutcome: Sendable {
         }
     }
 
-    /// The warning for a walk a dead link ended.
-    var warning: SyncStep? {
-        deadLink.map { link in
-            .warning("the next page \(Redaction.maskingPasswords(in: link.url)) answered HTTP \(link.status); "
-                     + "the walk ended there and kept what it had fetched")
-        }
+    /// The items the walk's pages held without a usable id.
+    var skipped: [SkippedItem] { pages.flatMap(\.skipped) }
+
+    /// The walk's warnings: each skipped item, and a dead link that ended it.
+    var warnings: [SyncStep] {
+        skipped.map { .warning($0.message) } + (deadLink.map { link in
+            [.warning("the next page \(Redaction.maskingPasswords(in: link.url)) answered HTTP \(link.status); "
+                      + "the walk ended there and kept what it had fetched")]
+        } ?? [])
     }
 
     /// The first page's validators, to commit once everything new is delivered.

@@ -34,6 +34,8 @@ struct PagingWalker: Sendable {
         var validators: Validators?
         /// Where the walk would have gone had `maxPages` not stopped it.
         var unfollowedNext: String?
+        /// The page's items that had no usable id.
+        var skipped: [SkippedItem] = []
     }
 
     let fetcher: any FeedFetching
@@ -72,7 +74,8 @@ struct PagingWalker: Sendable {
                 let reachedStored = mode == .untilStored && !stored.isEmpty
                 let goesOn = !reachedStored && next != nil && number < maxPages
                 let walked = WalkedPage(fresh: fresh, validators: pageValidators,
-                                        unfollowedNext: !reachedStored && number >= maxPages ? next : nil)
+                                        unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
+                                        skipped: page.skipped)
                 guard goesOn, let next else { return .just(.page(walked)) }
                 return .concat([
                     .just(.page(walked)),

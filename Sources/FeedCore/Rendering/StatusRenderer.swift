@@ -33,6 +33,7 @@ public enum StatusRenderer {
             ("every_seconds", { $0.number(record?.every.map { Int($0.components.seconds) }) }),
             ("next_due", { $0.string(record?.nextDue.map(Timestamp.format)) }),
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
+            ("last_skipped", { $0.number(record?.lastSkipped) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
             ("expressions", { writer in
                 if let json = record?.registration.effectiveExpressions.json { writer.raw(json) } else { writer.raw("null") }
@@ -51,6 +52,7 @@ public enum StatusRenderer {
         if registration.kind == .indexed { counts += ", next index: \(record.nextIndex)" }
         lines.append(counts)
         lines.append("  last fetch: \(record.lastFetchAt.map(Timestamp.format) ?? "never")"
+            + (record.lastSkipped > 0 ? ", skipped \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") without a usable id" : "")
             + (record.lastError.map { ", last error: " + TerminalText.safe($0) } ?? ""))
         if !record.validators.isEmpty {
             lines.append("  validators: "

@@ -21,6 +21,8 @@ public struct FeedRecord: Sendable, Equatable {
     public var unread: Int
     /// The id of the newest entry marked read (the read cursor), nil when none is read.
     public var lastReadID: String?
+    /// How many items the last sync skipped (no usable id).
+    public var lastSkipped: Int
 
     public var name: String { registration.name }
 
@@ -34,7 +36,7 @@ public struct FeedRecord: Sendable, Equatable {
         registration: FeedRegistration, nextIndex: Int = 1, validators: Validators = Validators(),
         retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastSuccessAt: Date? = nil,
         every: Duration? = nil, lastError: String? = nil,
-        lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil
+        lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0
     ) {
         self.registration = registration
         self.nextIndex = nextIndex
@@ -49,5 +51,6 @@ public struct FeedRecord: Sendable, Equatable {
         self.total = total
         self.unread = unread
         self.lastReadID = lastReadID
+        self.lastSkipped = lastSkipped
     }
 }

@@ -17,16 +17,27 @@ public struct FetchCommit: Sendable, Equatable {
     /// The entries are older than every stored entry of the feed (backfill): they are placed
     /// before them, so `next` still delivers oldest first.
     public var isBackfill: Bool
+    /// Items of this fetch that had no usable id: the count `status` shows as the last sync's.
+    public var skipped: SkipCount
+
+    /// How a commit changes the feed's count of skipped items.
+    public enum SkipCount: Sendable, Equatable {
+        /// The first commit of a sync: the count starts here.
+        case set(Int)
+        /// A later commit of the same sync (a backfill walk, another batch).
+        case add(Int)
+    }
 
     public init(
         fetchedAt: Date, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
-        isBackfill: Bool = false
+        isBackfill: Bool = false, skipped: SkipCount = .set(0)
     ) {
         self.fetchedAt = fetchedAt
         self.nextIndex = nextIndex
         self.validators = validators
         self.resume = resume
         self.isBackfill = isBackfill
+        self.skipped = skipped
     }
 }
 
@@ -88,18 +99,25 @@ extension FeedStore {
         case .set(let url): (resumeChanges, resumeURL) = (true, url)
         case .clear: (resumeChanges, resumeURL) = (true, nil)
         }
+        let (addsSkipped, skipped): (Bool, Int)
+        switch commit.skipped {
+        case .set(let count): (addsSkipped, skipped) = (false, count)
+        case .add(let count): (addsSkipped, skipped) = (true, count)
+        }
         return try Self.updateRecord(db, """
             UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
                 retry_not_before = NULL, next_index = COALESCE(?, next_index),
                 etag = CASE WHEN ? THEN ? ELSE etag END,
                 last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
-                resume_url = CASE WHEN ? THEN ? ELSE resume_url END
+                resume_url = CASE WHEN ? THEN ? ELSE resume_url END,
+                last_skipped = CASE WHEN ? THEN last_skipped ELSE 0 END + ?
             WHERE name = ?
             """, arguments: [
                 .text(Timestamp.format(commit.fetchedAt)), SQLiteValue(commit.nextIndex),
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.etag),
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.lastModified),
-                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), .text(feed),
+                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), SQLiteValue(addsSkipped), SQLiteValue(skipped),
+                .text(feed),
             ], name: feed)
     }
 

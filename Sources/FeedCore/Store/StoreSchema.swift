@@ -90,6 +90,10 @@ enum StoreSchema {
             // (`FeedExpressions`); NULL for feeds that have none.
             try db.execute("ALTER TABLE feed ADD COLUMN expressions TEXT")
         }
+        migrator.register("v5: skipped items") { db in
+            // How many items the last sync skipped (no usable id), for `status`.
+            try db.execute("ALTER TABLE feed ADD COLUMN last_skipped INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -95,6 +95,10 @@ final class MemoryStore: FeedStoring {
             case .set(let url): record?.resumeURL = url
             case .clear: record?.resumeURL = nil
             }
+            switch commit.skipped {
+            case .set(let count): record?.lastSkipped = count
+            case .add(let count): record?.lastSkipped += count
+            }
             contents.records[feed] = record
         }
         return CommitOutcome(entries: inserted, record: record)
