@@ -12,7 +12,9 @@ enum StoreFile {
     /// reading only (the file is left untouched). nil when there is no store yet (no file, or an
     /// empty one).
     static func checkIsFeedcliStore(_ path: String) throws(FeedFailure) -> Header? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        try refuseSpecialFiles(path)
+        // Non-blocking: a FIFO that appeared since the check must not hold the open.
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno != ENOENT { throw .storeAccess("\(path): cannot be read") }
             return nil
@@ -34,6 +36,29 @@ enum StoreFile {
             throw .storeAccess("\(path) is not a feedcli store (another application's database); left untouched")
         }
         return Header(isWAL: bytes[18] == 2 && bytes[19] == 2)
+    }
+
+    /// Refuses a store whose file, journal (`-wal`), shared memory (`-shm`) or lock folder
+    /// (`.locks`) exists but is not what it must be (a regular file; a folder): opening a FIFO
+    /// blocks until someone writes to it, and a device is no store. Symlinks are followed (a
+    /// store reached through one is fine).
+    static func refuseSpecialFiles(_ path: String) throws(FeedFailure) {
+        for (file, wantsFolder) in [(path, false), (path + "-wal", false), (path + "-shm", false), (path + ".locks", true)] {
+            var info = stat()
+            guard stat(file, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            if wantsFolder ? type == S_IFDIR : type == S_IFREG { continue }
+            if file == path, type == S_IFDIR { continue }  // said in its own words by the caller
+            let what = switch type {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFSOCK: "a socket"
+            case S_IFDIR: "a folder"
+            default: "a regular file"
+            }
+            throw .storeAccess("\(file) is \(what), not \(wantsFolder ? "a folder" : "a regular file"); "
+                               + "feedcli will not open it as part of a store")
+        }
     }
 
     /// `path` with every symlink resolved (the path itself when that fails).
