@@ -252,8 +252,12 @@ public enum FeedCommands {
             } else {
                 chosen = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv), context: context)
             }
+            // Replacing a feed waits for a run on it, as a sync does: that run's cursor and
+            // validators belong to the old URL and must not land on the new one.
+            let lock = replace ? try store.lock(feedNamed: name) : nil
             try store.addFeed(FeedRegistration(name: name, url: url, kind: chosen, tokenEnv: tokenEnv, expressions: expressions),
                               replace: replace)
+            withExtendedLifetime(lock) {}
             if let every { try store.setEvery(feed: name, every) }
             return 0
         } catch {

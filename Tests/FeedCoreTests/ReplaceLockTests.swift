@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+/// `feeds add --replace` waits for a run on the feed, as `sync` does (issue 19, item 9): before,
+/// a sync running on the old URL wrote its ETag onto the replaced feed.
+@Suite("Replacing a feed takes its lock", .timeLimit(.minutes(3)))
+struct ReplaceLockTests {
+    @Test func aReplaceWaitsForTheSyncOnTheOldURL() throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/old" { Thread.sleep(forTimeInterval: 1.5) }
+            connection.respond(200, headers: [("ETag", "\"v1\"")], text: #"{"data":[{"id":"a"}],"paging":{}}"#)
+        }
+        let session = StoreSession()
+        try session.add("g", server.baseURL + "/old", kind: "graph")
+        let sync = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "g"]))
+        Thread.sleep(forTimeInterval: 0.5)  // the sync holds the feed's lock, waiting on the server
+        let replace = try session.feedcli("feeds", "add", "g", server.baseURL + "/new", "--kind", "graph", "--replace")
+        #expect(replace.status == 0, "\(replace.stderr)")
+        #expect(sync.finish().status == 0)
+        let status = try #require(try session.status("g"))
+        #expect(status["url"] as? String == server.baseURL + "/new")
+        #expect(status["etag"] is NSNull, "the old URL's validators did not land on the new feed")
+    }
+}
