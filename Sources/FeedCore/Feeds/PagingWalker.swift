@@ -71,6 +71,11 @@ struct PagingWalker: Sendable {
                     ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
                     : nil
                 let next = page.next.flatMap { requested.contains($0) ? nil : $0 }
+                if let next, !FeedRegistration.isValidURL(next) {
+                    // The server's link, not the user's configuration: bad data (65), not 78.
+                    throw FeedFailure.badData("the next page link of \(Redaction.maskingPasswords(in: url)) is not an http or "
+                                              + "https URL: \(Excerpt.of(Redaction.maskingPasswords(in: next), limit: 80))")
+                }
                 let reachedStored = mode == .untilStored && !stored.isEmpty
                 let goesOn = !reachedStored && next != nil && number < maxPages
                 let walked = WalkedPage(fresh: fresh, validators: pageValidators,

@@ -4,7 +4,7 @@ extension FeedReactor {
     /// Runs `body` for one feed under its cross-process lock, bracketed by activity mutations;
     /// records a failure in the store and turns it into `.failed`. An unknown feed fails (66)
     /// before any file is touched; `listed` says the name was just read from the store, which
-    /// spares that look-up (a feed removed meanwhile still fails, after the lock).
+    /// spares that look-up (a feed removed meanwhile is skipped, found gone under the lock).
     func perFeed(
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
@@ -12,7 +12,14 @@ extension FeedReactor {
         let locked = { @Sendable (lock: any Sendable) throws -> Observable<FeedMutation> in
             let lock = SubscriptionResource(lock)
             onStep(.locked)
-            let record = try store.feed(named: name)  // as it is now that this run holds the feed
+            let record: FeedRecord  // as it is now that this run holds the feed
+            do {
+                record = try store.feed(named: name)
+            } catch {
+                // A feed removed since `sync` listed the store's feeds is simply not synced.
+                if listed, case .notFound? = error as? FeedFailure { return .empty() }
+                throw error
+            }
             return lock.bound(to: Observable.concat([
                 .just(.loaded(record)),
                 .just(.activity(feed: name, .delivering)),
