@@ -131,7 +131,9 @@ private func html(_ text: String) {
         precondition(!rendered.text[open...].contains(">"), "a tag survived")
     }
     let wrapped = TextWrapping.wrap(rendered.text, width: 40)
-    precondition(wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains(" ") }, "a line too long")
+    // A longer line is one word: it holds no space character (a space that joins the mark after
+    // it into one character is not one; `contains(" ")` would look inside characters).
+    precondition(wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains { $0 == " " } }, "a line too long")
     _ = HTMLText.decodeEntities(text)
 }
 

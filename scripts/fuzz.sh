@@ -19,11 +19,11 @@ sources=(
   Sources/FeedCore/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
   Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
-  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime}.swift
+  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime,SkippedItem}.swift
   Sources/FeedCore/{Platform,DetachedThread}.swift
   Sources/FeedCore/Reactive/Locked.swift
   Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift
-  Sources/FeedCore/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery}.swift
+  Sources/FeedCore/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift

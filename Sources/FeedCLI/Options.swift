@@ -87,7 +87,8 @@ func context(store: StoreOptions, output: OutputOptions? = nil, fetching: Fetchi
     var fetch: FetchOptions?
     if let fetching {
         var options = FetchOptions()
-        options.timeout = .milliseconds(Int(fetching.timeout * 1000))
+        // Rounded up: `--timeout 0.0001` is 1 ms, never 0 (which curl reads as "no limit").
+        options.timeout = .milliseconds(max(1, Int((fetching.timeout * 1000).rounded(.up))))
         options.retries = fetching.retries
         options.maxBodySize = fetching.maxSize
         options.maxPages = fetching.maxPages
@@ -95,7 +96,7 @@ func context(store: StoreOptions, output: OutputOptions? = nil, fetching: Fetchi
         options.jobs = fetching.jobs
         fetch = options
     }
-    return context(statePath: store.state, wait: .milliseconds(Int(store.wait * 1000)),
+    return context(statePath: store.state, wait: .milliseconds(Int((store.wait * 1000).rounded(.up))),
                    format: output?.outputFormat ?? .plain, fetch: fetch,
                    quiet: fetching?.quiet ?? false, verbose: fetching?.verbose ?? false)
 }

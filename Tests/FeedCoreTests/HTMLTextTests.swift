@@ -25,6 +25,16 @@ struct HTMLTextTests {
         #expect(HTMLText.render("a <b>c</b> <d").text == "a c <d")
     }
 
+    /// Found by the fuzzer (its check was wrong, the wrapping right): a space followed by a
+    /// spacing mark (U+1C34) is one character, not a space, so words are not split there; a line
+    /// longer than the width is one word in the wrapper's own terms.
+    @Test func aSpaceThatJoinsAMarkIsNoBreak() {
+        let word = String(repeating: "x", count: 45) + " \u{1C34}I"
+        let wrapped = TextWrapping.wrap("ab " + word + " cd", width: 40)
+        #expect(wrapped == "ab\n" + word + "\ncd")
+        #expect(wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains { $0 == " " } })
+    }
+
     @Test(arguments: ["DaringFireball", "inessential", "3960"])
     func theRealJSONFeedsReadAsText(name: String) throws {
         let response = HTTPResponse(status: 200, body: try Fixtures.data("jsonfeed/\(name).json"), effectiveURL: "https://x/")

@@ -95,21 +95,11 @@ enum Excerpt {
         "«" + of(String(decoding: data.prefix(limit * 4), as: UTF8.self), limit: limit) + "»"
     }
 
-    /// `text` cut to `limit` characters (with `…`), control characters escaped.
+    /// `text` cut to `limit` characters (with `…`), control characters escaped as plain output
+    /// escapes them (`\x1B`, `\u009B`: `TerminalText`), never in a programming language's spelling.
     static func of(_ text: String, limit: Int) -> String {
-        var result = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            guard count < limit else {
-                result += "…"
-                break
-            }
-            switch scalar.value {
-            case 0..<0x20, 0x7F, 0x80..<0xA0: result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-            count += 1
-        }
-        return result
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return TerminalText.safe(text) }
+        return TerminalText.safe(String(String.UnicodeScalarView(scalars.prefix(limit)))) + "…"
     }
 }

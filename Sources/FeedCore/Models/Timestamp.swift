@@ -66,8 +66,9 @@ public enum Timestamp {
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
               expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
               let second = number(2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
-        else { return nil }
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second <= 60
+        else { return nil }  // an impossible date (`2026-02-30`) is none, never rolled over
         var fraction = 0.0
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
@@ -97,6 +98,15 @@ public enum Timestamp {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The days of `month` (1–12) in the proleptic Gregorian `year`.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Normalizes a feed's timestamp to UTC RFC 3339; nil for anything unparseable.

@@ -126,7 +126,7 @@ public final class FeedStore: Sendable {
     /// the sync level and no checkpoint at close.
     private static func connect(_ location: String, flags: Int32, wait: Duration, writes: Bool) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: location, flags: flags)
-        sqlite3_busy_timeout(connection.handle, Int32(clamping: wait.components.seconds * 1000 + 1))
+        sqlite3_busy_timeout(connection.handle, Int32(clamping: wait.milliseconds + 1))  // `--wait 0.5` is 500 ms
         // The schema's `ON DELETE CASCADE` (removing a feed removes its entries) needs it.
         try connection.execute("PRAGMA foreign_keys = ON")
         if writes {
