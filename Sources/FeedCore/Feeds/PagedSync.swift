@@ -2,9 +2,10 @@
 /// Fetching a paged feed (`graph`, `jsonfeed`, `linked`): a walk from the feed's URL for what is
 /// new, then, with the page budget left, a backfill walk from where an earlier walk was cut.
 ///
-/// The top walk stops at the first page holding a stored entry; its new entries are one batch,
-/// committed with the first page's validators. When `--max-pages` cut it, the cut becomes the
-/// backfill cursor (`resume_url`) and the budget is spent.
+/// The top walk stops at the first page holding a stored entry; its new entries are delivered and
+/// committed in batches of at most `batchSize`, oldest first, the last with the first page's
+/// validators. When `--max-pages` cut it, the cut becomes the backfill cursor (`resume_url`)
+/// and the budget is spent.
 ///
 /// The backfill walk follows the cursor through pages whatever they hold: stored entries are
 /// skipped, not a reason to stop, because items added at the top shift older ones onto later
@@ -24,23 +25,42 @@ struct PagedSync: Sendable {
     /// Which of these ids the store holds.
     let storedIDs: @Sendable ([String]) throws -> Set<String>
 
+    /// The most entries one batch of the top walk delivers and commits: a disk that fills up
+    /// mid-run keeps the batches that fit, and a run that stops prints at most one batch again.
+    static let batchSize = 100
+
     func sync() -> Observable<SyncStep> {
         let record = self.record, now = self.now
         return walk(from: record.registration.url, validators: record.validators, mode: .untilStored, maxPages: maxPages,
                     pageOffset: 0) { outcome in
             let fetchedAt = now()
-            let entries = outcome.entries(feed: record.name, fetchedAt: fetchedAt)
             let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
-            let top = FetchedBatch(
-                entries: entries,
-                complete: FetchCommit(fetchedAt: fetchedAt, validators: outcome.validators, resume: cut,
-                                      skipped: .set(outcome.skipped.count)),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: cut, skipped: .set(outcome.skipped.count)) })
+            let top = Self.batches(outcome.entries(feed: record.name, fetchedAt: fetchedAt), fetchedAt: fetchedAt,
+                                   validators: outcome.validators, cut: cut, skipped: outcome.skipped.count)
             let budget = maxPages - outcome.pagesRequested
-            guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else {
-                return .just(.batch(top))
-            }
-            return .concat([.just(.batch(top)), backfill(from: resume, budget: budget, pageOffset: outcome.pagesRequested)])
+            let step: SyncStep = top.count == 1 ? .batch(top[0]) : .batches(top)
+            guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else { return .just(step) }
+            return .concat([.just(step), backfill(from: resume, budget: budget, pageOffset: outcome.pagesRequested)])
+        }
+    }
+
+    /// The top walk's new entries (oldest first) as batches of at most `batchSize`, oldest
+    /// first. The first commits the walk's cut (so the backfill cursor is kept however far the
+    /// run gets) and starts the count of skipped items; only the last commits the validators, so
+    /// a run that stops early walks again next time. Always at least one batch: a walk that found
+    /// nothing new still records its fetch.
+    static func batches(
+        _ entries: [Entry], fetchedAt: Date, validators: Validators?, cut: FetchCommit.Cursor, skipped: Int
+    ) -> [FetchedBatch] {
+        let starts = Array(stride(from: 0, to: max(entries.count, 1), by: batchSize))
+        return starts.enumerated().map { number, start in
+            let first = number == 0, last = number == starts.count - 1
+            let resume: FetchCommit.Cursor = first ? cut : .keep
+            let count: FetchCommit.SkipCount = first ? .set(skipped) : .add(0)
+            return FetchedBatch(
+                entries: Array(entries[min(start, entries.count)..<min(start + batchSize, entries.count)]),
+                complete: FetchCommit(fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: count),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: count) })
         }
     }
 

@@ -3,6 +3,8 @@
 enum SyncStep: Sendable {
     case requesting(url: String, number: Int)
     case batch(FetchedBatch)
+    /// Several batches of one feed, oldest first, delivered as one block and committed one by one.
+    case batches([FetchedBatch])
     /// Something the user should hear about that does not fail the feed (one stderr line).
     case warning(String)
 }

@@ -12,6 +12,17 @@ extension FeedReactor {
                 return .just(.activity(feed: feed, .fetching(url: Redaction.maskingPasswords(in: url), page: number)))
             case .batch(let batch):
                 return try deliverAndCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+            case .batches(let batches):
+                // One feed's block, in bounded commits: no other feed prints in between.
+                return try environment.output.exclusively { () throws -> Observable<FeedMutation> in
+                    var done: [FeedMutation] = []
+                    for batch in batches {
+                        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+                        done += outcome.mutations
+                        if let stop = outcome.stop { return .concat([.from(done), .fail(stop)]) }
+                    }
+                    return .from(done)
+                }
             case .warning(let message):
                 return .just(.warned(feed: feed, message))
             }
@@ -33,6 +44,15 @@ extension FeedReactor {
                 return .stored(feed: feed, entries: [], record)
             }
         }
+        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+        return outcome.stop.map { .concat([.from(outcome.mutations), .fail($0)]) } ?? .from(outcome.mutations)
+    }
+
+    /// Prints and commits a batch that has entries, at once; what happened, and the failure that
+    /// stops the run when the output failed.
+    func deliverAndCommitNow(
+        _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
+    ) throws -> (mutations: [FeedMutation], stop: FeedFailure?) {
         var batch = batch
         var report = DeliveryReport(delivered: batch.entries.count)
         if printing, !batch.entries.isEmpty {
@@ -49,12 +69,12 @@ extension FeedReactor {
             mutations.append(.stored(feed: feed, entries: outcome.entries, outcome.record))
             if marksDelivered { mutations += outcome.entries.map(FeedMutation.delivered) }
         }
-        guard let failure = report.failure else { return .from(mutations) }
+        guard let failure = report.failure else { return (mutations, nil) }
         let unprinted = marksDelivered
             ? "the entry was not stored; the next run fetches it again"
             : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed; "
                 + "the rest come again with the next sync"
-        return .concat([.from(mutations), .fail(Self.stop(failure, unprinted: unprinted))])
+        return (mutations, Self.stop(failure, unprinted: unprinted))
     }
 
     /// The failure that stops a run whose output failed or was interrupted.

@@ -5,6 +5,13 @@ import Synchronization
 public protocol EntryOutput: Sendable {
     /// Writes `entries` (one feed's block, oldest first) and reports how many got out whole.
     func deliver(_ entries: [Entry]) -> DeliveryReport
+    /// Runs `body`, in which this thread's deliveries form one block: no other thread's
+    /// delivery comes in between (a feed delivered and committed in several batches).
+    func exclusively<T>(_ body: () throws -> T) rethrows -> T
+}
+
+extension EntryOutput {
+    public func exclusively<T>(_ body: () throws -> T) rethrows -> T { try body() }
 }
 
 /// How a delivery went: the first `delivered` entries were written completely; the rest were not.
@@ -42,6 +49,8 @@ public final class EntryPrinter: EntryOutput {
     private let progress: ProgressLine?
     /// Entries printed so far (for the JSON array's commas and closing).
     private let printed = Mutex(0)
+    /// Held for a block: one delivery, or every delivery inside `exclusively`.
+    private let block = RecursiveLock()
 
     public init(
         format: OutputFormat, layout: EntryRenderer.Layout, sink: any OutputSink, interruption: Interruption? = nil,
@@ -58,8 +67,14 @@ public final class EntryPrinter: EntryOutput {
 
     public func deliver(_ entries: [Entry]) -> DeliveryReport {
         guard !entries.isEmpty else { return DeliveryReport(delivered: 0) }
-        guard let progress else { return write(entries) }
-        return progress.pausing { write(entries) }
+        return block.withLock {
+            guard let progress else { return write(entries) }
+            return progress.pausing { write(entries) }
+        }
+    }
+
+    public func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+        try block.withLock(body)
     }
 
     private func write(_ entries: [Entry]) -> DeliveryReport {
