@@ -377,9 +377,12 @@ public enum FeedCommands {
             let environment = FeedEnvironment(store: store, fetcher: OfflineFetcher(), output: output, now: context.now)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
         }
+        // As many feeds at once as the descriptor limit carries (a clear 78 when not one can run).
+        var options = context.fetch
+        options.jobs = try DescriptorBudget.jobs(options.jobs)
         let state = try withHTTPClient(context) { http in
             let environment = FeedEnvironment.live(
-                store: store, http: http, options: context.fetch, output: output, scheduler: context.scheduler,
+                store: store, http: http, options: options, output: output, scheduler: context.scheduler,
                 now: context.now, environment: context.environment, logger: context.logger, progress: progress,
                 onStep: context.onStep)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
