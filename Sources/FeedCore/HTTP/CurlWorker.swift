@@ -49,6 +49,7 @@ final class CurlWorker: Sendable {
     private let inbox = Mutex(Inbox())
     private let userAgent: String
     private let finished = DispatchSemaphore(value: 0)
+    private let isDone = Atomic<Bool>(false)
     /// The worker thread's `pthread_self()`, set as it starts (0 before): which thread is asking
     /// is checked on every wake-up, and comparing it is far cheaper than asking for a name.
     private let workerThread = Atomic<UInt>(0)
@@ -85,18 +86,22 @@ final class CurlWorker: Sendable {
         }
     }
 
-    /// Aborts every transfer, frees every handle and ends the thread; waits for that unless called
-    /// on the worker thread itself. Idempotent.
+    /// Aborts every transfer, frees every handle and ends the thread; every caller but the worker
+    /// thread itself waits for that, not only the first (a second caller that returned at once
+    /// let `main` exit while `curl_multi_cleanup` still ran). Idempotent.
     func shutdown() {
-        let first = inbox.withLock { inbox -> Bool in
-            guard !inbox.isShuttingDown else { return false }
+        inbox.withLock { inbox in
+            guard !inbox.isShuttingDown else { return }
             wake(&inbox)
             inbox.isShuttingDown = true
-            return true
         }
-        guard first else { return }
-        if !isWorkerThread { finished.wait() }
+        guard !isWorkerThread else { return }
+        finished.wait()
+        finished.signal()  // passed on: the next caller, and any after it, return at once
     }
+
+    /// Whether the worker has freed every handle and ended.
+    var hasFinished: Bool { isDone.load(ordering: .acquiring) }
 
     /// Wakes the worker from `curl_multi_poll`. Called only with the inbox locked and before
     /// `isShuttingDown` is set: the worker reads that flag under the same lock before it cleans
@@ -188,6 +193,7 @@ final class CurlWorker: Sendable {
         }
         idle.forEach { curl_easy_cleanup($0) }
         curl_multi_cleanup(multi.raw)
+        isDone.store(true, ordering: .releasing)
         finished.signal()
     }
 }

@@ -32,8 +32,12 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Aborts every transfer and frees every curl handle. Idempotent.
+    /// Aborts every transfer and frees every curl handle, and returns when that is done, for
+    /// every caller. Idempotent.
     public func shutdown() { worker.shutdown() }
+
+    /// Whether `shutdown` has finished freeing every handle.
+    var hasShutDown: Bool { worker.hasFinished }
 
     /// Does curl's process-wide set-up (`curl_global_init`: OpenSSL reads its configuration,
     /// about 0.7 ms) now, once per process; a client made meanwhile on another thread waits for

@@ -195,7 +195,7 @@ extension FeedStore {
         func all(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Entry] {
             var found: [Entry] = []
             try db.statement(sql).forEach(arguments) { row in
-                found.append(entry(row))
+                found.append(try entry(row))
                 return true
             }
             return found
@@ -292,10 +292,12 @@ extension FeedStore {
     /// listing a million entries).
     static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
 
-    static func entry(_ row: SQLiteRow) -> Entry {
-        Entry(feed: row.string(0), id: row.string(1), title: row.text(2), text: row.text(3),
-              author: row.text(4), url: row.text(5), published: row.text(6), fetchedAt: row.string(7),
-              read: row.bool(8), source: RawJSON(compactText: row.text(9) ?? "null"), seq: row.int64(10))
+    /// Required columns are read as required: a NULL where the schema forbids one is a damaged
+    /// store (74, naming the column), never an empty id or source made up.
+    static func entry(_ row: SQLiteRow) throws(FeedFailure) -> Entry {
+        Entry(feed: try row.requiredText(0), id: try row.requiredText(1), title: row.text(2), text: row.text(3),
+              author: row.text(4), url: row.text(5), published: row.text(6), fetchedAt: try row.requiredText(7),
+              read: row.bool(8), source: RawJSON(compactText: try row.requiredText(9)), seq: Int64(try row.requiredInteger(10)))
     }
 }
 

@@ -35,6 +35,11 @@ final class SQLiteStatement {
     func bind(_ arguments: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        // A missing argument would bind NULL in silence; an extra one would be dropped.
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard arguments.count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(arguments.count) values for \(expected) parameters")
+        }
         for (offset, argument) in arguments.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -56,12 +61,13 @@ final class SQLiteStatement {
     private func bindBytes(_ value: String, at index: Int32, asBlob: Bool) -> Int32 {
         var value = value
         return value.withUTF8 { bytes in
+            // SQLite takes a 32-bit length: a longer value is too big, never a trap.
+            guard let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
             // A non-null pointer even for "" (a null blob pointer would bind NULL).
             let base = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)
             return asBlob
-                ? sqlite3_bind_blob(handle, index, base, Int32(bytes.count), sqliteTransient)
-                : sqlite3_bind_text(handle, index, base?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                                    sqliteTransient)
+                ? sqlite3_bind_blob(handle, index, base, count, sqliteTransient)
+                : sqlite3_bind_text(handle, index, base?.assumingMemoryBound(to: CChar.self), count, sqliteTransient)
         }
     }
 

@@ -1,0 +1,67 @@
+@testable import FeedCore
+import CSQLite
+import Foundation
+import Testing
+
+/// The code's own contracts (issue 19, item 12): every caller of `shutdown` waits for curl's
+/// clean-up, the SQLite layer refuses a wrong number of arguments, and a NULL in a required
+/// column is a damaged store, never an empty value.
+@Suite("The code's own contracts", .timeLimit(.minutes(3)))
+struct CodeContractTests {
+    @Test func everyCallerOfShutdownWaitsForTheCleanUp() throws {
+        let server = try LoopbackServer { _, connection in
+            Thread.sleep(forTimeInterval: 5)
+            connection.respond(200, text: "{}")
+        }
+        let client = try HTTPClient()
+        // The transfer's observer runs on the worker thread: told of the shutdown, it takes a
+        // second, so the clean-up after it is still to come while the callers arrive.
+        let subscription = client.get(HTTPRequest(url: server.baseURL + "/slow", timeout: .seconds(30), maxBodySize: 1024))
+            .subscribe { event in
+                if case .failed = event { Thread.sleep(forTimeInterval: 1) }
+            }
+        Thread.sleep(forTimeInterval: 0.2)
+        let finishedWhenReturned = Locked<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            client.shutdown()
+            let done = client.hasShutDown
+            finishedWhenReturned.withLock { $0.append(done) }
+        }
+        #expect(finishedWhenReturned.value == Array(repeating: true, count: 8), "no caller returns before the clean-up ends")
+        subscription.dispose()
+    }
+
+    @Test func aWrongNumberOfArgumentsIsRefused() throws {
+        let connection = try SQLiteConnection(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let statement = try connection.statement("SELECT ?, ?")
+        #expect(throws: SQLiteError.self) { try statement.run([.integer(1)]) }
+        #expect(throws: SQLiteError.self) { try statement.run([.integer(1), .integer(2), .integer(3)]) }
+        try statement.run([.integer(1), .null])
+    }
+
+    @Test func aNullInARequiredColumnIsADamagedStore() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: #"[{"id":"1","title":"t"}]"#) }
+        let session = StoreSession()
+        try session.add("l", server.baseURL + "/items", kind: "linked")
+        #expect(try session.feedcli("sync", "l").status == 0)
+        // A hand-edited store: the entry table rebuilt without its NOT NULL constraints, then a
+        // required column emptied.
+        let edit = try Feedcli.shell(#"""
+            python3 -c '
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("PRAGMA foreign_keys = OFF")
+            columns = [row[1] for row in db.execute("PRAGMA table_info(entry)")]
+            db.execute("CREATE TABLE loose (" + ", ".join(columns) + ")")
+            db.execute("INSERT INTO loose SELECT * FROM entry")
+            db.execute("DROP TABLE entry")
+            db.execute("ALTER TABLE loose RENAME TO entry")
+            db.execute("UPDATE entry SET source = NULL")
+            ' "$S"
+            """#, environment: ["S": session.state])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let list = try session.feedcli("list", "--jsonl")
+        #expect(list.status == 74, "\(list.stdout) \(list.stderr)")
+        #expect(list.stderr.contains("column source is empty"), "\(list.stderr)")
+    }
+}
