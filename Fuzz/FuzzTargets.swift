@@ -89,16 +89,8 @@ private func retryAfter(_ text: String) {
 private let mappings: [FeedExpressions] = {
     func mapping(_ items: String?, id: String? = nil, title: String? = nil, published: String? = nil,
                  next: String? = nil, cursor: String? = nil, filter: String? = nil) -> FeedExpressions {
-        var expressions = FeedExpressions()
-        expressions.items = items
-        expressions.id = id
-        expressions.title = title
-        expressions.published = published
-        expressions.nextURL = next
-        expressions.cursor = cursor
-        expressions.cursorParam = cursor == nil ? nil : "after"
-        expressions.filter = filter
-        return expressions
+        FeedExpressions(items: items, id: id, title: title, published: published, nextURL: next, cursor: cursor,
+                        cursorParam: cursor == nil ? nil : "after", filter: filter)
     }
     return [
         mapping(nil),

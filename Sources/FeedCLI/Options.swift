@@ -160,20 +160,8 @@ struct ExpressionOptions: ParsableArguments {
     var filter: String?
 
     var expressions: FeedExpressions {
-        var expressions = FeedExpressions()
-        expressions.items = items
-        expressions.id = id
-        expressions.title = title
-        expressions.text = text
-        expressions.url = urlExpression
-        expressions.author = author
-        expressions.published = published
-        expressions.nextURL = nextUrl
-        expressions.cursor = cursor
-        expressions.cursorParam = cursorParam
-        expressions.pageParam = pageParam
-        expressions.firstPage = firstPage
-        expressions.filter = filter
-        return expressions
+        FeedExpressions(items: items, id: id, title: title, text: text, url: urlExpression, author: author,
+                        published: published, nextURL: nextUrl, cursor: cursor, cursorParam: cursorParam,
+                        pageParam: pageParam, firstPage: firstPage, filter: filter)
     }
 }

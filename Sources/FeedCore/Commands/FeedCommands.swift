@@ -117,32 +117,42 @@ public enum FeedCommands {
         do {
             let store = try context.openStore(access: .readOnly)
             if let feed { _ = try store.feed(named: feed) }
-            var output = OutputBuffer(sink: context.stdout)
             var count = 0
-            var failure: OutputError?
-            try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { entry in
-                let number = count
-                count += 1
-                do throws(OutputError) {
-                    try output.render { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, into: &$0) }
-                    return true
-                } catch {
-                    failure = error
-                    return false
+            return try stream(context: context, begin: [], end: { EntryRenderer.end(count: count, format: context.format, layout: .list) }) { each in
+                try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { entry in
+                    defer { count += 1 }
+                    let number = count
+                    return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, into: &$0) }
                 }
             }
-            if failure == nil {
-                do throws(OutputError) {
-                    try output.append(EntryRenderer.end(count: count, format: context.format, layout: .list))
-                    try output.flush()
-                } catch {
-                    failure = error
-                }
-            }
-            return finishReading(failure, context: context)
         } catch {
             return fail(error, context: context)
         }
+    }
+
+    /// Streams a document to stdout through a 64 KiB buffer: `begin`, the parts `produce` hands
+    /// to `each` (which says whether to go on), then `end()`. A reader that leaves ends it
+    /// quietly (0); any other failed write is 74.
+    private static func stream(
+        context: CommandContext, begin: [UInt8], end: () -> [UInt8],
+        _ produce: (_ each: (_ render: (inout [UInt8]) -> Void) -> Bool) throws -> Void
+    ) throws -> Int32 {
+        var output = OutputBuffer(sink: context.stdout)
+        var failure: OutputError?
+        func attempt(_ write: (inout OutputBuffer) throws(OutputError) -> Void) {
+            guard failure == nil else { return }
+            do throws(OutputError) { try write(&output) } catch { failure = error }
+        }
+        attempt { (output: inout OutputBuffer) throws(OutputError) in try output.append(begin) }
+        if failure == nil {
+            try produce { render in
+                attempt { (output: inout OutputBuffer) throws(OutputError) in try output.render(render) }
+                return failure == nil
+            }
+        }
+        attempt { (output: inout OutputBuffer) throws(OutputError) in try output.append(end()) }
+        attempt { (output: inout OutputBuffer) throws(OutputError) in try output.flush() }
+        return finishReading(failure, context: context)
     }
 
     /// `feedcli export [FEED…] --format jsonfeed|atom [--limit N] [--unread]`: the stored entries,
@@ -156,35 +166,14 @@ public enum FeedCommands {
             let names = records.map(\.name).filter { seen.insert($0).inserted }
             let updated = records.compactMap { $0.lastSuccessAt ?? $0.lastFetchAt }.max() ?? context.now()
             let writer = FeedExportWriter(format: format, feeds: names, updated: Timestamp.format(updated))
-            var output = OutputBuffer(sink: context.stdout)
-            var failure: OutputError?
-            do throws(OutputError) {
-                try output.append(writer.header())
-            } catch {
-                failure = error
-            }
             var first = true
-            if failure == nil {
+            return try stream(context: context, begin: writer.header(), end: writer.footer) { each in
                 try store.forEachEntry(feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: true) { entry in
-                    do throws(OutputError) {
-                        try output.append(writer.entry(entry, first: first))
-                        first = false
-                        return true
-                    } catch {
-                        failure = error
-                        return false
-                    }
+                    defer { first = false }
+                    let isFirst = first
+                    return each { $0 += writer.entry(entry, first: isFirst) }
                 }
             }
-            if failure == nil {
-                do throws(OutputError) {
-                    try output.append(writer.footer())
-                    try output.flush()
-                } catch {
-                    failure = error
-                }
-            }
-            return finishReading(failure, context: context)
         } catch {
             return fail(error, context: context)
         }

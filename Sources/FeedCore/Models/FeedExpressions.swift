@@ -21,7 +21,15 @@ public struct FeedExpressions: Sendable, Equatable {
     /// Items for which it gives false or null are neither stored nor delivered (`--filter`).
     public var filter: String?
 
-    public init() {}
+    public init(
+        items: String? = nil, id: String? = nil, title: String? = nil, text: String? = nil, url: String? = nil,
+        author: String? = nil, published: String? = nil, nextURL: String? = nil, cursor: String? = nil,
+        cursorParam: String? = nil, pageParam: String? = nil, firstPage: Int? = nil, filter: String? = nil
+    ) {
+        (self.items, self.id, self.title, self.text, self.url, self.author, self.published) = (items, id, title, text, url, author, published)
+        (self.nextURL, self.cursor, self.cursorParam, self.pageParam, self.firstPage) = (nextURL, cursor, cursorParam, pageParam, firstPage)
+        self.filter = filter
+    }
 
     /// Each member: its name in the stored object and `feeds list --json`, its option, and the
     /// property. One table, so storing, showing and the command line agree.
