@@ -13,11 +13,15 @@ import CSQLite
 /// The policy, from SQLite's own tools:
 /// - `journal_size_limit` on every writing connection: whenever SQLite restarts the journal
 ///   (after a complete checkpoint) it truncates a longer file to `sizeLimit`;
-/// - at close, a journal longer than `closeThreshold` is checkpointed with `TRUNCATE` (every frame
-///   copied back, the file cut to zero bytes). Short runs find a journal under the threshold and
-///   pay one `stat`; the run after a big sync, or the first run of a newer feedcli on a store
-///   whose journal an older one let grow, pays the checkpoint once. Another process reading at
-///   that moment makes the checkpoint give up after `busyWait`; the next run to close does it.
+/// - at close, a journal longer than `closeThreshold`, or holding more than `framesThreshold`
+///   frames of the current generation, is checkpointed with `TRUNCATE` (every frame copied back,
+///   the file cut to zero bytes). The frame count matters because the next process to open the
+///   store reads every frame of the current generation to rebuild the journal's index, however
+///   long the file: a sync committing in batches leaves a 4 MiB file full of them. Short runs find
+///   few frames and pay one `stat` and one small read of the `-shm`; the run after a big sync, or
+///   the first run of a newer feedcli on a store whose journal an older one let grow, pays the
+///   checkpoint once. Another process reading at that moment makes the checkpoint give up after
+///   `busyWait`; the next run to close does it.
 ///
 /// A run killed before its close leaves the journal as it was: every committed transaction is in
 /// it, and the next run's close bounds it.
@@ -25,6 +29,9 @@ enum StoreJournal {
     /// What SQLite's automatic checkpoint leaves at most (1,000 pages of 4 KiB, with frame
     /// headers) plus headroom: a journal above it held a big transaction or a stalled checkpoint.
     static let closeThreshold: Int64 = 6 * 1024 * 1024
+    /// Frames of the current generation (each a 4 KiB page) that the next process to open the
+    /// store would read to rebuild the journal's index: about 1 MiB.
+    static let framesThreshold: UInt32 = 256
     /// The size a restarted journal is cut to (`PRAGMA journal_size_limit`).
     static let sizeLimit = 4 * 1024 * 1024
     /// How long the closing checkpoint waits for another process's reader or writer.
@@ -37,6 +44,18 @@ enum StoreJournal {
         return Int64(info.st_size)
     }
 
+    /// The frames of the journal's current generation, from the `-shm` file's index header
+    /// (`mxFrame`, a native-endian 32-bit field at offset 16: SQLite's documented WAL-index
+    /// format); 0 when there is none or it cannot be read. A heuristic: read without a lock.
+    static func frames(besideStoreAt path: String) -> UInt32 {
+        let descriptor = open(path + "-shm", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var frames: UInt32 = 0
+        guard pread(descriptor, &frames, 4, 16) == 4 else { return 0 }
+        return frames
+    }
+
     /// Sets the journal's size limit on a connection that writes.
     static func limit(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.execute("PRAGMA journal_size_limit = \(sizeLimit)")
@@ -46,7 +65,7 @@ enum StoreJournal {
     /// threshold; returns whether it did. Best effort: a busy store keeps its journal for a later run.
     @discardableResult
     static func bound(_ connection: SQLiteConnection, storeAt path: String) -> Bool {
-        guard size(besideStoreAt: path) > closeThreshold else { return false }
+        guard size(besideStoreAt: path) > closeThreshold || frames(besideStoreAt: path) > framesThreshold else { return false }
         connection.resetStatements()  // a statement left mid-read would hold the journal open
         sqlite3_busy_timeout(connection.handle, busyWait)
         return sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK
