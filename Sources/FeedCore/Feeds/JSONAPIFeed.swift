@@ -93,6 +93,7 @@ private struct Mapping {
             switch value {
             case nil, .null?: return nil
             case .string(let text)?: return text
+            case .inexactString(let text)?: return text.decoded
             case .number(let text)?: return text
             case let other?:
                 throw MappingFailure(option: option, error: .runtime("item \(position + 1): gave \(other.kindDescription), not a string"))
@@ -129,7 +130,9 @@ private struct Mapping {
         case .nextURL(let expression)?:
             switch try values(of: expression, option: "--next-url", on: document, jq: root, limit: 1, session: &session).first {
             case nil, .null?, .bool(false)?: return nil
-            case .string(let next)?: return next.isEmpty ? nil : LinkHeader.resolve(next, against: url)
+            case let value? where value.string != nil:
+                guard let next = value.string, !next.isEmpty else { return nil }
+                return LinkHeader.resolve(next, against: url)
             case let other?: throw MappingFailure(option: "--next-url", error: .runtime("gave \(other.kindDescription), not a URL"))
             }
         case .cursor(let expression, let parameter)?:
@@ -191,7 +194,8 @@ private struct Mapping {
             for step in steps {
                 switch (step, current) {
                 case (.string(let key), .object(let object)): current = object[key] ?? .null
-                case (.string, .null), (.number, .null): current = .null
+                case (.inexactString(let key), .object(let object)): current = object[key.decoded] ?? .null
+                case (.string, .null), (.inexactString, .null), (.number, .null): current = .null
                 case (.number(let digits), .array(let elements)):
                     guard let index = Int(digits) else { return nil }
                     let position = index < 0 ? elements.count + index : index

@@ -11,6 +11,10 @@ public enum JSON: Sendable, Equatable {
     /// The number's text, exactly as sent (already checked against the JSON number grammar).
     case number(String)
     case string(String)
+    /// A string that Unicode text cannot hold as sent: it has a lone surrogate escape
+    /// (`"\ud800"`) or bytes that are not UTF-8. Kept apart from `string` so that an id made of
+    /// one stays distinct (`"\ud800"` and `"\ud801"` would both be U+FFFD).
+    case inexactString(InexactString)
     case array([JSON])
     case object(JSONObject)
 
@@ -26,25 +30,32 @@ public enum JSON: Sendable, Equatable {
         return current
     }
 
-    /// A string's value; nil for anything else.
+    /// A string's value (an inexact one as read, with U+FFFD); nil for anything else.
     public var string: String? {
-        if case .string(let value) = self { value } else { nil }
+        switch self {
+        case .string(let value): value
+        case .inexactString(let value): value.decoded
+        default: nil
+        }
     }
 
     /// A string's value or a number's exact text (ids and user ids come both ways).
     public var text: String? {
         switch self {
         case .string(let value): value
+        case .inexactString(let value): value.decoded
         case .number(let text): text
         default: nil
         }
     }
 
     /// An item id by the contract's rule, the same for every kind: a non-blank string as it is,
-    /// a number as its exact text; nil (skip the item) for anything else.
+    /// a number as its exact text; nil (skip the item) for anything else. An inexact string is
+    /// its escaped form, so two different ids never become one.
     public var id: String? {
         switch self {
         case .string(let value): value.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : value
+        case .inexactString(let value): value.escaped
         case .number(let text): text
         default: nil
         }
@@ -60,7 +71,7 @@ public enum JSON: Sendable, Equatable {
         case .null: "null"
         case .bool: "true or false"
         case .number: "a number"
-        case .string: "a string"
+        case .string, .inexactString: "a string"
         case .array: "an array"
         case .object: "an object"
         }

@@ -5,8 +5,9 @@
 /// Beyond `JSONDecoder`: numbers keep their exact text, objects keep duplicate members (lookup
 /// takes the last, as jq does), a leading UTF-8 byte order mark is skipped, and the elements of
 /// one array of interest (a page's items) are captured as raw text for `source`, so what is
-/// stored is what the server sent. Invalid UTF-8 inside strings is read as U+FFFD; nesting
-/// deeper than `maximumDepth` is refused rather than overflowing the stack.
+/// stored is what the server sent. A string with a lone surrogate escape or bytes that are not
+/// UTF-8 is an `InexactString` (U+FFFD for text, an escaped form for ids); nesting deeper than
+/// `maximumDepth` is refused rather than overflowing the stack.
 public enum JSONParser {
     /// Where a page keeps its items, so their raw text can be captured while parsing.
     public enum ItemArray: Sendable, Equatable {
@@ -92,7 +93,7 @@ private struct Reader {
         switch bytes[position] {
         case UInt8(ascii: "{"): return .object(try object(depth: depth, isTopLevel: isTopLevel))
         case UInt8(ascii: "["): return .array(try array(depth: depth, captures: capturesArray))
-        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "\""): return try stringValue()
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
@@ -123,7 +124,7 @@ private struct Reader {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw fail("not valid JSON (expected a member name in quotes)")
             }
-            let key = try string()
+            let key = try stringValue().string ?? ""
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw fail("not valid JSON (expected `:` after a member name)")
@@ -205,7 +206,7 @@ private struct Reader {
     }
 
     /// A string's value; the cursor is on its opening quote.
-    private mutating func string() throws(JSONSyntaxError) -> String {
+    private mutating func stringValue() throws(JSONSyntaxError) -> JSON {
         position += 1
         let start = position
         // Fast path: no escapes.
@@ -213,33 +214,50 @@ private struct Reader {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 defer { position += 1 }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+                if let text = String(validating: raw, as: UTF8.self) { return .string(text) }
+                return .inexactString(.reading(replaced: Array(raw), marked: nil))
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw fail("not valid JSON (a control character inside a string)") }
             position += 1
         }
         var decoded = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        // The decoded bytes with lone surrogates as escape text, from the first lone surrogate on.
+        var marked: [UInt8]?
+        func append(_ byte: UInt8) {
+            decoded.append(byte)
+            marked?.append(byte)
+            if byte == UInt8(ascii: "\\") { marked?.append(byte) }
+        }
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: decoded, as: UTF8.self)
+                if marked == nil, let text = String(validating: decoded, as: UTF8.self) { return .string(text) }
+                return .inexactString(.reading(replaced: decoded, marked: marked))
             case UInt8(ascii: "\\"):
                 guard position < bytes.count else { break }
                 let escape = bytes[position]
                 position += 1
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): append(escape)
+                case UInt8(ascii: "b"): append(0x08)
+                case UInt8(ascii: "f"): append(0x0C)
+                case UInt8(ascii: "n"): append(0x0A)
+                case UInt8(ascii: "r"): append(0x0D)
+                case UInt8(ascii: "t"): append(0x09)
                 case UInt8(ascii: "u"):
-                    let scalar = try unicodeEscape()
-                    decoded.append(contentsOf: String(Character(scalar)).utf8)
+                    switch try unicodeEscape() {
+                    case .scalar(let scalar):
+                        decoded.append(contentsOf: String(Character(scalar)).utf8)
+                        marked?.append(contentsOf: String(Character(scalar)).utf8)
+                    case .loneSurrogate(let value):
+                        if marked == nil { marked = InexactString.doublingBackslashes(decoded) }
+                        decoded.append(contentsOf: [0xEF, 0xBF, 0xBD])  // U+FFFD
+                        marked?.append(contentsOf: "\\u\(String(value, radix: 16))".utf8)
+                    }
                 default:
                     position -= 1
                     throw fail("not valid JSON (an unknown escape in a string)")
@@ -248,29 +266,35 @@ private struct Reader {
                 position -= 1
                 throw fail("not valid JSON (a control character inside a string)")
             default:
-                decoded.append(byte)
+                append(byte)
             }
         }
         throw fail("the JSON ends inside a string")
     }
 
-    /// The scalar of `\uXXXX` (the cursor is after the `u`), joining a surrogate pair; a lone
-    /// surrogate becomes U+FFFD.
-    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+    /// What a `\uXXXX` escape stands for.
+    private enum UnicodeEscape {
+        case scalar(Unicode.Scalar)
+        /// Half of a surrogate pair without its other half (0xD800...0xDFFF).
+        case loneSurrogate(UInt32)
+    }
+
+    /// The scalar of `\uXXXX` (the cursor is after the `u`), joining a surrogate pair.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> UnicodeEscape {
         let high = try hexQuad()
         guard (0xD800...0xDBFF).contains(high) else {
-            return Unicode.Scalar(high) ?? "\u{FFFD}"
+            return Unicode.Scalar(high).map(UnicodeEscape.scalar) ?? .loneSurrogate(high)
         }
         guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-        else { return "\u{FFFD}" }
+        else { return .loneSurrogate(high) }
         let mark = position
         position += 2
         let low = try hexQuad()
         guard (0xDC00...0xDFFF).contains(low) else {
             position = mark  // read the second escape on its own
-            return "\u{FFFD}"
+            return .loneSurrogate(high)
         }
-        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)).map(UnicodeEscape.scalar) ?? .loneSurrogate(high)
     }
 
     private mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {

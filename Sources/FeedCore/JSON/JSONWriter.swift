@@ -69,6 +69,7 @@ extension JSONWriter {
         case .bool(let flag): bool(flag)
         case .number(let text): raw(text)
         case .string(let text): string(text)
+        case .inexactString(let text): string(text.decoded)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
