@@ -11,6 +11,7 @@ struct FeedCLI: ParsableCommand {
         subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Open.self, Export.self, Feeds.self, Status.self])
 
     static func main() {
+        SignalHandling.hold()
         FileDescriptorSink.claimStandardDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let mistake = CommandSpelling.check(arguments, in: configuration) {
@@ -20,8 +21,7 @@ struct FeedCLI: ParsableCommand {
         // A command that fetches has its store opened and curl set up on the other core while
         // its arguments are parsed (start-up is most of what a `next` costs).
         let launch = Self.launch
-        let signals = SignalHandling.install()
-        defer { signals.forEach { $0.cancel() } }
+        SignalHandling.install()
         // What ArgumentParser's `main()` does, plus the wait for that set-up before any exit.
         do {
             if let line = PlainNextCommandLine(arguments) {
@@ -32,9 +32,10 @@ struct FeedCLI: ParsableCommand {
                 try command.run()
             }
             launch.finish()
+            if SignalHandling.interrupted { exit(withError: ExitCode(130)) }
         } catch {
             launch.finish()
-            exit(withError: error)
+            exit(withError: SignalHandling.interrupted ? ExitCode(130) : error)
         }
     }
 

@@ -1,6 +1,4 @@
-import Dispatch
 import FeedCore
-
 
 /// Process-level signal wiring.
 ///
@@ -12,20 +10,29 @@ import FeedCore
 ///   neither; the command then exits 130. If the command is stuck elsewhere (waiting for a
 ///   lock), the process exits 130 two seconds later anyway: committed state is transactional,
 ///   and an entry printed but not yet committed is printed again next time (at-least-once).
+/// - One signal, one code: `hold()`, the first thing `main` does, blocks both signals, so one
+///   that arrives before `install()` waits for it instead of killing the process (143); and a
+///   run interrupted at any point exits 130, even when its command had already finished. (Only
+///   a signal before `main`, while the loader runs, keeps its default action.)
 enum SignalHandling {
     static let interruption = Interruption()
+    private static let signals = [SIGINT, SIGTERM]
 
-    static func install() -> [any DispatchSourceSignal] {
+    /// Blocks SIGINT and SIGTERM until `install()` waits for them.
+    static func hold() {
+        Interruption.block(signals)
+    }
+
+    static func install() {
         signal(SIGPIPE, SIG_IGN)
-        return [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                interruption.trigger()
-                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { _exit(130) }
-            }
-            source.resume()
-            return source
+        interruption.triggering(on: signals) {
+            sleep(2)
+            _exit(130)
         }
+    }
+
+    /// Whether the run was interrupted, by a signal already handled or one still waiting.
+    static var interrupted: Bool {
+        interruption.isTriggered || Interruption.isPending(signals)
     }
 }

@@ -84,3 +84,63 @@ struct OutputBoundaryProcessTests {
         #expect(full.status == 74)
     }
 }
+
+/// What a reader took is what is committed, however slow it is, and whenever the run is
+/// interrupted (issue 19, item 8). Before, a reader that let 250 ms pass without reading was
+/// trusted from then on (everything written counted, and was lost when it died), and Ctrl-C did
+/// not stop a delivery that was waiting for the reader.
+@Suite("A slow reader and Ctrl-C at the output boundary", .serialized, .timeLimit(.minutes(2)))
+struct SlowReaderTests {
+    let state = temporaryStorePath()
+    let server: PagedServer
+
+    init() throws {
+        server = try PagedServer(kind: .linked, count: 10, pageSize: 10)
+        #expect(try Feedcli.run(["feeds", "add", "l", server.url, "--kind", "linked", "--state", state]).status == 0)
+    }
+
+    func storedIDs() throws -> [String] {
+        var ids: [String] = []
+        try FeedStore.open(at: state).forEachEntry(feed: "l", unreadOnly: false, limit: nil) {
+            ids.append($0.id)
+            return true
+        }
+        return ids.sorted { Int($0) ?? 0 < Int($1) ?? 0 }
+    }
+
+    @Test func aReaderSlowerThanAQuarterSecondThatDiesLosesNothing() throws {
+        // bash's `read` takes one byte at a time from a pipe: exactly one line each.
+        let first = try Feedcli.shell(
+            #""$FEEDCLI" sync l --jsonl --state "$S" | { read -r a; echo "$a"; sleep 0.6; read -r b; echo "$b"; }; "#
+                + #"echo "exit ${PIPESTATUS[0]}" >&2"#, environment: ["S": state])
+        #expect(JSONLines.ids(first.stdout) == ["1", "2"])
+        #expect(first.stderr.contains("exit 74"), "\(first.stderr)")
+        #expect(try storedIDs() == ["1", "2"], "what the reader took, nothing else")
+        let second = try Feedcli.run(["sync", "l", "--jsonl", "--state", state])
+        #expect(JSONLines.ids(second.stdout) == (3...10).map(String.init))
+    }
+
+    @Test func ctrlCAfterTheReaderTookOneEntryCommitsItAndEndsTheArray() throws {
+        let run = try Feedcli.start(["sync", "l", "--json", "--state", state], reading: false)
+        let reader = run.out.fileHandleForReading.fileDescriptor
+        var taken: [UInt8] = []
+        var byte: UInt8 = 0
+        // Up to the end of the first entry's line (the array's `[` has a line of its own).
+        while Glibc.read(reader, &byte, 1) == 1 {
+            taken.append(byte)
+            if byte == UInt8(ascii: "\n"), taken.count > 2 { break }
+        }
+        #expect(String(decoding: taken, as: UTF8.self).contains(#""id":"1""#))
+        Thread.sleep(forTimeInterval: 0.4)  // the second entry waits in the pipe, unread
+        kill(run.process.processIdentifier, SIGINT)
+        Thread.sleep(forTimeInterval: 0.3)  // feedcli sees the interruption before the reader reads on
+        let rest = run.finish()
+        #expect(rest.status == 130, "\(rest.stderr)")
+        let whole = String(decoding: taken, as: UTF8.self) + rest.stdout
+        let array = try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [[String: Any]]
+        #expect(array?.compactMap { $0["id"] as? String } == ["1", "2"], "the array is ended: \(whole)")
+        #expect(try storedIDs() == ["1"], "only what the reader had taken when interrupted")
+        let next = try Feedcli.run(["sync", "l", "--jsonl", "--state", state])
+        #expect(JSONLines.ids(next.stdout) == (2...10).map(String.init), "the untaken entry comes again")
+    }
+}

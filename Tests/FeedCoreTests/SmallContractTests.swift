@@ -67,3 +67,69 @@ struct SmallContractTests {
         #expect((waited ?? 0) >= 400, "it waited about --wait: \(holder.stdout)")
     }
 }
+
+/// One signal, one code (issue 19, item 13): a SIGTERM at the first moment feedcli can see it
+/// (its first statement blocks the signal; /proc shows when) exits 130 like a later one, for a
+/// command that is still running and for one that finishes before the handler runs. Before, a
+/// SIGTERM in the first milliseconds killed the process (143).
+@Suite("SIGTERM at start-up", .serialized, .timeLimit(.minutes(2)))
+struct EarlySignalTests {
+    /// Waits until the process blocks SIGTERM (its `SigBlk` mask in /proc), then sends it.
+    private func terminateAtFirstChance(_ process: Process) -> Bool {
+        let status = "/proc/\(process.processIdentifier)/status"
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+               let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+               mask & (1 << (UInt64(SIGTERM) - 1)) != 0 {
+                kill(process.processIdentifier, SIGTERM)
+                return true
+            }
+        }
+        return false
+    }
+
+    @Test(arguments: [["status"], ["sync"], ["next", "--json"]])
+    func aSIGTERMAtTheFirstMomentExits130(arguments: [String]) throws {
+        let server = try LoopbackServer { _, connection in
+            Thread.sleep(forTimeInterval: 0.3)
+            connection.respond(200, text: #"{"data":[{"id":"a"}],"paging":{}}"#)
+        }
+        let session = StoreSession()
+        try session.add("g", server.baseURL + "/g", kind: "graph")
+        for _ in 0..<5 {
+            let run = try Feedcli.start(Feedcli.onStore(session.state, arguments))
+            #expect(terminateAtFirstChance(run.process), "feedcli never blocked SIGTERM")
+            let result = run.finish()
+            #expect(result.status == 130, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// feedcli blocks SIGINT and SIGTERM and ignores SIGPIPE; the browser `open` starts must not
+    /// inherit that (it could not be stopped with Ctrl-C).
+    @Test func theBrowserStartsWithDefaultSignals() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"id":"a","html_url":"https://example.com/a"}]"#)
+        }
+        let session = StoreSession()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        #expect(try session.feedcli("sync", "l").status == 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let browser = folder.appendingPathComponent("browser").path
+        let report = folder.appendingPathComponent("signals").path
+        try "#!/bin/sh\ngrep -E '^Sig(Blk|Ign):' /proc/self/status > \(report)\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        let run = try Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": browser])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
+        func mask(_ name: String) -> UInt64? {
+            lines.first { $0.hasPrefix(name) }.flatMap { UInt64($0.dropFirst(name.count).trimmingCharacters(in: .whitespaces), radix: 16) }
+        }
+        let signals = UInt64(1) << (UInt64(SIGINT) - 1) | UInt64(1) << (UInt64(SIGTERM) - 1) | UInt64(1) << (UInt64(SIGPIPE) - 1)
+        #expect(mask("SigBlk:").map { $0 & signals } == 0, "\(lines)")
+        #expect(mask("SigIgn:").map { $0 & signals } == 0, "\(lines)")
+    }
+}
+

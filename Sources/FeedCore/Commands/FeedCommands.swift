@@ -92,7 +92,8 @@ public enum FeedCommands {
             return fail(error, context: context)
         }
         reportFeedFailures(state, context: context)
-        if state.failure?.stopsTheRun != true {
+        // An interrupted run still ends its JSON array; an output that failed takes nothing more.
+        if case .output? = state.failure {} else {
             do throws(OutputError) {
                 try printer.finish()
             } catch {

@@ -37,17 +37,18 @@ public struct DeliveryReport: Sendable, Equatable {
 ///
 /// `.detailed` prints each entry whole (`next`: plain text, or one JSON object); `.list` prints
 /// a growing list (`sync`: one line per entry, one JSON array, or JSON Lines) that `finish()`
-/// closes. A block is rendered first and written in one go; when the write fails part way, the
-/// entries whose last byte got out count as delivered. Into a pipe, entries go one at a time and
-/// count as delivered once the reader has taken them (see `FileDescriptorSink`). Nothing is written once `interruption`
-/// has triggered.
+/// closes. A block is rendered first and written in one go; the entries whose last byte got out
+/// count as delivered. Into a pipe, "got out" means the reader has taken it (see
+/// `FileDescriptorSink`), and an interruption while the reader is slow ends the block there:
+/// what the reader took is delivered (and committed), the rest is not. Nothing is written once
+/// `interruption` has triggered.
 public final class EntryPrinter: EntryOutput {
     private let format: OutputFormat
     private let layout: EntryRenderer.Layout
     private let sink: any OutputSink
     private let interruption: Interruption?
     private let progress: ProgressLine?
-    /// Entries printed so far (for the JSON array's commas and closing).
+    /// Entries written so far (for the JSON array's commas and closing).
     private let printed = Mutex(0)
     /// Held for a block: one delivery, or every delivery inside `exclusively`.
     private let block = RecursiveLock()
@@ -81,21 +82,6 @@ public final class EntryPrinter: EntryOutput {
         printed.withLock { printed in
             if interruption?.isTriggered == true { return DeliveryReport(delivered: 0, failure: .interrupted) }
             let width = sink.columns
-            if sink.tracksReading {
-                // A pipe: one entry at a time, each counted once the reader has taken it.
-                for (offset, entry) in entries.enumerated() {
-                    var bytes: [UInt8] = []
-                    EntryRenderer.element(entry, number: printed, format: format, layout: layout, width: width, into: &bytes)
-                    do throws(OutputError) {
-                        try sink.write(bytes)
-                        try sink.waitUntilRead()
-                        printed += 1
-                    } catch {
-                        return DeliveryReport(delivered: offset, failure: .output(error))
-                    }
-                }
-                return DeliveryReport(delivered: entries.count)
-            }
             var block: [UInt8] = []
             var ends: [Int] = []
             for (offset, entry) in entries.enumerated() {
@@ -103,14 +89,15 @@ public final class EntryPrinter: EntryOutput {
                                       into: &block)
                 ends.append(block.count)
             }
-            do throws(OutputError) {
-                try sink.write(block)
-                printed += entries.count
-                return DeliveryReport(delivered: entries.count)
-            } catch {
-                let delivered = ends.prefix { $0 <= error.written }.count
-                printed += delivered
-                return DeliveryReport(delivered: delivered, failure: .output(error))
+            let report = sink.writeUntilTaken(block, boundaries: ends) { interruption?.isTriggered == true }
+            let delivered = ends.prefix { $0 <= report.taken }.count
+            // Entries written whole, delivered or waiting in a pipe, count for the JSON array's
+            // separators and its end.
+            printed += ends.prefix { $0 <= report.written }.count
+            switch report.failure {
+            case nil: return DeliveryReport(delivered: delivered)
+            case .output(let error)?: return DeliveryReport(delivered: delivered, failure: .output(error))
+            case .stopped?: return DeliveryReport(delivered: delivered, failure: .interrupted)
             }
         }
     }

@@ -8,20 +8,54 @@ public protocol OutputSink: Sendable {
     func write(_ bytes: [UInt8]) throws(OutputError)
     /// A person is reading (a terminal): progress lines and wrapping are for them.
     var isTerminal: Bool { get }
-    /// Whether `waitUntilRead()` can tell that the reader has taken what was written (a pipe).
-    var tracksReading: Bool { get }
     /// The terminal's width in columns, when the sink is a terminal that says.
     var columns: Int? { get }
-    /// Blocks until the reader has taken everything written so far, or throws, with `written`
-    /// counting the bytes it never took, when the reader went away first.
-    func waitUntilRead() throws(OutputError)
+    /// Writes `bytes` and reports how many of them the reader has taken: for a pipe, once the
+    /// reader has read them all, gone away, or `stop` (checked while waiting) became true; for
+    /// anything else, as `write` does. `boundaries` are where records end (offsets into `bytes`,
+    /// ascending): a pipe gets one record at a time, so a reader never gets half of one, nor
+    /// more than it is about to read.
+    func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport
 }
 
 extension OutputSink {
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
-    public var tracksReading: Bool { false }
     public var columns: Int? { nil }
-    public func waitUntilRead() throws(OutputError) {}
+    public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport {
+        TakenReport(writingAll: bytes.count) { () throws(OutputError) in try write(bytes) }
+    }
+}
+
+/// How much of one write the reader took, and why it took no more.
+public struct TakenReport: Sendable, Equatable {
+    public enum Failure: Sendable, Equatable {
+        /// The write failed, or the reader went away with bytes unread.
+        case output(OutputError)
+        /// `stop` became true first.
+        case stopped
+    }
+
+    /// The first `taken` bytes are the reader's.
+    public var taken: Int
+    /// The first `written` bytes were written (into a pipe: taken, or waiting there).
+    public var written: Int
+    public var failure: Failure?
+
+    public init(taken: Int, written: Int, failure: Failure? = nil) {
+        self.taken = taken
+        self.written = written
+        self.failure = failure
+    }
+
+    /// The report of a plain write of `count` bytes.
+    init(writingAll count: Int, _ write: () throws(OutputError) -> Void) {
+        do throws(OutputError) {
+            try write()
+            self.init(taken: count, written: count)
+        } catch {
+            self.init(taken: error.written, written: error.written, failure: .output(error))
+        }
+    }
 }
 
 /// A write that did not complete: the disk is full (ENOSPC), the descriptor is closed (EBADF),
@@ -47,20 +81,15 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// A write to a pipe succeeds as soon as the kernel buffers it, before the reader has read
 /// anything: `sync | head -n 3` would otherwise see every entry "written" while `head` takes
-/// three. For pipes, `waitUntilRead()` therefore watches the pipe's unread byte count (Linux's
-/// `FIONREAD` works on the write end) until the reader has taken everything, or has closed its
-/// end with bytes unread. A reader that leaves bytes unread for `readerGrace` (one that reads
-/// only when feedcli exits, or a pager waiting for a key) is trusted to read them later: from
-/// then on the pipe is treated like a file, so such a reader never deadlocks feedcli.
+/// three. For pipes, `writeUntilTaken` therefore writes one record at a time and watches the
+/// pipe's unread byte count (Linux's `FIONREAD` works on the write end) until the reader has
+/// taken it, has closed its end with bytes unread, or the run is interrupted: no timer decides
+/// for the reader, however slow it is, and what it took before an interruption is known.
 public final class FileDescriptorSink: OutputSink {
     private let descriptor: Int32
     /// One writer at a time, so blocks from different threads never interleave.
     private let writing = Mutex(())
     private let isPipe: Bool
-    private let readerStalled = Mutex(false)
-    static let readerGrace: Duration = .milliseconds(250)
-
-    public var tracksReading: Bool { isPipe && !readerStalled.withLock { $0 } }
 
     /// The descriptor was closed when the process started (`feedcli sync >&-`): every write
     /// fails with EBADF, and /dev/null holds the number so that no file opened later (the store!)
@@ -135,23 +164,68 @@ public final class FileDescriptorSink: OutputSink {
 }
 
 extension FileDescriptorSink {
-    public func waitUntilRead() throws(OutputError) {
-        guard tracksReading else { return }
+    public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport {
+        guard isPipe else {
+            return TakenReport(writingAll: bytes.count) { () throws(OutputError) in try write(bytes) }
+        }
+        return writing.withLock { _ in
+            var offset = 0
+            // One record at a time, each waited for: a reader that reads all there is (`head`
+            // takes a whole buffer) can only take what it is about to see.
+            var ends = boundaries.filter { $0 > 0 && $0 < bytes.count }
+            ends.append(bytes.count)
+            for end in ends {
+                if let failure = writeRecord(bytes, from: &offset, to: end) {
+                    return TakenReport(taken: max(0, offset - unread()), written: offset, failure: .output(failure))
+                }
+                let report = waitUntilTaken(offset, stop: stop)
+                if report.failure != nil { return report }
+            }
+            return TakenReport(taken: offset, written: offset)
+        }
+    }
+
+    /// Writes `bytes[offset..<end]` into the pipe, PIPE_BUF bytes at a time once the pipe has
+    /// room; nil when it all went in.
+    private func writeRecord(_ bytes: [UInt8], from offset: inout Int, to end: Int) -> OutputError? {
+        while offset < end {
+            var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            guard poll(&room, 1, -1) > 0 else { continue }
+            if room.revents & Int16(POLLERR | POLLHUP) != 0 { return OutputError(written: offset, errorNumber: EPIPE) }
+            // POLLOUT promises room for PIPE_BUF bytes, so a write of that much never blocks.
+            let count = min(end - offset, Int(PIPE_BUF))
+            let written = bytes[offset..<(offset + count)].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return OutputError(written: offset, errorNumber: errno)
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// The longest sleep between two looks at the pipe and at `stop`, in milliseconds.
+    private static let checkInterval: Int32 = 20
+
+    /// Bytes in the pipe the reader has not taken (0 when that cannot be told: as for a file).
+    private func unread() -> Int {
+        var unread: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &unread) == 0 ? max(0, Int(unread)) : 0
+    }
+
+    /// Waits until the reader has taken the `written` bytes just written (or stop, or leaves).
+    private func waitUntilTaken(_ written: Int, stop: () -> Bool) -> TakenReport {
         var pause: useconds_t = 10
         var yields = 0
-        let deadline = ContinuousClock.now + Self.readerGrace
         while true {
-            var unread: Int32 = 0
-            // When the count cannot be read, the bytes count as taken (as for any other file).
-            guard ioctl(descriptor, UInt(FIONREAD), &unread) == 0, unread > 0 else { return }
+            let left = unread()
+            guard left > 0 else { return TakenReport(taken: written, written: written) }
+            let taken = max(0, written - left)
             var reader = pollfd(fd: descriptor, events: 0, revents: 0)
             if poll(&reader, 1, 0) > 0, reader.revents & Int16(POLLERR | POLLHUP) != 0 {
-                throw OutputError(written: Int(unread), errorNumber: EPIPE)
+                return TakenReport(taken: taken, written: written, failure: .output(OutputError(written: taken, errorNumber: EPIPE)))
             }
-            if ContinuousClock.now > deadline {
-                readerStalled.withLock { $0 = true }
-                return
-            }
+            if stop() { return TakenReport(taken: taken, written: written, failure: .stopped) }
             // A reader that is running takes the bytes within microseconds: give it the CPU
             // first, and sleep (backing off) only if it is slower than that.
             if yields < 16 {
@@ -159,7 +233,7 @@ extension FileDescriptorSink {
                 sched_yield()
             } else {
                 usleep(pause)
-                pause = min(pause * 2, 10_000)
+                pause = min(pause * 2, useconds_t(Self.checkInterval) * 1000)
             }
         }
     }

@@ -14,9 +14,13 @@ enum Feedcli {
     static let binary = Fixtures.root.deletingLastPathComponent()
         .appendingPathComponent(".build/debug/feedcli").path
 
-    /// Starts feedcli; call `finish` on the result to wait for it.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Started {
-        try launch(binary, arguments, environment: environment)
+    /// Starts feedcli; call `finish` on the result to wait for it. Its output is read as it
+    /// comes, as a reader in a pipeline would (feedcli waits for its reader to take each entry),
+    /// unless `reading` is false: then the test reads `out` itself.
+    static func start(_ arguments: [String], environment: [String: String] = [:], reading: Bool = true) throws -> Started {
+        let started = try launch(binary, arguments, environment: environment)
+        if reading { started.readInBackground() }
+        return started
     }
 
     /// `arguments` on the store at `state`, without retries for the commands that fetch (so a
@@ -53,26 +57,42 @@ enum Feedcli {
         return Started(process: process, out: out, err: err)
     }
 
-    struct Started {
+    final class Started {
         let process: Process
         let out: Pipe
         let err: Pipe
+        private let stdout = Locked(Data())
+        private let stderr = Locked(Data())
+        private let done = DispatchSemaphore(value: 0)
+        private let readers = Locked(0)
+
+        init(process: Process, out: Pipe, err: Pipe) {
+            self.process = process
+            self.out = out
+            self.err = err
+        }
+
+        /// Reads stdout and stderr to their ends on threads of their own.
+        func readInBackground() {
+            readers.withLock { $0 = 2 }
+            for (pipe, box) in [(out, stdout), (err, stderr)] {
+                let handle = pipe.fileHandleForReading
+                Thread { [done] in
+                    let data = handle.readDataToEndOfFile()
+                    box.withLock { $0 = data }
+                    done.signal()
+                }.start()
+            }
+        }
 
         /// Waits for the process, reading stdout and stderr at the same time (a child that fills
         /// one pipe while the other is read would never finish).
         func finish() -> FeedcliRun {
-            let stderr = Locked(Data())
-            let stderrRead = DispatchSemaphore(value: 0)
-            let handle = err.fileHandleForReading
-            Thread {
-                let data = handle.readDataToEndOfFile()
-                stderr.withLock { $0 = data }
-                stderrRead.signal()
-            }.start()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            stderrRead.wait()
+            if readers.value == 0 { readInBackground() }
+            done.wait()
+            done.wait()
             process.waitUntilExit()
-            return FeedcliRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            return FeedcliRun(status: process.terminationStatus, stdout: String(decoding: stdout.value, as: UTF8.self),
                               stderr: String(decoding: stderr.value, as: UTF8.self))
         }
     }
