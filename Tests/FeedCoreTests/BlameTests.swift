@@ -19,8 +19,12 @@ struct BlameTests {
     }
 
     @Test func aFeedRemovedDuringASyncOfAllFeedsIsSkipped() throws {
+        let arrived = DispatchSemaphore(value: 0)
         let server = try LoopbackServer { request, connection in
-            if request.path == "/slow" { Thread.sleep(forTimeInterval: 1.5) }
+            if request.path == "/slow" {
+                arrived.signal()
+                Thread.sleep(forTimeInterval: 1.5)
+            }
             connection.respond(200, text: #"{"data":[{"id":"x"}],"paging":{}}"#)
         }
         let session = StoreSession()
@@ -29,7 +33,7 @@ struct BlameTests {
         try session.add("b", server.baseURL + "/fast", kind: "graph")
         // One feed at a time: `a` holds the run while `b` is removed.
         let sync = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "--jobs", "1", "--jsonl"]))
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(arrived.wait(timeout: .now() + 20) == .success, "the run is on `a`, holding it")
         #expect(try session.feedcli("feeds", "remove", "b").status == 0)
         let run = sync.finish()
         #expect(run.status == 0, "\(run.stderr)")

@@ -2,14 +2,29 @@ import FeedCore
 import Foundation
 
 /// A `FeedStoring` in memory, for reactor tests that need no SQLite file: the same semantics as
-/// `FeedStore` for what the reactor uses (unique ids per feed, commits that clear the last error,
-/// cursors that change only as a commit says), and a record of every write.
+/// `FeedStore` for what the reactor uses (unique ids per feed, entries in the order of their
+/// numbers, backfills numbered below every stored entry, commits that clear the last error,
+/// cursors that change only as a commit says), and a record of every write. `StoreContractTests`
+/// runs one suite against both stores, so the two cannot drift apart unnoticed.
 final class MemoryStore: FeedStoring {
     private struct Contents {
         var records: [String: FeedRecord] = [:]
         var entries: [String: [Entry]] = [:]
         var writes: [String] = []
+        /// The last number given counting up, and the lowest given counting down (backfill).
         var numbers: Int64 = 0
+        var floor: Int64 = 0
+
+        mutating func reserve(_ count: Int, backfill: Bool) -> [Int64] {
+            let n = Int64(count)
+            guard n > 0 else { return [] }
+            if backfill {
+                floor -= n
+                return Array(floor..<(floor + n))
+            }
+            numbers += n
+            return Array((numbers - n + 1)...numbers)
+        }
         var nothingNewBatches: [[String]] = []
         var failsCommits = false
     }
@@ -46,7 +61,7 @@ final class MemoryStore: FeedStoring {
     func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { feed }
 
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
-        entries(feed).first { !$0.read }
+        entries(feed).filter { !$0.read }.min { $0.seq < $1.seq }
     }
 
     func oldestUnreadOfAll() throws(FeedFailure) -> Entry? {
@@ -73,18 +88,16 @@ final class MemoryStore: FeedStoring {
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
         var inserted: [Entry] = []
         let record = try update(feed, write: "commit \(entries.map(\.id))") { contents in
+            var numbers = contents.reserve(entries.filter { $0.seq == 0 }.count, backfill: commit.isBackfill).makeIterator()
             for var entry in entries where !(contents.entries[feed] ?? []).contains(where: { $0.id == entry.id }) {
-                if entry.seq == 0 {
-                    contents.numbers += 1
-                    entry.seq = contents.numbers
-                }
-                if commit.isBackfill { contents.entries[feed, default: []].insert(entry, at: inserted.count) } else {
-                    contents.entries[feed, default: []].append(entry)
-                }
+                if entry.seq == 0, let number = numbers.next() { entry.seq = number }
+                contents.entries[feed, default: []].append(entry)
                 inserted.append(entry)
             }
+            contents.entries[feed]?.sort { $0.seq < $1.seq }
             var record = contents.records[feed]
             record?.lastFetchAt = commit.fetchedAt
+            record?.lastSuccessAt = commit.fetchedAt
             record?.lastError = nil
             record?.lastErrorCode = nil
             record?.retryNotBefore = nil
@@ -105,13 +118,11 @@ final class MemoryStore: FeedStoring {
     }
 
     func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
-        contents.withLock { contents in
-            entries.map { entry in
-                var entry = entry
-                contents.numbers += 1
-                entry.seq = contents.numbers
-                return entry
-            }
+        let numbers = contents.withLock { $0.reserve(entries.count, backfill: backfill) }
+        return zip(entries, numbers).map { entry, number in
+            var entry = entry
+            entry.seq = number
+            return entry
         }
     }
 
@@ -137,7 +148,7 @@ final class MemoryStore: FeedStoring {
             let entries = contents.entries[feed] ?? []
             contents.records[feed]?.total = entries.count
             contents.records[feed]?.unread = entries.filter { !$0.read }.count
-            contents.records[feed]?.lastReadID = entries.last(where: \.read)?.id
+            contents.records[feed]?.lastReadID = entries.filter(\.read).max { $0.seq < $1.seq }?.id
             return contents.records[feed]
         }
         guard let record else { throw .notFound("no feed named \(feed)") }
