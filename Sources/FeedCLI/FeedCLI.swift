@@ -49,15 +49,23 @@ struct Next: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Print the oldest unread entry and mark it read (exit 1 when there is none).")
-    @Argument(help: "The feed.", completion: .feedNames) var feed = FeedRegistration.defaultFeed.name
-    @Flag(help: "The oldest unread entry of all feeds; syncs every feed when nothing is unread.") var all = false
+    @Argument(help: ArgumentHelp("The feed (with --all, the feeds). None: posts while it is the only feed, else as --all.",
+                                 valueName: "feed"), completion: .feedNames)
+    var feeds: [String] = []
+    @Flag(help: "The oldest unread entry of all (or the named) feeds by publication; syncs those due when nothing is unread.")
+    var all = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var fetching: FetchingOptions
 
+    func validate() throws {
+        if !all, feeds.count > 1 { throw ValidationError("name one feed, or use --all for several") }
+    }
+
     func run() throws {
         let context = context(store: store, output: output, fetching: fetching)
-        try finish(with: all ? FeedCommands.nextOfAll(context: context) : FeedCommands.next(feed: feed, context: context))
+        try finish(with: all ? FeedCommands.nextOfAll(feeds: feeds, context: context)
+                       : FeedCommands.next(feed: feeds.first, context: context))
     }
 }
 
@@ -203,14 +211,14 @@ struct Feeds: ParsableCommand {
         @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
         var tokenEnv: String?
         @Flag(help: "Change an existing feed.") var replace = false
-        @Option(help: ArgumentHelp("A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d).",
+        @Option(help: ArgumentHelp("A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d), or always (never).",
                                    valueName: "duration"))
         var every: String?
         @OptionGroup(title: "jq expressions (json feeds; --filter for any feed)") var jq: ExpressionOptions
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
-            if let every, EveryDuration.parse(every) == nil { throw ValidationError("--every takes a duration like 30m, 2h or 1d") }
+            if let every, EveryDuration.parse(every) == nil { throw ValidationError("--every takes a duration like 30m, 2h or 1d, or never") }
         }
 
         func run() throws {
@@ -234,13 +242,13 @@ struct Feeds: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, its jq expressions.")
         @Argument(help: "The feed.", completion: .feedNames) var name: String
-        @Option(help: ArgumentHelp("30m, 2h, 1d, or never.", valueName: "duration")) var every: String?
+        @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration")) var every: String?
         @OptionGroup(title: "jq expressions (json feeds; --filter for any feed; '' unsets one)") var jq: ExpressionOptions
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
-            if let every, every != "never", EveryDuration.parse(every) == nil {
-                throw ValidationError("--every takes a duration like 30m, 2h or 1d, or never")
+            if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
+                throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
             }
             if every == nil, jq.expressions == FeedExpressions() {
                 throw ValidationError("give what to change: --every, --filter or a json feed's expressions")

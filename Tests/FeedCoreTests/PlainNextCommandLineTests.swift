@@ -5,12 +5,12 @@ import Testing
 @Suite("The plainest next, recognised without ArgumentParser")
 struct PlainNextCommandLineTests {
     @Test func recognisesAFeedAndAStoreInAnyOrder() {
-        #expect(PlainNextCommandLine(["next"]) == PlainNextCommandLine(feed: "posts", statePath: nil))
+        #expect(PlainNextCommandLine(["next"]) == PlainNextCommandLine(feed: nil, statePath: nil))
         #expect(PlainNextCommandLine(["next", "fireball"]) == PlainNextCommandLine(feed: "fireball"))
         #expect(PlainNextCommandLine(["next", "help"]) == PlainNextCommandLine(feed: "help"), "a feed, as ArgumentParser reads it")
         #expect(PlainNextCommandLine(["next", "fireball", "--state", "/s.db"]) == PlainNextCommandLine(feed: "fireball", statePath: "/s.db"))
         #expect(PlainNextCommandLine(["next", "--state", "/s.db", "fireball"]) == PlainNextCommandLine(feed: "fireball", statePath: "/s.db"))
-        #expect(PlainNextCommandLine(["next", "--state=/s.db"]) == PlainNextCommandLine(feed: "posts", statePath: "/s.db"))
+        #expect(PlainNextCommandLine(["next", "--state=/s.db"]) == PlainNextCommandLine(feed: nil, statePath: "/s.db"))
     }
 
     @Test(arguments: [

@@ -190,6 +190,8 @@ struct ReadingTests {
         #expect((status["next_due"] as? String).flatMap(Timestamp.parse).map { $0.timeIntervalSinceNow > 7000 } == true)
         #expect(try feedcli("status", "a").stdout.contains("every 2h, next due "))
         #expect(try feedcli("feeds", "set", "a", "--every", "never").status == 0)
+        #expect(try session.status("a")?["every_seconds"] as? Int == 0, "never is not unset (it was)")
+        #expect(try feedcli("feeds", "set", "a", "--every", "").status == 0)
         #expect(try session.status("a")?["every_seconds"] is NSNull)
         #expect(try feedcli("feeds", "set", "a", "--every", "soon").status == 64)
         #expect(try feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)

@@ -94,11 +94,38 @@ struct StoreContractTests {
         _ = try store.commitFetch(feed: "a", entries: entries(["a1"]), FetchCommit(fetchedAt: t0))
         let numbered = try store.number(entries(["b2"], feed: "b"), backfill: false)
         _ = try store.commitFetch(feed: "b", entries: numbered, FetchCommit(fetchedAt: t0))
-        #expect(try store.oldestUnreadOfAll()?.id == "b1")
+        #expect(try store.oldestUnread(feeds: nil)?.id == "b1")
+        #expect(try store.oldestUnread(feeds: ["a"])?.id == "a1")
         _ = try store.markDelivered(feed: "b", id: "b1")
-        #expect(try store.oldestUnreadOfAll()?.id == "a1")
+        #expect(try store.oldestUnread(feeds: nil)?.id == "a1")
         _ = try store.markDelivered(feed: "a", id: "a1")
-        #expect(try store.oldestUnreadOfAll()?.id == "b2")
+        #expect(try store.oldestUnread(feeds: nil)?.id == "b2")
+        #expect(try store.oldestUnread(feeds: ["a"]) == nil)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func acrossFeedsThePublishedTimeComesFirstThenTheFetchTimeThenStorage(kind: Kind) throws {
+        let store = try store(kind)
+        func entry(_ id: String, _ feed: String, published: String?, fetched: String = "2026-11-20T00:00:00Z") -> Entry {
+            var entry = Entry.sample(id, feed: feed)
+            entry.published = published
+            entry.fetchedAt = fetched
+            return entry
+        }
+        _ = try store.commitFetch(feed: "a", entries: [
+            entry("a-late", "a", published: "2026-11-10T00:00:00Z"),
+            entry("a-undated", "a", published: nil, fetched: "2026-11-05T00:00:00Z"),
+        ], FetchCommit(fetchedAt: t0))
+        _ = try store.commitFetch(feed: "b", entries: [
+            entry("b-early", "b", published: "2026-11-01T00:00:00Z"),
+            entry("b-same", "b", published: "2026-11-10T00:00:00Z"),
+        ], FetchCommit(fetchedAt: t0))
+        var order: [String] = []
+        while let oldest = try store.oldestUnread(feeds: nil) {
+            order.append(oldest.id)
+            _ = try store.markDelivered(feed: oldest.feed, id: oldest.id)
+        }
+        #expect(order == ["b-early", "a-undated", "a-late", "b-same"], "a tie goes to the one stored first")
     }
 
     @Test(arguments: Kind.allCases)

@@ -4,14 +4,15 @@
 public enum FeedCommands {
     /// `feedcli next [FEED]`: prints the oldest unread entry (fetching when none is unread) and
     /// then marks it read. 0 when one was printed, 1 when there was none, else the failure's code.
-    public static func next(feed: String, context: CommandContext) -> Int32 {
+    /// With no feed: `posts` while it is the only feed, else as `next --all`.
+    public static func next(feed: String?, context: CommandContext) -> Int32 {
         deliverOne(.next(feed: feed), context: context)
     }
 
-    /// `feedcli next --all`: the oldest unread entry of all feeds, syncing every feed only when
-    /// nothing is unread anywhere.
-    public static func nextOfAll(context: CommandContext) -> Int32 {
-        deliverOne(.nextOfAll, context: context)
+    /// `feedcli next --all [FEED…]`: the oldest unread entry of the named feeds (all when none) by
+    /// publication, syncing those that are due only when none has anything unread.
+    public static func nextOfAll(feeds: [String], context: CommandContext) -> Int32 {
+        deliverOne(.nextOfAll(feeds: feeds), context: context)
     }
 
     private static func deliverOne(_ action: FeedAction, context: CommandContext) -> Int32 {

@@ -15,12 +15,12 @@
 /// command. What is recognised here means what ArgumentParser would make of it; the tests run
 /// both on the same lines and compare.
 public struct PlainNextCommandLine: Equatable, Sendable {
-    /// The feed, `posts` when the line names none (as `Next`'s argument defaults).
-    public var feed: String
+    /// The feed; nil when the line names none (`posts` while it is the only feed, else all).
+    public var feed: String?
     /// `--state`'s value; nil when not given (the environment's default store).
     public var statePath: String?
 
-    public init(feed: String = FeedRegistration.defaultFeed.name, statePath: String? = nil) {
+    public init(feed: String? = nil, statePath: String? = nil) {
         self.feed = feed
         self.statePath = statePath
     }
@@ -42,7 +42,7 @@ public struct PlainNextCommandLine: Equatable, Sendable {
                 feed = argument
             }
         }
-        self.init(feed: feed ?? FeedRegistration.defaultFeed.name, statePath: statePath)
+        self.init(feed: feed, statePath: statePath)
     }
 
     /// A value no parser could read as an option or the end of options.

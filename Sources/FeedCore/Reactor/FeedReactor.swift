@@ -34,22 +34,23 @@ public struct FeedReactor: Reactor {
     public func mutate(action: FeedAction) -> Observable<FeedMutation> {
         let work: Observable<FeedMutation>
         switch action {
-        case .next(let feed):
+        case .next(let feed?):
             work = perFeed(feed) { record in try next(record) }
-        case .nextOfAll:
+        case .next(nil):
             let store = environment.store
             work = .deferred {
-                if let oldest = try store.oldestUnreadOfAll() {
-                    return perFeed(oldest.feed, listed: true) { record in try next(record) }
+                let names = try store.feeds().map(\.name)
+                if names == [FeedRegistration.defaultFeed.name] {
+                    return perFeed(FeedRegistration.defaultFeed.name, listed: true) { record in try next(record) }
                 }
-                return .concat([
-                    syncAll(try store.feeds().map(\.name), listed: true, printing: false),
-                    .deferred {
-                        try store.oldestUnreadOfAll().map { oldest in
-                            perFeed(oldest.feed, listed: true) { record in try next(record) }
-                        } ?? .empty()
-                    },
-                ])
+                return nextOfAll(nil, names: names)
+            }
+        case .nextOfAll(let feeds):
+            let store = environment.store
+            work = .deferred {
+                if feeds.isEmpty { return nextOfAll(nil, names: try store.feeds().map(\.name)) }
+                for feed in feeds { _ = try store.feed(named: feed) }  // an unknown name is 66 before anything
+                return nextOfAll(feeds, names: feeds)
             }
         case .sync(let names):
             work = .deferred {
@@ -69,6 +70,26 @@ public struct FeedReactor: Reactor {
     }
 
     // MARK: next
+
+    /// The oldest unread entry of `feeds` (all when nil; `names` are their names) by publication;
+    /// when none is unread, a quiet sync of those that are due (`--every`, unless `--force`),
+    /// then the oldest of what it stored.
+    func nextOfAll(_ feeds: [String]?, names: [String]) -> Observable<FeedMutation> {
+        let store = environment.store
+        return .deferred {
+            if let oldest = try store.oldestUnread(feeds: feeds) {
+                return perFeed(oldest.feed, listed: true) { record in try next(record) }
+            }
+            return .concat([
+                syncAll(names, listed: feeds == nil, printing: false, respectsEvery: !environment.options.force),
+                .deferred {
+                    try store.oldestUnread(feeds: feeds).map { oldest in
+                        perFeed(oldest.feed, listed: true) { record in try next(record) }
+                    } ?? .empty()
+                },
+            ])
+        }
+    }
 
     /// Delivers the oldest unread entry; with none, fetches (indexed: the next post; paged: a
     /// sync that stores unread, then the oldest of those).
@@ -107,7 +128,7 @@ public struct FeedReactor: Reactor {
     func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
             perFeed(feed, listed: listed) { record in
-                if respectsEvery, let due = record.nextDue, due > environment.now() { return .just(.skipped(feed: feed, until: due)) }
+                if respectsEvery, let until = record.notDue(at: environment.now()) { return .just(.skipped(feed: feed, until: until)) }
                 return sync(record, printing: printing)
             }
         }

@@ -60,7 +60,9 @@ public enum StatusRenderer {
                    record.validators.lastModified.map { "last-modified " + TerminalText.safe($0) }]
                 .compactMap { $0 }.joined(separator: ", "))
         }
-        if let every = record.every {
+        if let every = record.every, every == EveryDuration.never {
+            lines.append("  every never: a plain sync leaves it alone")
+        } else if let every = record.every {
             lines.append("  every \(EveryDuration.format(every))" + (record.nextDue.map { ", next due \(Timestamp.format($0))" } ?? ", due now"))
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(Timestamp.format(until))") }

@@ -26,10 +26,17 @@ public struct FeedRecord: Sendable, Equatable {
 
     public var name: String { registration.name }
 
-    /// When a plain `sync` fetches the feed again, for a feed with `every`.
+    /// When a plain `sync` fetches the feed again, for a feed with `every` (never, for `never`).
     public var nextDue: Date? {
-        guard let every else { return nil }
+        guard let every, every != EveryDuration.never else { return nil }
         return lastSuccessAt.map { $0.addingTimeInterval(Double(every.components.seconds)) }
+    }
+
+    /// Until when a plain `sync` leaves the feed alone (`every`): nil when it is due now.
+    public func notDue(at now: Date) -> Date? {
+        guard let every else { return nil }
+        if every == EveryDuration.never { return .distantFuture }
+        return nextDue.flatMap { $0 > now ? $0 : nil }
     }
 
     public init(

@@ -246,10 +246,16 @@ extension FeedStore {
         }
     }
 
-    /// The oldest unread entry of all feeds (the one stored first), through the (read, seq) index.
-    public func oldestUnreadOfAll() throws(FeedFailure) -> Entry? {
-        try read { db in
-            try db.statement("SELECT \(Self.entryColumns) FROM entry WHERE read = 0 ORDER BY seq LIMIT 1").first([], Self.entry)
+    /// The oldest unread entry of `feeds` (all when nil) by publication: `published`, else
+    /// `fetched_at`, ties in storage order; through the index of that order (schema v6), so the
+    /// cost does not grow with what is unread.
+    public func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
+        let among = feeds.map { " AND feed IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
+        return try read { db in
+            try db.statement("""
+                SELECT \(Self.entryColumns) FROM entry WHERE read = 0\(among)
+                ORDER BY COALESCE(published, fetched_at), seq LIMIT 1
+                """).first((feeds ?? []).map { .text($0) }, Self.entry)
         }
     }
 

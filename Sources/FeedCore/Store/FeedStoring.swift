@@ -17,8 +17,9 @@ public protocol FeedStoring: Sendable {
     func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)?
     /// The oldest unread entry, without marking it.
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry?
-    /// The oldest unread entry of all feeds (the one stored first).
-    func oldestUnreadOfAll() throws(FeedFailure) -> Entry?
+    /// The oldest unread entry of `feeds` (all when nil) by `published`, else `fetched_at`, ties
+    /// in storage order.
+    func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry?
     /// Marks a printed entry read.
     func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord
     /// Stores new entries and a fetch's bookkeeping in one transaction.

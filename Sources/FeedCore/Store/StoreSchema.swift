@@ -94,6 +94,11 @@ enum StoreSchema {
             // How many items the last sync skipped (no usable id), for `status`.
             try db.execute("ALTER TABLE feed ADD COLUMN last_skipped INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.register("v6: reading across feeds by publication") { db in
+            // `next --all` (and a bare `next` among several feeds) takes the oldest unread entry
+            // by `published`, else `fetched_at`, ties in storage order: one index probe.
+            try db.execute("CREATE INDEX entry_by_read_publication ON entry (read, COALESCE(published, fetched_at), seq)")
+        }
         return migrator
     }
 }

@@ -64,8 +64,9 @@ final class MemoryStore: FeedStoring {
         entries(feed).filter { !$0.read }.min { $0.seq < $1.seq }
     }
 
-    func oldestUnreadOfAll() throws(FeedFailure) -> Entry? {
-        contents.value.entries.values.flatMap { $0 }.filter { !$0.read }.min { $0.seq < $1.seq }
+    func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
+        contents.value.entries.filter { feeds?.contains($0.key) ?? true }.values.flatMap { $0 }.filter { !$0.read }
+            .min { ($0.published ?? $0.fetchedAt, $0.seq) < ($1.published ?? $1.fetchedAt, $1.seq) }
     }
 
     func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
