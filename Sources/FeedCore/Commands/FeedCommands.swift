@@ -236,12 +236,15 @@ public enum FeedCommands {
                 throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
             }
             let chosen: FeedKind
+            var found: String?
             if let kind {
                 chosen = kind
             } else if expressions.hasMapping {
                 chosen = .json
             } else {
-                chosen = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv), context: context)
+                let detected = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv),
+                                              context: context)
+                (chosen, found) = (detected.kind, detected.summary)
             }
             // Replacing a feed waits for a run on it, as a sync does: that run's cursor and
             // validators belong to the old URL and must not land on the new one.
@@ -250,6 +253,8 @@ public enum FeedCommands {
                               replace: replace)
             withExtendedLifetime(lock) {}
             if let every { try store.setEvery(feed: name, every) }
+            // What detection found, for the person who asked (a diagnostic: stdout stays empty).
+            if let found { try? context.stderr.write("feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n") }
             return 0
         } catch {
             return fail(error, context: context)
@@ -272,7 +277,7 @@ public enum FeedCommands {
         }
     }
 
-    private static func detectKind(_ feed: FeedRegistration, context: CommandContext) throws -> FeedKind {
+    private static func detectKind(_ feed: FeedRegistration, context: CommandContext) throws -> KindDetection.Found {
         try withHTTPClient(context) { http in
             let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
                                       scheduler: context.scheduler, random: { Double.random(in: 0...1) },

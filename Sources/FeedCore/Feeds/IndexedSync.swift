@@ -75,7 +75,10 @@ struct IndexedSync: Sendable {
                     if full { steps.append(try flush(final: false)) }
                     return .concat(steps)
                 },
-                .deferred { try flush(final: true) },
+                .deferred {
+                    let foundNothing = pending.withLock { $0.answered == 0 && $0.batches == 0 }
+                    return .concat([(foundNothing ? neverFound.map { Observable.just($0) } : nil) ?? .empty(), try flush(final: true)])
+                },
             ])
         }
     }
@@ -94,6 +97,16 @@ struct IndexedSync: Sendable {
         var batches = 0
     }
 
+    /// The warning for a feed that has never delivered an entry and whose first index is not
+    /// there (404): most likely not an indexed feed at all (`--kind indexed` on a Graph feed
+    /// would otherwise sync "nothing new" forever, in silence).
+    private var neverFound: SyncStep? {
+        guard record.total == 0, record.nextIndex == 1 else { return nil }
+        return .warning("\(Redaction.maskingPasswords(in: url(1))) answered HTTP 404 and \(feed.name) has never delivered "
+                        + "an entry; if it is not an indexed feed, add it again without --kind (feeds add \(feed.name) URL "
+                        + "--replace) to have its kind found out")
+    }
+
     func next() -> Observable<SyncStep> {
         next(index: record.nextIndex, number: 1, skipped: 0)
     }
@@ -105,8 +118,9 @@ struct IndexedSync: Sendable {
             fetcher.get(url(index), feed: feed, acceptsNotFound: true).flatMap(.concat) { response -> Observable<SyncStep> in
                 let fetchedAt = now()
                 if response.status == 404 {
+                    let warning: Observable<SyncStep> = (index == start ? neverFound.map { .just($0) } : nil) ?? .empty()
                     let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil, skipped: .set(skipped))
-                    return .just(.batch(FetchedBatch(entries: [], complete: commit)))
+                    return .concat([warning, .just(.batch(FetchedBatch(entries: [], complete: commit)))])
                 }
                 let (item, skip) = try IndexedFeed.item(from: response, index: index, passing: filter)
                 let entry = item.map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }

@@ -2,23 +2,67 @@ import Dispatch
 
 /// `feeds add` without `--kind`: asks the URL once and picks the kind from what it returns (a
 /// JSON Feed's `version`, a Graph `data` array, a JSON array of items), else asks `URL/1` for a
-/// post object (`indexed`). When it cannot tell, the failure (65) says what it saw.
+/// post object (`indexed`). When it cannot tell, the failure (65) says what it saw; when the URL
+/// answers with an HTTP failure, the failure is that status's (77 for 401, 75 for 429 or 503…):
+/// the server's answer, not its data, is what stands in the way.
 enum KindDetection {
-    static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> FeedKind {
+    /// What detection found: the kind, and in words what the first page holds, for the line
+    /// `feeds add` prints ("jsonfeed 'Daring Fireball', 48 entries on the first page").
+    struct Found: Equatable {
+        var kind: FeedKind
+        var summary: String
+    }
+
+    static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
-        if let kind = kind(of: answer) { return kind }
+        if let kind = kind(of: answer) { return Found(kind: kind, summary: summary(of: answer, kind: kind)) }
+        try refuseFailing(answer, asked: feed.url)
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
-        if post.status == 200, (try? IndexedFeed.item(from: post)) != nil, case .object? = try? JSONParser.parse(post.body).value {
-            return .indexed
+        if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.parse(post.body).value {
+            let title = item.title.map { ", post 1 '\(Excerpt.of($0, limit: 60))'" } ?? ""
+            return Found(kind: .indexed, summary: "indexed, one post per URL (\(first)\(title))")
         }
+        try refuseFailing(post, asked: first)
         throw FeedFailure.badData("cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)), "
                                   + "and \(first) answered \(seen(post)); give --kind, or describe it with --kind json --items EXPR …")
+    }
+
+    /// Throws the failure of an answer that is an HTTP failure other than 404 or 410 (which an
+    /// indexed feed's base URL may well give), in that status's terms, with what detection saw.
+    private static func refuseFailing(_ response: HTTPResponse, asked url: String) throws(FeedFailure) {
+        let status = response.status
+        guard status >= 400, status != 404, status != 410 else { return }
+        let what = "cannot tell what kind of feed it is: \(url) answered HTTP \(status)"
+        switch HTTPStatusFailure(status: status, url: url).failure {
+        case .unauthorized:
+            throw .unauthorized(status: status, url: "\(url) (\(what); a feed that needs a token takes --token-env VAR, or give --kind)")
+        case .temporary:
+            throw .temporary("\(what); try again later, or give --kind")
+        case .refused:
+            throw .refused(status: status, url: "\(url) (\(what); give --kind)")
+        case let other:
+            throw other
+        }
     }
 
     private static func kind(of response: HTTPResponse) -> FeedKind? {
         guard response.status == 200, let value = try? JSONParser.parse(response.body).value else { return nil }
         return FeedShape.guess(value).flatMap { $0 == .indexed ? nil : $0 }
+    }
+
+    /// The first page in words: its title (a JSON Feed's), and how many items it holds.
+    private static func summary(of response: HTTPResponse, kind: FeedKind) -> String {
+        guard let value = try? JSONParser.parse(response.body).value else { return kind.rawValue }
+        let title = value["title"]?.string.map { " '\(Excerpt.of($0, limit: 60))'" } ?? ""
+        let items: [JSON]? = switch kind {
+        case .jsonfeed: value["items"]?.array
+        case .graph: value["data"]?.array
+        case .linked: value.array
+        default: nil
+        }
+        let count = items.map { ", \($0.count) \($0.count == 1 ? "entry" : "entries") on the first page" } ?? ""
+        return kind.rawValue + title + count
     }
 
     /// What a response was, in a few words: "HTTP 404", "HTTP 200 with an object with `a`, `b`".

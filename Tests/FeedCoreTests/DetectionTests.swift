@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// What `feeds add` finds out, and what a feed added under the wrong kind says (issue 20, items
+/// 4, 5 and 9).
+@Suite("feeds add: what detection finds and whom it blames", .timeLimit(.minutes(2)))
+struct DetectionTests {
+    /// Before, every one of these was 65 ("bad data"): the data was never the problem.
+    @Test(arguments: [(401, Int32(77)), (403, 77), (429, 75), (503, 75), (400, 69)])
+    func anHTTPFailureIsThatFailuresCode(status: Int, code: Int32) throws {
+        let server = try LoopbackServer { _, connection in connection.respond(status, text: "{}") }
+        let session = StoreSession()
+        let run = try session.feedcli("feeds", "add", "f", server.baseURL + "/feed")
+        #expect(run.status == code, "\(run.stderr)")
+        #expect(run.stderr.contains("answered HTTP \(status)") && run.stderr.contains("give --kind"), "\(run.stderr)")
+        #expect(try session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false, "nothing registered")
+    }
+
+    @Test func aBaseURLThatAnswers404StillTriesTheFirstPost() throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/posts/1" { connection.respond(200, text: #"{"id":1,"title":"first post"}"#) } else {
+                connection.respond(404, text: "{}")
+            }
+        }
+        let session = StoreSession()
+        let run = try session.feedcli("feeds", "add", "p", server.baseURL + "/posts")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "feedcli: added p: indexed, one post per URL (\(server.baseURL)/posts/1, post 1 'first post')\n")
+    }
+
+    @Test func addingSaysWhatWasFound() throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/feed.json":
+                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Daring Fireball","items":[{"id":"1"},{"id":"2"}]}"#)
+            default:
+                connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#)
+            }
+        }
+        let session = StoreSession()
+        let added = try session.feedcli("feeds", "add", "fireball", server.baseURL + "/feed.json")
+        #expect(added.status == 0 && added.stdout.isEmpty)
+        #expect(added.stderr == "feedcli: added fireball: jsonfeed 'Daring Fireball', 2 entries on the first page\n")
+        let graph = try session.feedcli("feeds", "add", "g", server.baseURL + "/g", "--replace")
+        #expect(graph.stderr == "feedcli: replaced g: graph, 1 entry on the first page\n")
+        let quiet = try session.feedcli("feeds", "add", "k", server.baseURL + "/g", "--kind", "graph")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "with --kind nothing is asked, and nothing said")
+    }
+
+    /// `--kind indexed` on a Graph feed: `URL/1` is 404, and the feed would sync "nothing new"
+    /// forever, in silence.
+    @Test func anIndexedFeedWhoseFirstPostIsMissingSaysSo() throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/graph" { connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#) } else {
+                connection.respond(404, text: "{}")
+            }
+        }
+        let session = StoreSession()
+        try session.add("g", server.baseURL + "/graph", kind: "indexed")
+        for command in [["sync", "g"], ["next", "g"]] {
+            let run = try session.run(command)
+            #expect(run.status == (command[0] == "sync" ? 0 : 1), "\(run.stderr)")
+            #expect(run.stderr.contains("feedcli: g: warning: \(server.baseURL)/graph/1 answered HTTP 404 and g has never delivered an entry"),
+                    "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("add it again without --kind"))
+        }
+        let posts = try PostsServer(available: 0)
+        try session.add("empty", posts.url, kind: "indexed")
+        #expect(try session.feedcli("sync", "empty").stderr.contains("never delivered"), "an empty feed hears it too, and may ignore it")
+    }
+}
