@@ -152,13 +152,14 @@ struct EndToEndTests {
 
     @Test func theStatePathComesFromTheEnvironment() throws {
         let path = temporaryStorePath()
+        #expect(try Feedcli.run(["read", "--all"], environment: ["FEEDCLI_STATE": path]).status == 0)
         let run = try Feedcli.run(["feeds", "list", "--json"], environment: ["FEEDCLI_STATE": path])
         #expect(run.status == 0)
         #expect((run.json as? [[String: Any]])?.first?["name"] as? String == "posts", "the default feed exists")
         #expect(FileManager.default.fileExists(atPath: path))
         let xdg = temporaryStorePath()
         let folder = (xdg as NSString).deletingLastPathComponent
-        #expect(try Feedcli.run(["status"], environment: ["XDG_STATE_HOME": folder]).status == 0)
+        #expect(try Feedcli.run(["read", "--all"], environment: ["XDG_STATE_HOME": folder]).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder + "/feedcli/feedcli.sqlite"))
     }
 }

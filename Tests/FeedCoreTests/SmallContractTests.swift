@@ -45,7 +45,7 @@ struct SmallContractTests {
     /// were taken and 0.5 became 1 ms.
     @Test func aFractionalWaitIsHonouredByTheStore() throws {
         let session = StoreSession()
-        #expect(try session.feedcli("status").status == 0)
+        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
         let holder = try Feedcli.shell(#"""
             python3 -c '
             import sqlite3, sys, time

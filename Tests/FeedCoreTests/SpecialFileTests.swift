@@ -16,7 +16,7 @@ struct SpecialFileTests {
             try FileManager.default.createDirectory(atPath: (session.state as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
         } else {
-            #expect(try session.feedcli("status").status == 0)  // a real store beside it
+            #expect(try session.feedcli("read", "--all").status == 0)  // a real store beside it
             _ = try? FileManager.default.removeItem(atPath: session.state + suffix)
         }
         #expect(mkfifo(session.state + suffix, 0o600) == 0)
@@ -31,7 +31,7 @@ struct SpecialFileTests {
 
     @Test func aLockFolderThatIsAFileIsRefused() throws {
         let session = StoreSession()
-        #expect(try session.feedcli("status").status == 0)
+        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
         _ = try? FileManager.default.removeItem(atPath: session.state + ".locks")
         #expect(FileManager.default.createFile(atPath: session.state + ".locks", contents: Data()))
         let run = try session.feedcli("next")

@@ -17,7 +17,7 @@ struct StoreEdgeTests {
     }
 
     @Test func feedNamesNeverBecomePaths() throws {
-        #expect(try feedcli("feeds", "list").status == 0)
+        #expect(try feedcli("read", "--all").status == 0)  // creates the store
         let folder = (state as NSString).deletingLastPathComponent
         let parent = (folder as NSString).deletingLastPathComponent
         let before = files(under: folder)

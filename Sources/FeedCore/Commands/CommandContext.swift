@@ -57,8 +57,14 @@ public struct CommandContext: Sendable {
 
     /// The store at `statePath`: the one `launch` opened ahead when it is this store and a
     /// read-write open is asked for, else opened now.
+    /// A command that only reads never creates the store: where there is none, it reads an
+    /// empty one and says so on stderr (a diagnostic; one that cannot be written changes nothing).
     func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> FeedStore {
         if access == .readWrite, let store = launch?.takeStore(path: statePath, wait: wait) { return store }
+        if access == .readOnly, !FeedStore.exists(at: statePath) {
+            try? stderr.write("feedcli: no store at \(TerminalText.safe(statePath)) yet (next, sync and feeds add create it)\n")
+            return try FeedStore.empty(standingFor: statePath)
+        }
         return try FeedStore.open(at: statePath, wait: wait, access: access)
     }
 

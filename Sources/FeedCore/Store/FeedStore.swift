@@ -18,7 +18,8 @@ public final class FeedStore: Sendable {
     public enum Access: Sendable {
         /// Commands that change the store (`next`, `sync`, `feeds add`, …).
         case readWrite
-        /// Commands that only read (`list`, `show`, `status`); a missing store is still created.
+        /// Commands that only read (`list`, `show`, `status`); they never create a file (a missing
+        /// store is `FeedStore.empty(standingFor:)`, which their commands open instead).
         case readOnly
     }
 
@@ -103,6 +104,27 @@ public final class FeedStore: Sendable {
                               writes: !readonly)
         try store.prepare(access: access, isWAL: header?.isWAL ?? false)
         return store
+    }
+
+    /// A store with no feed and no entry, in memory, standing for the missing store at `path`:
+    /// what a command that only reads shows when nothing has been stored yet, without creating a
+    /// file or folder there (a mistyped `--state` must not leave an empty store behind).
+    public static func empty(standingFor path: String) throws(FeedFailure) -> FeedStore {
+        let store: FeedStore
+        do {
+            let connection = try connect(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: .zero, writes: false)
+            try StoreSchema.migrator.migrate(connection)
+            try connection.execute("DELETE FROM feed")
+            store = FeedStore(path: path, resolvedPath: path, database: SQLiteDatabase(connection), wait: .zero, writes: false)
+        } catch {
+            throw StoreFile.failure(error, path: path)
+        }
+        return store
+    }
+
+    /// Whether a store exists at `path`: its file, or a journal that holds its data.
+    public static func exists(at path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + "-wal")
     }
 
     /// Opens the store at `path` for reading and writing only when that changes no file: it
