@@ -11,6 +11,8 @@ pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev pkg-co
 command -v jq >/dev/null || missing+=(jq)
 command -v python3 >/dev/null || missing+=(python3)
 command -v openssl >/dev/null || missing+=(openssl)
+command -v zsh >/dev/null || missing+=(zsh)     # the completion tests run each shell
+command -v fish >/dev/null || missing+=(fish)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq

@@ -140,7 +140,7 @@ struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read", abstract: "Mark entries read (ids or handles), or with --all every entry of the feeds; no network.")
     @Argument(help: "Ids or handles (@42); with --all, feeds (all when none).") var references: [String] = []
-    @Option(help: "The entries' feed.") var feed: String?
+    @Option(help: "The entries' feed.", completion: .feedNames) var feed: String?
     @Flag(help: "Every entry of the named feeds (all feeds when none).") var all = false
     @OptionGroup var store: StoreOptions
 
@@ -160,7 +160,7 @@ struct Unread: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unread", abstract: "Mark entries unread, so next delivers them again in their order; no network.")
     @Argument(help: "Ids or handles (@42).") var references: [String]
-    @Option(help: "The entries' feed.") var feed: String?
+    @Option(help: "The entries' feed.", completion: .feedNames) var feed: String?
     @OptionGroup var store: StoreOptions
 
     func run() throws {
@@ -198,7 +198,8 @@ extension FeedKind: ExpressibleByArgument {}
 struct Feeds: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feeds",
-        abstract: "Register, list, change and remove feeds.", subcommands: [Add.self, ListFeeds.self, Set.self, Remove.self])
+        abstract: "Register, list, change and remove feeds.",
+        subcommands: [Add.self, ListFeeds.self, Set.self, Remove.self, RemoveShort.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -262,14 +263,24 @@ struct Feeds: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Remove a feed and its entries.", aliases: ["rm"])
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a feed and its entries.")
         @Argument(help: "The feed.", completion: .feedNames) var name: String
         @OptionGroup var store: StoreOptions
 
         func run() throws {
             try finish(with: FeedCommands.removeFeed(named: name, context: context(store: store)))
         }
+    }
+
+    /// `feeds rm`: `remove` under its short name, as a command of its own rather than an alias,
+    /// because ArgumentParser's completion scripts (bash, zsh, fish) know no aliases: `feeds rm
+    /// <TAB>` offered subcommand names instead of feeds.
+    struct RemoveShort: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "The same as remove.")
+        @OptionGroup var remove: Remove
+
+        func run() throws { try remove.run() }
     }
 }
 

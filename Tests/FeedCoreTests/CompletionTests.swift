@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Every FEED argument completes feed names in the shells' own completion machinery (issue 20,
+/// item 3): the scripts feedcli generates are loaded into a real bash and zsh, and a Tab is
+/// pressed. Before, `feedcli feeds rm <TAB>` offered subcommand names: ArgumentParser's scripts
+/// know no aliases, so `rm` is now a command of its own.
+@Suite("Shell completion of feed names", .serialized, .timeLimit(.minutes(2)))
+struct CompletionTests {
+    /// A folder holding `feedcli` (the built binary), the scripts, and a store with two feeds.
+    final class Setup {
+        let folder = temporaryStorePath("completion")
+        var state: String { folder + "/feeds.sqlite" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
+            for name in ["alpha", "beta"] {
+                let added = try Feedcli.run(["feeds", "add", name, "http://127.0.0.1:9/" + name, "--kind", "indexed", "--state", state])
+                #expect(added.status == 0, "\(added.stderr)")
+            }
+            for shell in ["bash", "zsh", "fish"] {
+                let script = try Feedcli.run(["--generate-completion-script", shell])
+                try FileManager.default.createDirectory(atPath: folder + "/" + shell, withIntermediateDirectories: true)
+                try script.stdout.write(toFile: folder + "/\(shell)/_feedcli", atomically: true, encoding: .utf8)
+            }
+        }
+
+        var environment: [String: String] {
+            ["PATH": folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "FEEDCLI_STATE": state]
+        }
+    }
+
+    /// The command lines whose last word is a feed, as typed before the Tab.
+    static let lines: [[String]] = [
+        ["next"], ["next", "--all", "alpha"], ["list"], ["sync"], ["sync", "alpha"], ["show", "1", "--feed"],
+        ["read", "1", "--feed"], ["unread", "1", "--feed"], ["open", "1", "--feed"], ["export"], ["status"],
+        ["feeds", "set"], ["feeds", "remove"], ["feeds", "rm"],
+    ]
+
+    static func installed(_ shell: String) -> Bool {
+        ["/bin/", "/usr/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + shell) }
+    }
+
+    private func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: installed("bash"))) func bashCompletesFeedNamesForEveryFeedArgument() throws {
+        let setup = try Setup()
+        for line in Self.lines {
+            let words = (["feedcli"] + line + [""]).map { "'\($0)'" }.joined(separator: " ")
+            let script = """
+                source '\(setup.folder)/bash/_feedcli'
+                COMP_WORDS=(\(words)); COMP_CWORD=\(line.count + 1)
+                COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+                _feedcli feedcli '' '\(line.last ?? "")'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let offered = try run("bash", ["--norc", "-c", script], environment: setup.environment).split(separator: "\n")
+            #expect(offered.contains("alpha") && offered.contains("beta"), "feedcli \(line.joined(separator: " ")) <TAB>: \(offered)")
+            #expect(!offered.contains("add"), "no subcommand names")
+        }
+    }
+
+    /// zsh completes only in an interactive line editor: the test drives one through `zpty`.
+    @Test(.enabled(if: installed("zsh"))) func zshCompletesFeedNamesForFeedsRmAndOthers() throws {
+        let setup = try Setup()
+        for line in [["feeds", "rm"], ["next"], ["show", "1", "--feed"]] {
+            let typed = "feedcli " + line.joined(separator: " ") + " "
+            let script = """
+                zmodload zsh/zpty
+                zpty z zsh -f -i
+                zpty -w z "PROMPT='> '; fpath=('\(setup.folder)/zsh' \\$fpath); autoload -Uz compinit; compinit -u -D"
+                sleep 1
+                zpty -r -t z junk
+                zpty -w -n z $'\(typed)\\t'
+                sleep 2
+                out=""
+                while zpty -r -t z chunk; do out+=$chunk; done
+                print -r -- "$out"
+                zpty -d z
+                """
+            let screen = try run("zsh", ["-f", "-c", script], environment: setup.environment)
+            #expect(screen.contains("alpha") && screen.contains("beta"), "\(typed)<TAB>: \(screen)")
+        }
+    }
+
+    /// fish's `complete -C` cannot run ArgumentParser's fish script outside an interactive line
+    /// (fish 3.6's `commandline -C` is empty there), so this checks the script's wiring: every
+    /// feed position asks feedcli for names, `feeds rm` included; bash and zsh run it for real.
+    @Test(.enabled(if: installed("fish"))) func fishAsksForFeedNamesAtEveryFeedPosition() throws {
+        let setup = try Setup()
+        let script = try String(contentsOfFile: setup.folder + "/fish/_feedcli", encoding: .utf8)
+        for command in ["next", "list", "sync", "export", "status", "feeds set", "feeds remove", "feeds rm"] {
+            #expect(script.contains(#""feedcli \#(command)" -"#) && script.contains("---completion \(command) -- positional@0"),
+                    "fish: \(command)")
+        }
+        #expect(try run("fish", ["--no-config", "-n", setup.folder + "/fish/_feedcli"], environment: setup.environment).isEmpty,
+                "the script parses")
+    }
+}
