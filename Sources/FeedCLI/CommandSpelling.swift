@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedCore
 
 /// Catches a mistyped subcommand before the parser sees it: swift-argument-parser suggests
 /// close option names but reads an unknown subcommand as a stray argument, and `help X` of an
@@ -17,8 +18,7 @@ enum CommandSpelling {
                 $0.configuration.commandName == word || $0.configuration.aliases.contains(word)
             }) else {
                 let place = path.isEmpty ? "" : " of `feedcli \(path.joined(separator: " "))`"
-                let nearest = names.min { distance($0, word) < distance($1, word) }
-                if let nearest, distance(nearest, word) <= max(2, word.count / 3) {
+                if let nearest = NearestNames.of(word, among: names, limit: 1).first {
                     return "unknown command `\(word)`\(place); did you mean `\(nearest)`?"
                 }
                 return "unknown command `\(word)`\(place); the commands are: \(names.joined(separator: ", "))"
@@ -28,19 +28,5 @@ enum CommandSpelling {
             commands = command.configuration.subcommands
         }
         return nil
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

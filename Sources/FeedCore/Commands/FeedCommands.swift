@@ -47,11 +47,8 @@ public enum FeedCommands {
     public static func open(reference: String, feed: String?, context: CommandContext) -> Int32 {
         do {
             let entries = try storedEntries(reference, feed: feed, context: context)
+            try FeedStore.refuseAmbiguous(reference, entries)
             let entry = entries[0]
-            guard entries.count == 1 else {
-                throw FeedFailure.usage("\(reference) names entries of several feeds (\(entries.map(\.feed).joined(separator: ", "))); "
-                                        + "give --feed or its handle")
-            }
             guard let url = entry.url, FeedRegistration.isValidURL(url) else {
                 throw FeedFailure.notFound("entry \(entry.handle) of \(entry.feed) has no web address to open")
             }

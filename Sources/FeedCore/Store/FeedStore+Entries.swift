@@ -220,6 +220,7 @@ extension FeedStore {
                 guard !entries.isEmpty else {
                     throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
                 }
+                try Self.refuseAmbiguous(reference, entries)
                 for entry in entries {
                     try db.statement("UPDATE entry SET read = ? WHERE seq = ?").run([SQLiteValue(isRead), .integer(entry.seq)])
                     changed += db.changes
@@ -227,6 +228,15 @@ extension FeedStore {
             }
             return changed
         }
+    }
+
+    /// An id that several feeds hold names no entry by itself: a usage error (64) that names the
+    /// feeds and asks for `--feed` (marking all of them would change feeds the user never meant).
+    static func refuseAmbiguous(_ reference: String, _ entries: [Entry]) throws(FeedFailure) {
+        guard entries.count > 1 else { return }
+        let feeds = entries.map(\.feed)
+        throw .usage("entry \(reference) is in \(feeds.count) feeds (\(feeds.joined(separator: ", "))); "
+                     + "name one with --feed, or use the entry's handle (@N)")
     }
 
     /// Marks every entry of `feeds` (all feeds when empty) read, in one transaction.

@@ -96,7 +96,12 @@ extension FeedStore {
     /// reads one record per feed, and compiling costs more than running).
     static func record(_ db: SQLiteConnection, name: String) throws -> FeedRecord {
         guard let record = try db.statement(feedQuery + " WHERE name = ?").first([.text(name)], record) else {
-            throw FeedFailure.notFound("no feed named \(name)")
+            var names: [String] = []
+            try db.statement("SELECT name FROM feed ORDER BY name").forEach { row in
+                names.append(row.text(0) ?? "")
+                return true
+            }
+            throw FeedFailure.notFound("no feed named \(name)" + NearestNames.hint(for: name, among: names))
         }
         return record
     }

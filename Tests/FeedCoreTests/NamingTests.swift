@@ -1,0 +1,46 @@
+@testable import FeedCore
+import Foundation
+import Testing
+
+/// A mistyped feed name gets the nearest names (issue 20, item 12), and an id that several feeds
+/// hold names no entry by itself (item 13: `read 2` marked entry 2 of every feed).
+@Suite("Names: near misses and ids in several feeds", .timeLimit(.minutes(2)))
+struct NamingTests {
+    @Test func theNearestNamesComeFirstAndFarOnesNever() {
+        let feeds = ["fireball", "firebell", "hn", "reddit-swift"]
+        #expect(NearestNames.of("fireblal", among: feeds) == ["fireball", "firebell"], "two edits each")
+        #expect(NearestNames.of("firebal", among: feeds) == ["fireball", "firebell"])
+        #expect(NearestNames.of("fireballs", among: feeds) == ["fireball", "firebell"])
+        #expect(NearestNames.of("hn", among: feeds).isEmpty, "itself is no suggestion")
+        #expect(NearestNames.of("firebll", among: feeds) == ["fireball", "firebell"], "ties by name")
+        #expect(NearestNames.of("zzz", among: feeds).isEmpty)
+        #expect(NearestNames.hint(for: "firebxll", among: feeds) == "; did you mean `fireball` or `firebell`?")
+        #expect(NearestNames.hint(for: "qqqqqqqq", among: feeds).isEmpty)
+    }
+
+    @Test func aMistypedFeedNameSuggestsTheNearest() throws {
+        let session = StoreSession()
+        try session.add("fireball", "http://127.0.0.1:9/f", kind: "indexed")
+        for command in [["next", "fireblal"], ["list", "fireblal"], ["status", "fireblal"], ["sync", "fireblal"]] {
+            let run = try session.run(command)
+            #expect(run.status == 66)
+            #expect(run.stderr.contains("no feed named fireblal; did you mean `fireball`?"), "\(command): \(run.stderr)")
+        }
+    }
+
+    @Test func anIdInSeveralFeedsIsRefusedUntilAFeedIsNamed() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: #"[{"id":"2","html_url":"https://e.com/2"}]"#) }
+        let session = StoreSession()
+        try session.add("a", server.baseURL + "/a", kind: "linked")
+        try session.add("b", server.baseURL + "/b", kind: "linked")
+        #expect(try session.feedcli("sync", "a", "b").status == 0)
+        for command in [["read", "2"], ["unread", "2"], ["open", "2"]] {
+            let run = try session.run(command)
+            #expect(run.status == 64, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("entry 2 is in 2 feeds (a, b); name one with --feed"), "\(run.stderr)")
+        }
+        #expect(try session.status("a")?["unread"] as? Int == 1 && session.status("b")?["unread"] as? Int == 1, "nothing marked")
+        #expect(try session.feedcli("read", "2", "--feed", "b").status == 0)
+        #expect(try session.status("a")?["unread"] as? Int == 1 && session.status("b")?["unread"] as? Int == 0)
+    }
+}
