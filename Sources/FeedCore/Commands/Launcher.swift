@@ -1,15 +1,87 @@
 
-/// Starts the program that opens a web address for `feedcli open`: the first of `$BROWSER`'s
-/// colon-separated commands, else `xdg-open`, found through `PATH`, given the URL as its one
-/// argument (never through a shell), and waited for.
+/// Starts the program that opens a web address for `feedcli open`, as other Unix tools read
+/// `$BROWSER`: a colon-separated list of commands, tried in order until one starts; each is a
+/// command line split into words (quotes group words, as a shell's would; no shell runs it), and
+/// `%s` in it stands for the URL (`%%` for a `%`), else the URL is its last argument. Without
+/// `$BROWSER`, `xdg-open`. The one that started is waited for.
 enum Launcher {
-    /// The program's exit status; nil when it could not be started at all.
+    /// The program that started and its exit status; nil status when none could be started
+    /// (the program is then the last one tried).
     static func open(_ url: String, environment: [String: String]) -> (program: String, status: Int32?) {
-        let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init)
-            .flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
-        let program = browser ?? "xdg-open"
+        let commands = (environment["BROWSER"] ?? "").split(separator: ":").map { words(in: String($0)) }.filter { !$0.isEmpty }
+        var tried = "xdg-open"
+        for command in commands.isEmpty ? [["xdg-open"]] : commands {
+            let arguments = substituting(url, into: command)
+            tried = arguments[0]
+            if let status = spawn(arguments, environment: environment) { return (tried, status) }
+        }
+        return (tried, nil)
+    }
+
+    /// A command line's words: split at blanks, with '…' and "…" grouping (quotes removed) and a
+    /// backslash taking the next character as it is.
+    static func words(in line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in line {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if character == "\\", quote != "'" {
+                escaped = true
+                inWord = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    /// The command with `%s` replaced by the URL (and `%%` by `%`), or the URL appended when no
+    /// word asks for it.
+    static func substituting(_ url: String, into command: [String]) -> [String] {
+        var used = false
+        let replaced = command.map { word -> String in
+            guard word.contains("%") else { return word }
+            var result = ""
+            var rest = Substring(word)
+            while let percent = rest.firstIndex(of: "%") {
+                result += rest[..<percent]
+                let next = rest.index(after: percent)
+                if next < rest.endIndex, rest[next] == "s" {
+                    result += url
+                    used = true
+                    rest = rest[rest.index(after: next)...]
+                } else if next < rest.endIndex, rest[next] == "%" {
+                    result += "%"
+                    rest = rest[rest.index(after: next)...]
+                } else {
+                    result += "%"
+                    rest = rest[next...]
+                }
+            }
+            return result + rest
+        }
+        return used ? replaced : replaced + [url]
+    }
+
+    /// Runs `arguments` (the program found through `PATH`) and waits; nil when it cannot start.
+    private static func spawn(_ arguments: [String], environment: [String: String]) -> Int32? {
         var pid = pid_t()
-        let arguments = [program, url]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -26,10 +98,10 @@ enum Launcher {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        guard posix_spawnp(&pid, program, nil, &attributes, argv, env) == 0 else { return (program, nil) }
+        guard posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env) == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let exited = (status & 0x7F) == 0
-        return (program, exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
+        return exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }
