@@ -55,5 +55,6 @@ step feedcli status fireball
 cat <<CRON
 
 A crontab line that polls every 5 minutes and appends new entries as JSON Lines:
-*/5 * * * * feedcli sync --jsonl --quiet >> \$HOME/feeds.jsonl 2>> \$HOME/feeds.err
+*/5 * * * * $HOME/.local/bin/feedcli sync --jsonl --quiet >> \$HOME/feeds.jsonl 2>> \$HOME/feeds.err
+(cron's PATH lacks ~/.local/bin: use the absolute path that scripts/install.sh prints)
 CRON

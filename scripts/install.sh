@@ -30,5 +30,9 @@ install -m 0644 docs/feedcli.1 "$prefix/share/man/man1/feedcli.1"
 "$prefix/bin/feedcli" --generate-completion-script bash > "$prefix/share/bash-completion/completions/feedcli"
 "$prefix/bin/feedcli" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_feedcli"
 "$prefix/bin/feedcli" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/feedcli.fish"
-echo "installed feedcli $("$prefix/bin/feedcli" --version) in $prefix"
+absolute="$(cd "$prefix/bin" && pwd)/feedcli"
+echo "installed feedcli $("$prefix/bin/feedcli" --version) at $absolute"
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to your PATH" ;; esac
+# Cron's PATH is /usr/bin:/bin: a crontab line names feedcli by its absolute path.
+echo "a crontab line (crontab -e) that polls every five minutes:"
+echo "*/5 * * * * $absolute sync --jsonl --quiet >> \$HOME/feeds.jsonl 2>> \$HOME/feeds.err"

@@ -118,7 +118,9 @@ private func context(
         logger = Logger(label: "feedcli") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = .info
     }
-    let stderr = FileDescriptorSink.standardError
+    // Into a log file (cron's `2>> feeds.err`), each diagnostic line says when it was written.
+    let standardError = FileDescriptorSink.standardError
+    let stderr: any OutputSink = standardError.isRegularFile ? TimestampedLines(sink: standardError, now: { Date() }) : standardError
     let showsProgress = fetch != nil && !quiet && !verbose
     return CommandContext(
         statePath: statePath ?? CommandContext.defaultStatePath(environment: environment),

@@ -131,6 +131,12 @@ public final class FileDescriptorSink: OutputSink {
 
     public var isTerminal: Bool { !wasClosed && isatty(descriptor) == 1 }
 
+    /// A regular file (`2>> feeds.err`): a log, whose lines should say when they were written.
+    public var isRegularFile: Bool {
+        var info = stat()
+        return !wasClosed && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// `TIOCGWINSZ`'s width, else `$COLUMNS`, when this is a terminal.
     public var columns: Int? {
         guard isTerminal else { return nil }

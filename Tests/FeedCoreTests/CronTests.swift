@@ -1,0 +1,36 @@
+@testable import FeedCore
+import Foundation
+import Testing
+
+/// What a crontab line needs (issue 20, item 14): stderr lines that say when they were written
+/// when stderr is a log file, and a README line that names feedcli by a path cron can find.
+@Suite("Cron's view: timed log lines, an absolute path", .timeLimit(.minutes(2)))
+struct CronTests {
+    @Test func stderrIntoAFileStartsEachLineWithItsTime() throws {
+        let session = StoreSession()
+        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store's folder
+        let log = session.state + ".err"
+        let run = try Feedcli.shell(#""$FEEDCLI" next nope --state "$S" 2>> "$L"; "$FEEDCLI" next nope2 --state "$S" 2>> "$L""#,
+                                    environment: ["S": session.state, "L": log])
+        #expect(run.status == 66)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        for (line, name) in zip(lines, ["nope", "nope2"]) {
+            let stamp = line.prefix { $0 != " " }
+            #expect(Timestamp.parse(String(stamp)) != nil && stamp.hasSuffix("Z"), "\(line)")
+            #expect(line.dropFirst(stamp.count + 1).hasPrefix("feedcli: \(name): no feed named \(name)"), "\(line)")
+        }
+        let piped = try session.feedcli("next", "nope")
+        #expect(piped.stderr.hasPrefix("feedcli: nope: no feed named nope"), "a pipe gets the line as it is")
+    }
+
+    @Test func theREADMEsCrontabLineNamesFeedcliByAnAbsolutePath() throws {
+        let readme = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n").filter { $0.hasPrefix("*/5 * * * * ") }
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let command = line.dropFirst("*/5 * * * * ".count)
+            #expect(command.hasPrefix("/") || command.hasPrefix("$HOME/"), "\(line)")
+        }
+    }
+}
