@@ -51,8 +51,8 @@ struct FetchingOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress line on stderr.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, time) to stderr.")
-    var verbose = false
+    @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, time) to stderr; -vv adds headers and sizes.")
+    var verbose: Int
 
     @Option(help: ArgumentHelp("Seconds allowed for a whole request.", valueName: "seconds"))
     var timeout = Double(FetchOptions().timeout.components.seconds)
@@ -98,30 +98,31 @@ func context(store: StoreOptions, output: OutputOptions? = nil, fetching: Fetchi
     }
     return context(statePath: store.state, wait: .milliseconds(Int((store.wait * 1000).rounded(.up))),
                    format: output?.outputFormat ?? .plain, fetch: fetch,
-                   quiet: fetching?.quiet ?? false, verbose: fetching?.verbose ?? false)
+                   quiet: fetching?.quiet ?? false, verbose: fetching?.verbose ?? 0)
 }
 
 /// The context of `next [FEED] [--state PATH]`: every option at its default.
 func context(_ line: PlainNextCommandLine) -> CommandContext {
     context(statePath: line.statePath, wait: CommandContext.defaultWait, format: .plain, fetch: FetchOptions(),
-            quiet: false, verbose: false)
+            quiet: false, verbose: 0)
 }
 
 /// The context on the real process's sinks and clock; `fetch` nil for commands that do not fetch
-/// (they draw no progress line; `quiet` and `verbose` are false for them).
+/// (they draw no progress line; `quiet` is false and `verbose` 0 for them). `verbose` counts `-v`:
+/// 1 logs a line per request, 2 adds the headers and sizes of each.
 private func context(
-    statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Bool
+    statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Int
 ) -> CommandContext {
     let environment = ProcessInfo.processInfo.environment
-    var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
-    if verbose {
-        logger = Logger(label: "feedcli") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = .info
-    }
     // Into a log file (cron's `2>> feeds.err`), each diagnostic line says when it was written.
     let standardError = FileDescriptorSink.standardError
     let stderr: any OutputSink = standardError.isRegularFile ? TimestampedLines(sink: standardError, now: { Date() }) : standardError
-    let showsProgress = fetch != nil && !quiet && !verbose
+    var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
+    if verbose > 0 {
+        logger = Logger(label: "feedcli") { _ in DiagnosticLogHandler(sink: stderr) }
+        logger.logLevel = verbose > 1 ? .debug : .info
+    }
+    let showsProgress = fetch != nil && !quiet && verbose == 0
     return CommandContext(
         statePath: statePath ?? CommandContext.defaultStatePath(environment: environment),
         wait: wait, fetch: fetch ?? FetchOptions(), format: format,

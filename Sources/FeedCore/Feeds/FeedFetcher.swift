@@ -27,6 +27,13 @@ struct FeedFetcher: FeedFetching {
     let environment: [String: String]
     let logger: Logger
 
+    /// The response headers `-vv` shows: what decides caching, paging and retries.
+    static func interesting(_ headers: HTTPHeaders) -> String {
+        let names = ["Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Link", "Retry-After", "Location"]
+        let shown = names.compactMap { name in headers[name].map { "\(name): \(Excerpt.of($0, limit: 200))" } }
+        return shown.isEmpty ? "" : "; " + shown.joined(separator: "; ")
+    }
+
     func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
         if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
@@ -40,9 +47,13 @@ struct FeedFetcher: FeedFetching {
         if let date = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
         let logger = self.logger
         let shown = Redaction.maskingPasswords(in: url)
+        let sent = request.headers.map { $0.name == "Authorization" ? "Authorization: Bearer (a token, not shown)" : "\($0.name): \($0.value)" }
         let once = http.get(request)
-            .handleEvents(onNext: { response in
+            .handleEvents(onSubscribe: {
+                logger.debug("GET \(shown) sending \(sent.isEmpty ? "no headers of its own" : sent.joined(separator: "; "))")
+            }, onNext: { response in
                 logger.info("GET \(shown) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
+                logger.debug("GET \(shown) answered \(response.body.count) bytes\(Self.interesting(response.headers))")
             }, onFailed: { error in
                 logger.info("GET \(shown) -> \(error)")
             })

@@ -1,8 +1,8 @@
 /// Text from feeds made safe for a terminal: control characters (C0 except newline and tab in
 /// multi-line text, DEL, C1) are shown escaped, so a feed cannot move the cursor, change colours
 /// or retitle the window.
-enum TerminalText {
-    static func safe(_ text: String, multiline: Bool = false) -> String {
+public enum TerminalText {
+    public static func safe(_ text: String, multiline: Bool = false) -> String {
         // Nearly all text needs no escape: one pass over the bytes finds out, and the text is
         // returned as it is (every printed field of every entry comes through here).
         guard needsEscaping(text, multiline: multiline) else { return text }

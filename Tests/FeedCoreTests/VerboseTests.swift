@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `--verbose` is one plain line per request; `-vv` adds what was sent and what came back, never
+/// a token (issue 20, item 15). Before, each line carried a time, a level and `[FeedCore]`.
+@Suite("--verbose and -vv", .timeLimit(.minutes(1)))
+struct VerboseTests {
+    @Test func oneLineARequestAndDetailsUnderTwo() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("ETag", "\"v1\""), ("Content-Type", "application/json")], text: "[{\"id\":\"a\"}]")
+        }
+        let session = StoreSession()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        let one = try session.run(["sync", "l", "-v"])
+        #expect(one.status == 0)
+        let lines = one.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(one.stderr)")
+        #expect(lines.first?.hasPrefix("feedcli: GET \(server.baseURL)/l -> 200 in ") == true, "\(one.stderr)")
+
+        let two = try Feedcli.run(Feedcli.onStore(session.state, ["sync", "l", "-vv", "--force"]), environment: ["FEEDCLI_TOKEN": "s3cr3t"])
+        #expect(two.stderr.contains("feedcli: GET \(server.baseURL)/l sending Authorization: Bearer (a token, not shown); If-None-Match: \"v1\""),
+                "\(two.stderr)")
+        #expect(two.stderr.contains("-> 304 in ") || two.stderr.contains("-> 200 in "))
+        #expect(two.stderr.contains("answered ") && two.stderr.contains("ETag: \"v1\""), "\(two.stderr)")
+        #expect(!two.stderr.contains("s3cr3t"))
+    }
+}
