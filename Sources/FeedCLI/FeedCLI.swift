@@ -24,7 +24,10 @@ struct FeedCLI: ParsableCommand {
         SignalHandling.install()
         // What ArgumentParser's `main()` does, plus the wait for that set-up before any exit.
         do {
-            if let line = PlainNextCommandLine(arguments) {
+            if arguments.isEmpty {
+                // Bare `feedcli`: a short usage, then the overview of the feeds (`status`).
+                try finish(with: FeedCommands.status(feeds: [], preamble: briefUsage, context: context(PlainNextCommandLine())))
+            } else if let line = PlainNextCommandLine(arguments) {
                 // What `Next.run` does with these options, without ArgumentParser's reflection.
                 try finish(with: FeedCommands.next(feed: line.feed, context: context(line)))
             } else {
@@ -38,6 +41,18 @@ struct FeedCLI: ParsableCommand {
             exit(withError: SignalHandling.interrupted ? ExitCode(130) : error)
         }
     }
+
+    /// What bare `feedcli` prints above the feeds' overview.
+    static let briefUsage = """
+        feedcli: read JSON feeds an entry at a time, or poll them from cron.
+          feedcli next [FEED]          print the next unread entry and mark it read
+          feedcli sync [FEED…]         fetch what is new (from cron: --jsonl --quiet)
+          feedcli list --unread        what is waiting
+          feedcli feeds add NAME URL   a new feed (its kind is found out)
+          feedcli --help               every command (man feedcli for more)
+
+
+        """
 
     /// The set-up started at launch (on first use, which `main` makes right after the spelling
     /// check), for the commands' contexts.
@@ -235,7 +250,7 @@ struct Feeds: ParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try finish(with: FeedCommands.status(feeds: [], hintsWhenBare: true, context: context(store: store, output: output)))
+            try finish(with: FeedCommands.status(feeds: [], hintsWhenBare: true, detailed: true, context: context(store: store, output: output)))
         }
     }
 

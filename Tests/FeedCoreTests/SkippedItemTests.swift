@@ -34,7 +34,7 @@ struct SkippedItemTests {
         #expect(lines.contains { $0.contains("item 3 ") && $0.contains("it has no `id`") })
         #expect(lines.contains { $0.contains("item 4 ") && $0.contains("its `id` is blank") })
         #expect(try session.status("f")?["last_skipped"] as? Int == 3)
-        let plain = try session.feedcli("status", "f")
+        let plain = try session.feedcli("feeds", "list")
         #expect(plain.stdout.contains("skipped 3 items without a usable id"), "\(plain.stdout)")
     }
 

@@ -322,16 +322,22 @@ public enum FeedCommands {
         }
     }
 
-    /// `feedcli status [FEED]` and `feedcli feeds list`: each feed's state through the reactor.
-    /// `feeds list` (`hintsWhenBare`) on a store with no feed but the built-in one says, in plain
-    /// output, how to add one.
-    public static func status(feeds: [String], hintsWhenBare: Bool = false, context: CommandContext) -> Int32 {
+    /// `feedcli status [FEED]` and `feedcli feeds list` (`detailed`): each feed's state through
+    /// the reactor. `feeds list` (`hintsWhenBare`) on a store with no feed but the built-in one
+    /// says, in plain output, how to add one. `preamble` goes first (bare `feedcli`'s usage).
+    public static func status(
+        feeds: [String], hintsWhenBare: Bool = false, detailed: Bool = false, preamble: String = "", context: CommandContext
+    ) -> Int32 {
         do {
             let state = try runReactor(.loadStatus(feeds: feeds), context: context, access: .readOnly)
             if let failure = FeedFailure.mostSerious(state.failures) { throw failure }
             let statuses = state.feeds.keys.sorted().compactMap { state.feeds[$0] }
             do throws(OutputError) {
-                try context.stdout.write(StatusRenderer.render(statuses, format: context.format))
+                if !preamble.isEmpty { try context.stdout.write(preamble) }
+                // `status` is the one-line-a-feed overview; `feeds list` the details.
+                try context.stdout.write(context.format == .plain && !detailed
+                                         ? StatusOverview.render(statuses, now: context.now())
+                                         : StatusRenderer.render(statuses, format: context.format))
                 if hintsWhenBare, context.format == .plain, statuses.allSatisfy({ $0.name == FeedRegistration.defaultFeed.name }) {
                     try context.stdout.write("\nNo feeds of your own yet. Add one: feedcli feeds add NAME URL"
                                              + " (the kind is found out when --kind is left out)\n")

@@ -1,0 +1,61 @@
+import Foundation
+
+/// `status` in plain text: one line a feed, as a dashboard (name, kind, unread/total, last fetch
+/// as an age, when a plain sync fetches it next, an error mark), under a header, in columns.
+/// `feeds list` shows the same feeds in detail (`StatusRenderer.plain`); `--json` has it all.
+public enum StatusOverview {
+    public static func render(_ statuses: [FeedStatus], now: Date) -> [UInt8] {
+        let rows = statuses.map { row($0, now: now) }
+        guard !rows.isEmpty else { return [] }
+        let header = ["FEED", "KIND", "UNREAD", "LAST FETCH", "NEXT"]
+        let widths = header.indices.map { column in ([header] + rows.map(\.cells)).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String], _ mark: String) -> String {
+            let padded = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            return (mark.isEmpty ? padded.trimmingTrailingBlanks() : padded + "  " + mark) + "\n"
+        }
+        return Array((line(header, "") + rows.map { line($0.cells, $0.mark) }.joined()).utf8)
+    }
+
+    struct Row {
+        var cells: [String]
+        /// `! 75 temporary failure…` for a feed whose last fetch failed; empty otherwise.
+        var mark: String
+    }
+
+    static func row(_ status: FeedStatus, now: Date) -> Row {
+        let name = TerminalText.safe(status.name)
+        guard let record = status.record else { return Row(cells: [name, "", "", "", ""], mark: "") }
+        let fetched = record.lastFetchAt.map { age(from: $0, to: now) + " ago" } ?? "never"
+        let mark = record.lastError.map { "! \(record.lastErrorCode.map(String.init) ?? "") \(Excerpt.of($0, limit: 70))" } ?? ""
+        return Row(cells: [name, record.registration.kind.rawValue, "\(record.unread)/\(record.total)", fetched, next(record, now: now)],
+                   mark: TerminalText.safe(mark))
+    }
+
+    /// When a plain `sync` fetches the feed next: `now`, `in 28m`, `never` (`--every never`),
+    /// or after the server's `Retry-After`.
+    static func next(_ record: FeedRecord, now: Date) -> String {
+        if record.every == EveryDuration.never { return "never" }
+        let due = [record.nextDue, record.retryNotBefore].compactMap { $0 }.max()
+        guard let due, due > now else { return "now" }
+        return "in " + age(from: now, to: due)
+    }
+
+    /// A duration in its largest whole unit: `42s`, `5m`, `3h`, `2d`.
+    static func age(from start: Date, to end: Date) -> String {
+        let seconds = max(0, Int(end.timeIntervalSince(start).rounded(.down)))
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m"
+        case ..<86_400: return "\(seconds / 3600)h"
+        default: return "\(seconds / 86_400)d"
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingBlanks() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
