@@ -27,6 +27,7 @@ enum SignalHandling {
         signal(SIGPIPE, SIG_IGN)
         interruption.triggering(on: signals) {
             sleep(2)
+            Pager.waitForRunningPager()  // never leave the terminal to a pager whose writer is gone
             _exit(130)
         }
     }

@@ -113,6 +113,11 @@ public enum FeedCommands {
 
     /// `feedcli list [FEED]`: streams stored entries, oldest first; no network.
     public static func list(feed: String?, unreadOnly: Bool, limit: Int?, context: CommandContext) -> Int32 {
+        paging(context) { context in listNow(feed: feed, unreadOnly: unreadOnly, limit: limit, context: context) }
+    }
+
+    private static func listNow(feed: String?, unreadOnly: Bool, limit: Int?, context: CommandContext) -> Int32 {
+        let width = context.stdout.columns
         do {
             let store = try context.openStore(access: .readOnly)
             if let feed { _ = try store.feed(named: feed) }
@@ -121,7 +126,7 @@ public enum FeedCommands {
                 try store.forEachEntry(feed: feed, unreadOnly: unreadOnly, limit: limit) { entry in
                     defer { count += 1 }
                     let number = count
-                    return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, into: &$0) }
+                    return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, width: width, into: &$0) }
                 }
             }
         } catch {
@@ -181,6 +186,10 @@ public enum FeedCommands {
     /// `feedcli show ID [--feed FEED]`: the stored entry (every feed's entry with that id when no
     /// feed is named).
     public static func show(id: String, feed: String?, context: CommandContext) -> Int32 {
+        paging(context) { context in showNow(id: id, feed: feed, context: context) }
+    }
+
+    private static func showNow(id: String, feed: String?, context: CommandContext) -> Int32 {
         do {
             let entries = try storedEntries(id, feed: feed, context: context)
             // `--json` gives one object for one entry, an array for several.
@@ -328,6 +337,14 @@ public enum FeedCommands {
     public static func status(
         feeds: [String], hintsWhenBare: Bool = false, detailed: Bool = false, preamble: String = "", context: CommandContext
     ) -> Int32 {
+        paging(context) { context in
+            statusNow(feeds: feeds, hintsWhenBare: hintsWhenBare, detailed: detailed, preamble: preamble, context: context)
+        }
+    }
+
+    private static func statusNow(
+        feeds: [String], hintsWhenBare: Bool, detailed: Bool, preamble: String, context: CommandContext
+    ) -> Int32 {
         do {
             let state = try runReactor(.loadStatus(feeds: feeds), context: context, access: .readOnly)
             if let failure = FeedFailure.mostSerious(state.failures) { throw failure }
@@ -336,7 +353,7 @@ public enum FeedCommands {
                 if !preamble.isEmpty { try context.stdout.write(preamble) }
                 // `status` is the one-line-a-feed overview; `feeds list` the details.
                 try context.stdout.write(context.format == .plain && !detailed
-                                         ? StatusOverview.render(statuses, now: context.now())
+                                         ? StatusOverview.render(statuses, now: context.now(), width: context.stdout.columns)
                                          : StatusRenderer.render(statuses, format: context.format))
                 if hintsWhenBare, context.format == .plain, statuses.allSatisfy({ $0.name == FeedRegistration.defaultFeed.name }) {
                     try context.stdout.write("\nNo feeds of your own yet. Add one: feedcli feeds add NAME URL"
@@ -424,6 +441,21 @@ public enum FeedCommands {
 
     /// `list`, `show` and `status` end quietly (0) when the reader has gone (`| head`); any other
     /// failed write is 74.
+    /// Runs a reading command with its stdout through a pager when one applies (see `Pager`),
+    /// and waits for the user to quit it.
+    private static func paging(_ context: CommandContext, _ body: (CommandContext) -> Int32) -> Int32 {
+        guard let pager = Pager.forStdout(of: context) else { return body(context) }
+        var paged = context
+        paged.stdout = pager
+        let status = body(paged)
+        do throws(OutputError) {
+            try pager.finish()
+        } catch {
+            return status == 0 ? finishReading(error, context: context) : status
+        }
+        return status
+    }
+
     private static func finishReading(_ failure: OutputError?, context: CommandContext) -> Int32 {
         guard let failure, !failure.readerIsGone else { return 0 }
         return fail(FeedFailure.output("cannot write to stdout (\(failure))"), context: context)

@@ -79,18 +79,11 @@ enum Launcher {
         return used ? replaced : replaced + [url]
     }
 
-    /// Runs `arguments` (the program found through `PATH`) and waits; nil when it cannot start.
-    private static func spawn(_ arguments: [String], environment: [String: String]) -> Int32? {
-        var pid = pid_t()
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
-        // The browser gets the signal dispositions a shell would give it, not feedcli's own
-        // (SIGINT and SIGTERM blocked, SIGPIPE ignored).
+    /// Spawn attributes that give a program the signal dispositions a shell would, not
+    /// feedcli's own (SIGINT and SIGTERM blocked, SIGPIPE ignored). Destroy them after use.
+    static func defaultSignals() -> posix_spawnattr_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t(), defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)
@@ -98,6 +91,18 @@ enum Launcher {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return attributes
+    }
+
+    /// Runs `arguments` (the program found through `PATH`) and waits; nil when it cannot start.
+    private static func spawn(_ arguments: [String], environment: [String: String]) -> Int32? {
+        var pid = pid_t()
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var attributes = defaultSignals()
+        defer { posix_spawnattr_destroy(&attributes) }
         guard posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env) == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}

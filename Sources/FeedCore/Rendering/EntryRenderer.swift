@@ -73,10 +73,18 @@ public enum EntryRenderer {
     }
 
     /// One line per entry for `list` and `sync`: an unread mark, feed and id, the title (or the
-    /// text's first line).
-    public static func plainLine(_ entry: Entry) -> String {
+    /// text's first line); on a terminal (`width`), cut to fit with `…`.
+    public static func plainLine(_ entry: Entry, width: Int? = nil) -> String {
         let headline = entry.title ?? entry.text?.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "(untitled)"
-        return "\(entry.read ? " " : "*") \(entry.handle) \(TerminalText.safe(entry.feed)): " + TerminalText.safe(headline) + "\n"
+        let line = "\(entry.read ? " " : "*") \(entry.handle) \(TerminalText.safe(entry.feed)): " + TerminalText.safe(headline)
+        return fitting(line, width: width) + "\n"
+    }
+
+    /// `line` cut to `width` characters, its last one `…`, when it is longer (a terminal wraps
+    /// what does not fit, and a list reads best one entry a line).
+    static func fitting(_ line: String, width: Int?) -> String {
+        guard let width, width > 1, line.count > width else { return line }
+        return line.prefix(width - 1) + "…"
     }
 
     /// How entries are laid out one after another.
@@ -97,7 +105,7 @@ public enum EntryRenderer {
             if number > 0 { bytes.append(0x0A) }
             bytes += plain(entry, width: width).utf8
         case (.plain, .list):
-            bytes += plainLine(entry).utf8
+            bytes += plainLine(entry, width: width).utf8
         case (.json, .list):
             bytes += (number == 0 ? "[\n" : ",\n").utf8
             json(entry, into: &bytes)

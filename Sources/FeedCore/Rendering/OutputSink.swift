@@ -10,6 +10,8 @@ public protocol OutputSink: Sendable {
     var isTerminal: Bool { get }
     /// The terminal's width in columns, when the sink is a terminal that says.
     var columns: Int? { get }
+    /// The terminal's height in lines, when the sink is a terminal that says.
+    var rows: Int? { get }
     /// Writes `bytes` and reports how many of them the reader has taken: for a pipe, once the
     /// reader has read them all, gone away, or `stop` (checked while waiting) became true; for
     /// anything else, as `write` does. `boundaries` are where records end (offsets into `bytes`,
@@ -21,6 +23,7 @@ public protocol OutputSink: Sendable {
 extension OutputSink {
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
     public var columns: Int? { nil }
+    public var rows: Int? { nil }
     public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport {
         TakenReport(writingAll: bytes.count) { () throws(OutputError) in try write(bytes) }
     }
@@ -130,6 +133,14 @@ public final class FileDescriptorSink: OutputSink {
     }
 
     public var isTerminal: Bool { !wasClosed && isatty(descriptor) == 1 }
+
+    /// `TIOCGWINSZ`'s height, else `$LINES`, when this is a terminal.
+    public var rows: Int? {
+        guard isTerminal else { return nil }
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return ProcessInfo.processInfo.environment["LINES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
 
     /// A regular file (`2>> feeds.err`): a log, whose lines should say when they were written.
     public var isRegularFile: Bool {

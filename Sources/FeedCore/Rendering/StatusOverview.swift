@@ -4,14 +4,14 @@ import Foundation
 /// as an age, when a plain sync fetches it next, an error mark), under a header, in columns.
 /// `feeds list` shows the same feeds in detail (`StatusRenderer.plain`); `--json` has it all.
 public enum StatusOverview {
-    public static func render(_ statuses: [FeedStatus], now: Date) -> [UInt8] {
+    public static func render(_ statuses: [FeedStatus], now: Date, width: Int? = nil) -> [UInt8] {
         let rows = statuses.map { row($0, now: now) }
         guard !rows.isEmpty else { return [] }
         let header = ["FEED", "KIND", "UNREAD", "LAST FETCH", "NEXT"]
         let widths = header.indices.map { column in ([header] + rows.map(\.cells)).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String], _ mark: String) -> String {
             let padded = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-            return (mark.isEmpty ? padded.trimmingTrailingBlanks() : padded + "  " + mark) + "\n"
+            return EntryRenderer.fitting(mark.isEmpty ? padded.trimmingTrailingBlanks() : padded + "  " + mark, width: width) + "\n"
         }
         return Array((line(header, "") + rows.map { line($0.cells, $0.mark) }.joined()).utf8)
     }
