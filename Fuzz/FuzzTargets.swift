@@ -21,13 +21,26 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "timestamp": timestamp(text)
     case "mapping": mapping(data)
     case "html": html(text)
+    case "opml": opml(text)
     default: fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.joined(separator: " "))")
     }
     return 0
 }
 
 enum FuzzTargets {
-    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping"]
+    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml"]
+}
+
+/// A subscription list from another reader (`feeds import`): outlines or an error, and every
+/// outline has a URL; a name made of any title is a valid feed name or none.
+private func opml(_ text: String) {
+    guard let outlines = try? OPML.feedOutlines(in: text) else { return }
+    for outline in outlines {
+        precondition(outline["xmlUrl"]?.isEmpty == false, "an outline without its URL")
+        for title in outline.values {
+            if let name = OPML.feedName(from: title) { precondition(FeedRegistration.isValidName(name), "bad name \(name)") }
+        }
+    }
 }
 
 private func response(_ data: Data, headers: [(String, String)] = []) -> HTTPResponse {

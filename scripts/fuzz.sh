@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes every decoder that reads server bytes (page formats, JSON, Link headers, Retry-After,
-# timestamps) with libFuzzer, each for SECONDS (default 20), seeded from Fixtures/. Exits
+# Fuzzes every decoder that reads outside bytes (page formats, JSON, Link headers, Retry-After,
+# timestamps, OPML files) with libFuzzer, each for SECONDS (default 20), seeded from Fixtures/. Exits
 # non-zero on the first crash; the crashing input is left in .build/fuzz/ (make it a regression
 # test). Usage: bash scripts/fuzz.sh [SECONDS] [TARGET…]
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -23,7 +23,7 @@ sources=(
   Sources/FeedCore/{Platform,DetachedThread}.swift
   Sources/FeedCore/Reactive/Locked.swift
   Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift
-  Sources/FeedCore/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText}.swift
+  Sources/FeedCore/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
@@ -64,6 +64,9 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     open(f"{sys.argv[1]}/item{i}.html", "w").write(item.get("content_html", ""))' "$dir" ;;
     timestamp)
       printf '2026-11-01T10:00:00+0000' > "$dir/graph"; printf '2026-11-01T10:00:00.5+05:30' > "$dir/rfc3339" ;;
+    opml)
+      printf '%s' '<?xml version="1.0"?><opml version="2.0"><head><title>a &amp; b</title></head><body><outline text="T"><outline type="rss" text="Daring Fireball" xmlUrl="https://daringfireball.net/feeds/json?a=1&amp;b=2" feedcliKind="jsonfeed"/></outline></body></opml>' > "$dir/nested"
+      printf '%s' "<!-- c --><opml><body><outline text='A&#233;&#x1F600;' xmlUrl='https://e.x/a'></outline><![CDATA[ x ]]></body></opml>" > "$dir/quotes" ;;
     mapping)  # the first byte picks the mapping (FuzzTargets.swift)
       for f in Fixtures/apis/*.json Fixtures/linked/*.json; do
         [ -f "$f" ] || continue

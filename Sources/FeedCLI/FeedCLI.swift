@@ -214,7 +214,7 @@ struct Feeds: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feeds",
         abstract: "Register, list, change and remove feeds.",
-        subcommands: [Add.self, ListFeeds.self, Set.self, Remove.self, RemoveShort.self])
+        subcommands: [Add.self, ListFeeds.self, Set.self, Remove.self, RemoveShort.self, Import.self, ExportOPML.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -284,6 +284,33 @@ struct Feeds: ParsableCommand {
 
         func run() throws {
             try finish(with: FeedCommands.removeFeed(named: name, context: context(store: store)))
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import", abstract: "Add the feeds an OPML file lists (another reader's export; - for stdin).")
+        @Argument(help: ArgumentHelp("The OPML file.", valueName: "file"), completion: .file(extensions: ["opml", "xml"]))
+        var file: String
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            try finish(with: FeedCommands.importOPML(path: file, context: context(store: store)))
+        }
+    }
+
+    struct ExportOPML: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Print the feeds as an OPML file, for another reader or feeds import.")
+        @Flag(help: "OPML 2.0 (the one format; required, so that later formats can be added).") var opml = false
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if !opml { throw ValidationError("give --opml") }
+        }
+
+        func run() throws {
+            try finish(with: FeedCommands.exportOPML(context: context(store: store)))
         }
     }
 

@@ -456,12 +456,12 @@ public enum FeedCommands {
         return status
     }
 
-    private static func finishReading(_ failure: OutputError?, context: CommandContext) -> Int32 {
+    static func finishReading(_ failure: OutputError?, context: CommandContext) -> Int32 {
         guard let failure, !failure.readerIsGone else { return 0 }
         return fail(FeedFailure.output("cannot write to stdout (\(failure))"), context: context)
     }
 
-    private static func fail(_ error: any Error, context: CommandContext) -> Int32 {
+    static func fail(_ error: any Error, context: CommandContext) -> Int32 {
         let failure = FeedFailure.wrap(error)
         if failure == .interrupted || context.interruption.isTriggered { return FeedFailure.interrupted.exitCode }
         context.report(failure)

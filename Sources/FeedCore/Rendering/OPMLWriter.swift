@@ -1,0 +1,44 @@
+/// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline type="rss">`
+/// whose `xmlUrl` is the feed URL (so any reader can take the list; only JSON feeds fetch), with
+/// feedcli's own attributes (`OPML.Attribute`) keeping its name, kind, token variable, `--every`
+/// and expressions for `feeds import`. A token itself is never written, and a URL's password is
+/// masked (`user:***@`): an export is a file people share.
+public enum OPMLWriter {
+    public static func document(_ records: [FeedRecord], created: Date) -> String {
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<opml version="2.0">"#,
+            "  <head>",
+            "    <title>feedcli subscriptions</title>",
+            "    <dateCreated>\(rfc822(created))</dateCreated>",
+            "  </head>",
+            "  <body>",
+        ]
+        for record in records {
+            let registration = record.registration
+            var attributes: [(String, String)] = [
+                ("type", "rss"), ("text", registration.name), ("title", registration.name),
+                ("xmlUrl", Redaction.maskingPasswords(in: registration.url)),
+                (OPML.Attribute.name, registration.name), (OPML.Attribute.kind, registration.kind.rawValue),
+            ]
+            if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv, tokenEnv)) }
+            if let every = record.every { attributes.append((OPML.Attribute.every, EveryDuration.format(every))) }
+            if let json = registration.expressions.json { attributes.append((OPML.Attribute.expressions, json)) }
+            lines.append("    <outline " + attributes.map { "\($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined(separator: " ") + "/>")
+        }
+        lines += ["  </body>", "</opml>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// OPML's dates are RFC 822's: `Wed, 25 Nov 2026 01:55:14 GMT`.
+    static func rfc822(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}

@@ -1,0 +1,112 @@
+@testable import FeedCore
+import Foundation
+import Testing
+
+/// Subscriptions in and out as OPML 2.0 (issue 20, item 17): `feeds export --opml` and `feeds
+/// import FILE`, the kind kept in an attribute of its own so that a round trip loses nothing.
+@Suite("OPML import and export", .timeLimit(.minutes(2)))
+struct OPMLTests {
+    @Test func theReaderTakesFeedOutlinesFromAnyDepth() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE opml>
+            <!-- exported by another reader -->
+            <opml version="2.0"><head><title>Subscriptions &amp; more</title></head>
+            <body>
+              <outline text="Tech" title="Tech">
+                <outline type="rss" text="Daring Fireball" xmlUrl="https://daringfireball.net/feeds/json?a=1&amp;b=2"/>
+                <outline type='rss' text='Ann&apos;s &#233;t&#xE9;' xmlUrl='https://example.com/ann.json'
+                    htmlUrl="https://example.com/"></outline>
+              </outline>
+              <outline text="no url"/>
+              <![CDATA[ <outline xmlUrl="https://ignored/"/> ]]>
+            </body></opml>
+            """
+        let outlines = try OPML.feedOutlines(in: text)
+        #expect(outlines.count == 2)
+        #expect(outlines[0]["xmlUrl"] == "https://daringfireball.net/feeds/json?a=1&b=2")
+        #expect(outlines[1]["text"] == "Ann's été")
+        #expect(OPML.feedName(from: "Daring Fireball") == "Daring-Fireball")
+        #expect(OPML.feedName(from: "Ann's été!") == "Ann-s-t")
+        #expect(OPML.feedName(from: "…") == nil)
+    }
+
+    @Test(arguments: [
+        ("<html><body/></html>", "its first element is <html>"), ("plain text", "it has no <opml> element"),
+        (#"<opml><body><outline xmlUrl=https://x/></body></opml>"#, "is not quoted"),
+        (#"<opml><body><outline xmlUrl="https://x/"#, "ends inside an attribute value"),
+        ("<opml><!-- never closed", "ends inside a comment"),
+    ])
+    func whatIsNotOPMLSaysWhy(text: String, reason: String) {
+        #expect { try OPML.feedOutlines(in: text) } throws: { ($0 as? OPMLError)?.reason.contains(reason) == true }
+    }
+
+    @Test func aRoundTripKeepsNameKindTokenEveryAndExpressions() throws {
+        let session = StoreSession()
+        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
+        #expect(try session.run(["feeds", "add", "g", "http://127.0.0.1:9/g?a=1&b=<2>", "--kind", "graph", "--every", "30m",
+                                 "--token-env", "G_TOKEN"]).status == 0)
+        #expect(try session.run(["feeds", "add", "api", "http://127.0.0.1:9/api", "--items", ".results[]", "--id", ".key",
+                                 "--title", #".name + " \"quoted\"""#, "--filter", ".score > 1"]).status == 0)
+        #expect(try session.run(["feeds", "add", "off", "http://127.0.0.1:9/off", "--kind", "linked", "--every", "never"]).status == 0)
+        let export = try session.feedcli("feeds", "export", "--opml")
+        #expect(export.status == 0 && export.stdout.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
+        let parsed = try Feedcli.shell(#"python3 -c 'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.read()); print(r.tag, r.get("version"), len(r.findall(".//outline")))'"#
+                                       + " <<'OPML'\n" + export.stdout + "OPML\n")
+        #expect(parsed.stdout == "opml 2.0 3\n", "\(parsed.stdout)\(parsed.stderr)")
+
+        let file = session.state + ".opml"
+        try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let other = StoreSession()
+        #expect(try other.feedcli("feeds", "remove", "posts").status == 0)
+        let imported = try other.feedcli("feeds", "import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("feedcli: imported 3 of 3 feeds from \(file)"))
+        let keys = ["name", "kind", "url", "token_env", "every_seconds", "expressions"]
+        let before = try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
+        let after = try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
+        #expect(before.count == 3 && after.count == 3)
+        for (one, two) in zip(before, after) {
+            for key in keys {
+                let values = try [one, two].map { try JSONSerialization.data(withJSONObject: [$0[key] ?? (NSNull() as Any)], options: .sortedKeys) }
+                #expect(values[0] == values[1], "\(key) of \(one["name"] ?? "")")
+            }
+        }
+        let again = try other.feedcli("feeds", "import", file)
+        #expect(again.status == 0 && again.stderr.contains("imported 0 of 3"), "what is there is skipped: \(again.stderr)")
+    }
+
+    @Test func anotherReadersExportIsAskedWhatEachFeedIs() throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/feed.json":
+                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
+            default:
+                connection.respond(200, headers: [("Content-Type", "application/rss+xml")], text: "<rss version=\"2.0\"><channel/></rss>")
+            }
+        }
+        let session = StoreSession()
+        let file = temporaryStorePath("subscriptions.opml")
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0"?>
+            <opml version="1.0"><body>
+              <outline text="My JSON feed" type="rss" xmlUrl="\(server.baseURL)/feed.json"/>
+              <outline text="An RSS feed" type="rss" xmlUrl="\(server.baseURL)/rss.xml"/>
+            </body></opml>
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try session.feedcli("feeds", "import", file)
+        #expect(run.status == 65, "an RSS feed is not one feedcli reads: \(run.stderr)")
+        #expect(run.stderr.contains("feedcli: added My-JSON-feed: jsonfeed 'T', 1 entry on the first page"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot tell what kind of feed"))
+        #expect(run.stderr.contains("imported 1 of 2 feeds"))
+        #expect(try session.status("My-JSON-feed")?["kind"] as? String == "jsonfeed")
+    }
+
+    @Test func aFileThatIsNotOPMLRegistersNothing() throws {
+        let session = StoreSession()
+        let run = try Feedcli.shell(#"echo '{"not":"opml"}' | "$FEEDCLI" feeds import - --state "$S""#, environment: ["S": session.state])
+        #expect(run.status == 65 && run.stderr.contains("- is not an OPML file feedcli can read"), "\(run.stderr)")
+        #expect(try session.feedcli("feeds", "export").status == 64, "--opml is required")
+    }
+}
