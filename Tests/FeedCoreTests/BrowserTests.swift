@@ -24,12 +24,8 @@ struct BrowserTests {
     }
 
     @Test func theFirstCommandThatStartsOpensTheEntry() throws {
-        let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"[{"id":"a","html_url":"https://example.com/a"}]"#)
-        }
-        let session = StoreSession()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        #expect(try session.feedcli("sync", "l").status == 0)
+        let (session, server) = try StoreSession.withOneEntryToOpen()
+        defer { withExtendedLifetime(server) {} }
         let folder = temporaryStorePath("browser")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let browser = folder + "/my browser"

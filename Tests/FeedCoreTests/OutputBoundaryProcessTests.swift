@@ -68,7 +68,7 @@ struct OutputBoundaryProcessTests {
         let started = ContinuousClock.now
         let run = try Feedcli.shell(
             #"{ "$FEEDCLI" sync l --jsonl --state "$S"; echo "exit $?" >&2; } | { sleep 1.5; cat; }"#, environment: ["S": state])
-        #expect(ContinuousClock.now - started < .seconds(2.4), "one grace period, not one per entry")
+        #expect(ContinuousClock.now - started < .seconds(2.4), "one wait for the reader to start, not one per entry")
         #expect(run.stderr == "exit 0\n")
         #expect(ids(run.stdout) == (1...10).map(String.init))
         #expect(try storedIDs().count == 10)
@@ -83,30 +83,11 @@ struct OutputBoundaryProcessTests {
         let full = try Feedcli.shell(#""$FEEDCLI" list --state "$S" >/dev/full"#, environment: ["S": state])
         #expect(full.status == 74)
     }
-}
 
-/// What a reader took is what is committed, however slow it is, and whenever the run is
-/// interrupted (issue 19, item 8). Before, a reader that let 250 ms pass without reading was
-/// trusted from then on (everything written counted, and was lost when it died), and Ctrl-C did
-/// not stop a delivery that was waiting for the reader.
-@Suite("A slow reader and Ctrl-C at the output boundary", .serialized, .timeLimit(.minutes(2)))
-struct SlowReaderTests {
-    let state = temporaryStorePath()
-    let server: PagedServer
-
-    init() throws {
-        server = try PagedServer(kind: .linked, count: 10, pageSize: 10)
-        #expect(try Feedcli.run(["feeds", "add", "l", server.url, "--kind", "linked", "--state", state]).status == 0)
-    }
-
-    func storedIDs() throws -> [String] {
-        var ids: [String] = []
-        try FeedStore.open(at: state).forEachEntry(feed: "l", unreadOnly: false, limit: nil) {
-            ids.append($0.id)
-            return true
-        }
-        return ids.sorted { Int($0) ?? 0 < Int($1) ?? 0 }
-    }
+    // What a reader took is what is committed, however slow it is, and whenever the run is
+    // interrupted (issue 19, item 8). Before, a reader that let 250 ms pass without reading was
+    // trusted from then on (everything written counted, and was lost when it died), and Ctrl-C did
+    // not stop a delivery that was waiting for the reader.
 
     @Test func aReaderSlowerThanAQuarterSecondThatDiesLosesNothing() throws {
         // bash's `read` takes one byte at a time from a pipe: exactly one line each.

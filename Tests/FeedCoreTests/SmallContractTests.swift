@@ -109,12 +109,8 @@ struct EarlySignalTests {
     /// feedcli blocks SIGINT and SIGTERM and ignores SIGPIPE; the browser `open` starts must not
     /// inherit that (it could not be stopped with Ctrl-C).
     @Test func theBrowserStartsWithDefaultSignals() throws {
-        let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"[{"id":"a","html_url":"https://example.com/a"}]"#)
-        }
-        let session = StoreSession()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        #expect(try session.feedcli("sync", "l").status == 0)
+        let (session, server) = try StoreSession.withOneEntryToOpen()
+        defer { withExtendedLifetime(server) {} }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let browser = folder.appendingPathComponent("browser").path

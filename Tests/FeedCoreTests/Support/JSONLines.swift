@@ -32,6 +32,19 @@ struct StoreSession {
         (try feedcli("status", feed, "--json").json as? [[String: Any]])?.first
     }
 
+    /// A session with one synced `linked` feed `l` whose one entry `a` links to
+    /// `https://example.com/a` (for `open`); the server lives as long as the returned value.
+    static func withOneEntryToOpen() throws -> (StoreSession, LoopbackServer) {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"id":"a","html_url":"https://example.com/a"}]"#)
+        }
+        let session = StoreSession()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        let synced = try session.feedcli("sync", "l")
+        if synced.status != 0 { throw FeedAddFailed(stderr: synced.stderr) }
+        return (session, server)
+    }
+
     struct FeedAddFailed: Error {
         var stderr: String
     }
