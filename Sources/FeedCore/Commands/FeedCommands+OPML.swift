@@ -1,5 +1,3 @@
-import Foundation
-
 /// Moving subscriptions in and out as OPML 2.0 (`feeds import`, `feeds export --opml`), as every
 /// feed reader offers.
 extension FeedCommands {

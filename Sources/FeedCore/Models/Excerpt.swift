@@ -1,5 +1,3 @@
-import Foundation
-
 /// Short, one-line, terminal-safe quotations of server data for error messages.
 enum Excerpt {
     /// The first bytes of `data` in guillemets, control characters escaped.

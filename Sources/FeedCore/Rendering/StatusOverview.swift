@@ -1,5 +1,3 @@
-import Foundation
-
 /// `status` in plain text: one line a feed, as a dashboard (name, kind, unread/total, last fetch
 /// as an age, when a plain sync fetches it next, an error mark), under a header, in columns.
 /// `feeds list` shows the same feeds in detail (`StatusRenderer.plain`); `--json` has it all.
