@@ -83,11 +83,15 @@ struct CompletionTests {
                 zpty z zsh -f -i
                 zpty -w z "PROMPT='> '; fpath=('\(setup.folder)/zsh' \\$fpath); autoload -Uz compinit; compinit -u -D"
                 sleep 1
-                zpty -r -t z junk
+                while zpty -r -t z junk; do :; done
                 zpty -w -n z $'\(typed)\\t'
-                sleep 2
                 out=""
-                while zpty -r -t z chunk; do out+=$chunk; done
+                # Reads what the line editor draws until both names show, for at most 15 s.
+                for i in {1..75}; do
+                    while zpty -r -t z chunk; do out+=$chunk; done
+                    [[ $out == *alpha*beta* ]] && break
+                    sleep 0.2
+                done
                 print -r -- "$out"
                 zpty -d z
                 """
