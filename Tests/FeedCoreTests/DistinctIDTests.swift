@@ -42,6 +42,18 @@ struct DistinctIDTests {
         #expect(try parse([quote, 0xC3, 0xA9, quote]) == .string("é"), "valid UTF-8 is a plain string")
     }
 
+    /// The fuzz target `json` found it (CI, 2026-11-25): a stored `source` cannot hold bytes that
+    /// are not UTF-8, so they read back from it as U+FFFD, the string's decoded reading; the id
+    /// feedcli stores is the one read from the response, escaped.
+    @Test func aSourceHoldsBytesThatAreNotUTF8AsTheirDecodedReading() throws {
+        let bytes = Array(#"{"id":"pars"#.utf8) + [0xCC, 0xCC, 0xCC] + Array(#"ed"}"#.utf8)
+        let document = try JSONParser.parse(Data(bytes))
+        #expect(document.value["id"]?.id == #"pars\xcc\xcc\xcced"#)
+        let reread = try JSONParser.parse(document.source.text)
+        #expect(reread["id"] == .string("pars\u{FFFD}\u{FFFD}\u{FFFD}ed"))
+        #expect(reread["id"]?.string == document.value["id"]?.string, "the same text")
+    }
+
     @Test func aMemberNameKeepsItsReplacedReading() throws {
         let value = try JSONParser.parse(#"{"\ud800":1}"#)
         #expect(value["\u{FFFD}"] == .number("1"))
