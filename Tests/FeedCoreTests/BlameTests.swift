@@ -19,21 +19,14 @@ struct BlameTests {
     }
 
     @Test func aFeedRemovedDuringASyncOfAllFeedsIsSkipped() throws {
-        let arrived = DispatchSemaphore(value: 0)
-        let server = try LoopbackServer { request, connection in
-            if request.path == "/slow" {
-                arrived.signal()
-                Thread.sleep(forTimeInterval: 1.5)
-            }
-            connection.respond(200, text: #"{"data":[{"id":"x"}],"paging":{}}"#)
-        }
+        let server = try HeldRequestServer(holding: "/slow")
         let session = StoreSession()
         #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
         try session.add("a", server.baseURL + "/slow", kind: "graph")
         try session.add("b", server.baseURL + "/fast", kind: "graph")
         // One feed at a time: `a` holds the run while `b` is removed.
         let sync = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "--jobs", "1", "--jsonl"]))
-        #expect(arrived.wait(timeout: .now() + 20) == .success, "the run is on `a`, holding it")
+        #expect(server.waitForTheHeldRequest(), "the run is on `a`, holding it")
         #expect(try session.feedcli("feeds", "remove", "b").status == 0)
         let run = sync.finish()
         #expect(run.status == 0, "\(run.stderr)")

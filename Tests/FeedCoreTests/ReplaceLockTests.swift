@@ -6,18 +6,11 @@ import Testing
 @Suite("Replacing a feed takes its lock", .timeLimit(.minutes(3)))
 struct ReplaceLockTests {
     @Test func aReplaceWaitsForTheSyncOnTheOldURL() throws {
-        let arrived = DispatchSemaphore(value: 0)
-        let server = try LoopbackServer { request, connection in
-            if request.path == "/old" {
-                arrived.signal()
-                Thread.sleep(forTimeInterval: 1.5)
-            }
-            connection.respond(200, headers: [("ETag", "\"v1\"")], text: #"{"data":[{"id":"a"}],"paging":{}}"#)
-        }
+        let server = try HeldRequestServer(holding: "/old", id: "a")
         let session = StoreSession()
         try session.add("g", server.baseURL + "/old", kind: "graph")
         let sync = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "g"]))
-        #expect(arrived.wait(timeout: .now() + 20) == .success, "the sync holds the feed's lock, waiting on the server")
+        #expect(server.waitForTheHeldRequest(), "the sync holds the feed's lock, waiting on the server")
         let replace = try session.feedcli("feeds", "add", "g", server.baseURL + "/new", "--kind", "graph", "--replace")
         #expect(replace.status == 0, "\(replace.stderr)")
         #expect(sync.finish().status == 0)
