@@ -103,7 +103,14 @@ enum Launcher {
         defer { env.forEach { free($0) } }
         var attributes = defaultSignals()
         defer { posix_spawnattr_destroy(&attributes) }
-        guard posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env) == 0 else { return nil }
+        // ETXTBSY: a script written a moment ago can still be open for writing in a process
+        // another thread forked meanwhile (the descriptor closes at its exec); retry briefly.
+        var spawned = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env)
+        for _ in 0..<20 where spawned == ETXTBSY {
+            usleep(10_000)
+            spawned = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env)
+        }
+        guard spawned == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let exited = (status & 0x7F) == 0
