@@ -32,8 +32,9 @@ extension FeedCommands {
                 throw FeedFailure.badData("\(path) is not an OPML file feedcli can read: \(error)")
             }
             let store = try context.openStore()
-            var names = Set(try store.feeds().map(\.name))
-            var urls = Dictionary(try store.feeds().map { ($0.registration.url, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let existing = try store.feeds()
+            var names = Set(existing.map(\.name))
+            var urls = Dictionary(existing.map { ($0.registration.url, $0.name) }, uniquingKeysWith: { first, _ in first })
             var failures: [Int32] = []
             var added = 0
             for outline in outlines {

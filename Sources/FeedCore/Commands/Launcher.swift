@@ -13,7 +13,7 @@ enum Launcher {
         for command in commands.isEmpty ? [["xdg-open"]] : commands {
             let arguments = substituting(url, into: command)
             tried = arguments[0]
-            if let status = spawn(arguments, environment: environment) { return (tried, status) }
+            if let pid = start(arguments, environment: environment) { return (tried, wait(for: pid)) }
         }
         return (tried, nil)
     }
@@ -79,11 +79,17 @@ enum Launcher {
         return used ? replaced : replaced + [url]
     }
 
-    /// Spawn attributes that give a program the signal dispositions a shell would, not
-    /// feedcli's own (SIGINT and SIGTERM blocked, SIGPIPE ignored). Destroy them after use.
-    static func defaultSignals() -> posix_spawnattr_t {
+    /// Starts `arguments` (the program found through `PATH`) with the signal dispositions a
+    /// shell would give it, not feedcli's own (SIGINT and SIGTERM blocked, SIGPIPE ignored), and
+    /// `stdin` as its standard input when given; its pid, or nil when it cannot start.
+    static func start(_ arguments: [String], environment: [String: String], stdin: Int32? = nil) -> pid_t? {
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t(), defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)
@@ -91,26 +97,27 @@ enum Launcher {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        return attributes
-    }
-
-    /// Runs `arguments` (the program found through `PATH`) and waits; nil when it cannot start.
-    private static func spawn(_ arguments: [String], environment: [String: String]) -> Int32? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+            posix_spawn_file_actions_addclose(&actions, stdin)
+        }
         var pid = pid_t()
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
-        var attributes = defaultSignals()
-        defer { posix_spawnattr_destroy(&attributes) }
         // ETXTBSY: a script written a moment ago can still be open for writing in a process
         // another thread forked meanwhile (the descriptor closes at its exec); retry briefly.
-        var spawned = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env)
+        var spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, env)
         for _ in 0..<20 where spawned == ETXTBSY {
             usleep(10_000)
-            spawned = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, env)
+            spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, env)
         }
-        guard spawned == 0 else { return nil }
+        return spawned == 0 ? pid : nil
+    }
+
+    /// Waits for `pid` to end; its exit status (128 + the signal for one killed by a signal).
+    @discardableResult
+    static func wait(for pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let exited = (status & 0x7F) == 0

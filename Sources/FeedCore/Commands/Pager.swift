@@ -11,13 +11,17 @@ import Synchronization
 /// the terminal when the command ends, and no pager runs. `PAGER=` or `PAGER=cat` turns it off.
 /// Quitting the pager early is a reader going away: the command stops quietly.
 public final class Pager: OutputSink {
+    /// A started pager: its process, and the pipe to its input (the descriptor and its sink).
+    private struct Running {
+        var pid: pid_t
+        var descriptor: Int32
+        var pipe: FileDescriptorSink
+    }
+
     private struct State {
         var held: [UInt8] = []
         var lines = 0
-        /// The pager's process and the pipe to it, once started.
-        var pid: pid_t?
-        var pipe: FileDescriptorSink?
-        var pipeDescriptor: Int32 = -1
+        var running: Running?
         var failedToStart = false
     }
 
@@ -29,7 +33,7 @@ public final class Pager: OutputSink {
 
     /// A pager's process while one runs: a signal's last-resort exit waits for it, so the
     /// terminal is never left to a pager whose writer has gone.
-    private static let running = Mutex<pid_t?>(nil)
+    private static let runningPID = Mutex<pid_t?>(nil)
 
     /// The pager for `context`'s stdout, or nil when output goes straight to it.
     static func forStdout(of context: CommandContext) -> Pager? {
@@ -62,75 +66,59 @@ public final class Pager: OutputSink {
     public var columns: Int? { terminal.columns }
 
     public func write(_ bytes: [UInt8]) throws(OutputError) {
-        let target = state.withLock { state -> FileDescriptorSink? in
-            if let pipe = state.pipe { return pipe }
+        // What to write now and where: nothing while output is held, all that was held when the
+        // pager has just started.
+        let (target, pending) = state.withLock { state -> (FileDescriptorSink?, [UInt8]) in
+            if let running = state.running { return (running.pipe, bytes) }
             state.held += bytes
             state.lines += bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count
-            guard state.lines >= rows, !state.failedToStart else { return nil }
-            guard let started = start() else {
+            guard state.lines >= rows, !state.failedToStart else { return (nil, []) }
+            guard let running = start() else {
                 state.failedToStart = true
-                return nil
+                return (nil, [])
             }
-            (state.pid, state.pipe, state.pipeDescriptor) = (started.pid, started.pipe, started.descriptor)
-            return started.pipe
+            state.running = running
+            defer { state.held = [] }
+            return (running.pipe, state.held)
         }
         guard let target else { return }
-        let held = state.withLock { state -> [UInt8] in
-            defer { state.held = [] }
-            return state.held
-        }
-        try target.write(held.isEmpty ? bytes : held)
+        try target.write(pending)
     }
 
     /// Hands what is held to the terminal (no pager was needed), or closes the pager's input and
     /// waits for the user to quit it.
     public func finish() throws(OutputError) {
-        let (held, pid, descriptor) = state.withLock { state in
-            defer { state.held = []; state.pipe = nil }
-            return (state.held, state.pid, state.pipeDescriptor)
+        let (held, running) = state.withLock { state in
+            defer { state.held = []; state.running = nil }
+            return (state.held, state.running)
         }
-        guard let pid else {
+        guard let running else {
             if !held.isEmpty { try terminal.write(held) }
             return
         }
-        close(descriptor)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        Self.running.withLock { $0 = nil }
+        close(running.descriptor)
+        Launcher.wait(for: running.pid)
+        Self.runningPID.withLock { $0 = nil }
     }
 
     /// Waits for a running pager to end (for the signal handler's last-resort exit).
     public static func waitForRunningPager() {
-        guard let pid = running.withLock({ $0 }) else { return }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        guard let pid = runningPID.withLock({ $0 }) else { return }
+        Launcher.wait(for: pid)
     }
 
     /// Starts `/bin/sh -c COMMAND` reading a pipe; nil when it cannot start.
-    private func start() -> (pid: pid_t, pipe: FileDescriptorSink, descriptor: Int32)? {
+    private func start() -> Running? {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        let arguments = ["/bin/sh", "-c", command]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
-        var attributes = Launcher.defaultSignals()
-        defer { posix_spawnattr_destroy(&attributes) }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, env)
+        let pid = Launcher.start(["/bin/sh", "-c", command], environment: environment, stdin: ends[0])
         close(ends[0])
-        guard spawned == 0 else {
+        guard let pid else {
             close(ends[1])
             return nil
         }
-        Self.running.withLock { $0 = pid }
-        return (pid, FileDescriptorSink(descriptor: ends[1]), ends[1])
+        Self.runningPID.withLock { $0 = pid }
+        return Running(pid: pid, descriptor: ends[1], pipe: FileDescriptorSink(descriptor: ends[1]))
     }
 }

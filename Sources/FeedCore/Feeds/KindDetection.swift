@@ -15,7 +15,10 @@ enum KindDetection {
 
     static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
-        if let kind = kind(of: answer) { return Found(kind: kind, summary: summary(of: answer, kind: kind)) }
+        let value = answer.status == 200 ? try? JSONParser.parse(answer.body).value : nil
+        if let value, let kind = FeedShape.guess(value), kind != .indexed {
+            return Found(kind: kind, summary: summary(of: value, kind: kind))
+        }
         try refuseFailing(answer, asked: feed.url)
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
@@ -46,14 +49,8 @@ enum KindDetection {
         }
     }
 
-    private static func kind(of response: HTTPResponse) -> FeedKind? {
-        guard response.status == 200, let value = try? JSONParser.parse(response.body).value else { return nil }
-        return FeedShape.guess(value).flatMap { $0 == .indexed ? nil : $0 }
-    }
-
     /// The first page in words: its title (a JSON Feed's), and how many items it holds.
-    private static func summary(of response: HTTPResponse, kind: FeedKind) -> String {
-        guard let value = try? JSONParser.parse(response.body).value else { return kind.rawValue }
+    private static func summary(of value: JSON, kind: FeedKind) -> String {
         let title = value["title"]?.string.map { " '\(Excerpt.of($0, limit: 60))'" } ?? ""
         let items: [JSON]? = switch kind {
         case .jsonfeed: value["items"]?.array

@@ -40,7 +40,9 @@ public enum StatusOverview {
 
     /// A duration in its largest whole unit: `42s`, `5m`, `3h`, `2d`.
     static func age(from start: Date, to end: Date) -> String {
-        let seconds = max(0, Int(end.timeIntervalSince(start).rounded(.down)))
+        // Clamped before the conversion: a time read back from a store edited by hand is no trap.
+        let interval = end.timeIntervalSince(start)
+        let seconds = interval.isFinite ? Int(min(max(interval, 0), 1e15).rounded(.down)) : 0
         switch seconds {
         case ..<60: return "\(seconds)s"
         case ..<3600: return "\(seconds / 60)m"
