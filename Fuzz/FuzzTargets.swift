@@ -62,20 +62,32 @@ private func page(_ format: any PageFormat, _ data: Data, headers: [(String, Str
 }
 
 private func json(_ data: Data) {
-    for target in [JSONParser.ItemArray.topLevel, .member("items")] {
-        guard let document = try? JSONParser.parse(data, capturing: target) else { continue }
-        // The compact source parses to the same value, and compacting is idempotent.
-        guard let again = try? JSONParser.parse(Data(document.source.text.utf8), capturing: target) else {
-            fatalError("the compact source does not parse: \(document.source.text)")
+    guard let document = try? JSONParser.parse(data) else {
+        // What does not parse as a document does not parse as a page either.
+        for target in [JSONParser.ItemArray.topLevel, .member("items")] {
+            precondition((try? JSONParser.parsePage(data, items: target)) == nil, "a page parsed where its document did not")
         }
-        // A source cannot hold bytes that are not UTF-8 (they read back as U+FFFD), so an
-        // inexact string is compared by its decoded reading (the CI's crash-json input, 2026-11-25).
-        precondition(decoded(again.value) == decoded(document.value), "compacting changed the value")
-        precondition(again.source == document.source, "compacting is not idempotent")
-        precondition(again.items == document.items, "captured items differ")
-        if let items = document.items {
-            let array = target == .topLevel ? document.value.array : document.value["items"]?.array
-            precondition(array?.count == items.count, "captured items do not match the array")
+        return
+    }
+    // The compact source parses to the same value, and compacting is idempotent.
+    guard let again = try? JSONParser.parse(Data(document.source.text.utf8)) else {
+        fatalError("the compact source does not parse: \(document.source.text)")
+    }
+    // A source cannot hold bytes that are not UTF-8 (they read back as U+FFFD), so an
+    // inexact string is compared by its decoded reading (the CI's crash-json input, 2026-11-25).
+    precondition(decoded(again.value) == decoded(document.value), "compacting changed the value")
+    precondition(again.source == document.source, "compacting is not idempotent")
+    // Read as a page, the item array's elements are its spans, each reading as the element.
+    for target in [JSONParser.ItemArray.topLevel, .member("items")] {
+        guard let page = try? JSONParser.parsePage(data, items: target) else { fatalError("the document does not parse as a page") }
+        let array = target == .topLevel ? document.value.array : document.value["items"]?.array
+        guard let items = page.items else {
+            precondition(array == nil, "an item array was not captured")
+            continue
+        }
+        precondition(array?.count == items.count, "captured items do not match the array")
+        for (index, element) in (array ?? []).enumerated() {
+            precondition(items.value(index) == element && items.element(index).value == element, "a span reads as another value")
         }
     }
 }

@@ -19,7 +19,7 @@ sources=(
   Sources/FeedCore/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
   Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
-  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime,SkippedItem}.swift
+  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime,SkippedItem,PageItems}.swift
   Sources/FeedCore/{Platform,DetachedThread}.swift
   Sources/FeedCore/Reactive/Locked.swift
   Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift

@@ -260,12 +260,24 @@ struct ParsingTests {
 
     @Test func rawJSONSlicing() throws {
         let body = Data(#"{"a":"]}\"[","items" : [ {"x": [1, {"y":"} "}]} , 2 , "s\" " , null ] , "z":1}"#.utf8)
-        let document = try JSONParser.parse(body, capturing: .member("items"))
-        #expect(document.items?.map(\.text) == [#"{"x":[1,{"y":"} "}]}"#, "2", #""s\" ""#, "null"])
-        #expect(try JSONParser.parse(Data("[]".utf8), capturing: .topLevel).items?.isEmpty == true)
-        #expect(try JSONParser.parse(body, capturing: .member("missing")).items == nil)
+        let page = try JSONParser.parsePage(body, items: .member("items"))
+        let spans = try #require(page.items)
+        #expect((0..<spans.count).map { spans.element($0).source.text } == [#"{"x":[1,{"y":"} "}]}"#, "2", #""s\" ""#, "null"])
+        #expect(spans.value(0) == .object(JSONObject([("x", .array([.number("1"), .object(JSONObject([("y", .string("} "))]))]))])))
+        #expect(page.value["items"] == .array([]), "the items are kept as spans, not in the value")
+        #expect(page.value["z"] == .number("1"))
+        #expect(try JSONParser.parsePage(Data("[]".utf8), items: .topLevel).items?.count == 0)
+        #expect(try JSONParser.parsePage(body, items: .member("missing")).items == nil)
         #expect(try JSONParser.parse(Data("{ \"a b\" : [ 1 ,\n 2 ] }".utf8)).source.text == #"{"a b":[1,2]}"#)
-        #expect(try JSONParser.parse(Data(#"{"a":{"items":[1]}}"#.utf8), capturing: .member("items")).items == nil,
+        #expect(try JSONParser.parsePage(Data(#"{"a":{"items":[1]}}"#.utf8), items: .member("items")).items == nil,
                 "only the top-level member is captured")
+        #expect(try JSONParser.parsePage(Data(#"{"items":[1,2],"items":{"k":3}}"#.utf8), items: .member("items")).items == nil,
+                "a later member of the name that is not an array is the one read: there are no items")
+        let last = try JSONParser.parsePage(Data(#"{"items":[1,2],"items":[3]}"#.utf8), items: .member("items"))
+        #expect(last.items.map { spans in (0..<spans.count).map { spans.element($0).source.text } } == ["3"])
+        // A slice of a larger buffer (as a response body can be) reads its own bytes.
+        let padded = Data(#"xx[{"id":1},{"id":2}]"#.utf8)
+        let slice = try #require(try JSONParser.parsePage(padded.dropFirst(2), items: .topLevel).items)
+        #expect(slice.element(1).source.text == #"{"id":2}"#)
     }
 }

@@ -30,8 +30,8 @@ struct ReducerTests {
         after.total = 4
         after.lastReadID = "4"
         after.lastFetchAt = Date(timeIntervalSince1970: 1_795_000_000)
-        tester.send(.stored(feed: "posts", entries: [entry], after)) {
-            $0.newEntries = [entry]
+        tester.send(.stored(feed: "posts", count: 1, after)) {
+            $0.newEntryCount = 1
             $0.feeds["posts"]?.record = after
         }
         tester.send(.delivered(entry)) { $0.delivered = [entry] }
@@ -49,11 +49,11 @@ struct ReducerTests {
         after.total = 5
         after.unread = 3
         after.validators = Validators(etag: #""abc""#)
-        tester.send(.stored(feed: "posts", entries: entries, after)) {
-            $0.newEntries = entries
+        tester.send(.stored(feed: "posts", count: entries.count, after)) {
+            $0.newEntryCount = 2
             $0.feeds["posts"]?.record = after
         }
-        tester.send(.stored(feed: "posts", entries: [], after))  // nothing new changes nothing else
+        tester.send(.stored(feed: "posts", count: 0, after))  // nothing new changes nothing else
     }
 
     @Test func failuresAreState() {
@@ -93,12 +93,12 @@ struct ReducerTests {
         var start = FeedReactorState()
         start.revision = 7
         start.delivered = [.sample("1")]
-        start.newEntries = [.sample("2")]
+        start.newEntryCount = 1
         var tester = ReducerTester(reactor, state: start)
         tester.send(.actionStarted) {
             $0.revision = 8
             $0.delivered = []
-            $0.newEntries = []
+            $0.newEntryCount = 0
         }
     }
 

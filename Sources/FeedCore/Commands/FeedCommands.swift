@@ -101,7 +101,7 @@ public enum FeedCommands {
         }
         if let status = runFailure(state, context: context) { return status }
         let failed = state.feeds.values.filter { $0.failure != nil }.count
-        let new = state.newEntries.count
+        let new = state.newEntryCount
         // Nothing new and nothing failed prints nothing at all (contract), summary included.
         if context.showsProgress, state.feeds.count > 1, new > 0 || failed > 0 {
             // A courtesy on a terminal, like the progress line: a stderr that fails changes nothing.

@@ -3,13 +3,24 @@
 /// was expected, what came instead, and (when the data fits another kind) which kind it looks
 /// like. Never a programming language's type names; at most a short excerpt of the body.
 enum FeedDocument {
-    /// Parses `response`'s body, capturing the raw text of the items at `items`.
-    static func parse(
-        _ response: HTTPResponse, capturing items: JSONParser.ItemArray?, what: String
-    ) throws(FeedFailure) -> JSONParser.Document {
+    /// Parses `response`'s body as one document.
+    static func parse(_ response: HTTPResponse, what: String) throws(FeedFailure) -> JSONParser.Document {
+        try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parse(response.body) }
+    }
+
+    /// Parses `response`'s body as a page whose items are the array at `items`.
+    static func parsePage(
+        _ response: HTTPResponse, items: JSONParser.ItemArray, what: String
+    ) throws(FeedFailure) -> JSONParser.PageDocument {
+        try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parsePage(response.body, items: items) }
+    }
+
+    private static func reading<Parsed>(
+        _ response: HTTPResponse, what: String, _ parse: () throws(JSONSyntaxError) -> Parsed
+    ) throws(FeedFailure) -> Parsed {
         guard !response.body.isEmpty else { throw .badData("\(what): the body is empty") }
         do {
-            return try JSONParser.parse(response.body, capturing: items)
+            return try parse()
         } catch {
             throw .badData("\(what): \(error.description); it starts \(Excerpt.of(response.body))")
         }
@@ -32,13 +43,6 @@ enum FeedDocument {
             message += " (this looks like \(other.describedAs): use --kind \(other.rawValue))"
         }
         return .badData(message)
-    }
-
-    /// The items paired with their raw text; nil when the document has no such array.
-    static func items(_ document: JSONParser.Document, at path: String?) -> [(JSON, RawJSON)]? {
-        let array = path.map { document.value[$0] } ?? document.value
-        guard let elements = array?.array, let raws = document.items, raws.count == elements.count else { return nil }
-        return Array(zip(elements, raws))
     }
 }
 

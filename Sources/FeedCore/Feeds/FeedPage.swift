@@ -1,11 +1,11 @@
 /// One page of a paged feed, as its kind reads it.
 struct FeedPage: Sendable {
     /// The page's items in the server's order (newest first), without items lacking an id.
-    var items: [FeedItem]
+    var items: PageItems
     /// The next page's absolute URL, if the server gave one.
     var next: String?
     /// Items without a usable id, with why.
-    var skipped: [SkippedItem] = []
+    var skipped = SkippedItems()
 }
 
 /// How one kind reads a page from a response. The walker is shared; only this differs.

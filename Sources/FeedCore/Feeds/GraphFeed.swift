@@ -6,16 +6,16 @@ struct GraphFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "graph page at \(url)"
-        let document = try FeedDocument.parse(response, capturing: .member("data"), what: what)
-        guard let items = FeedDocument.items(document, at: "data") else {
+        let document = try FeedDocument.parsePage(response, items: .member("data"), what: what)
+        guard let spans = document.items else {
             throw FeedDocument.wrongShape(document.value, expected: "a Graph page object with a `data` array",
                                           kind: .graph, what: what, arrayMember: "data")
         }
-        let sorted = SkippedItem.sort(items, page: url, Self.item)
+        let read = PageItems.reading(spans, page: url, reader: Self.item)
         return FeedPage(
-            items: sorted.kept,
+            items: read.items,
             next: document.value[["paging", "next"]]?.string.flatMap { LinkHeader.resolve($0, against: url) },
-            skipped: sorted.skipped)
+            skipped: read.skipped)
     }
 
     /// `title` ← `story`; `text` ← `message`, else `story`; `author` ← `from.name`; `published` ←

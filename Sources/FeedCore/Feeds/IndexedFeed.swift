@@ -11,7 +11,7 @@ enum IndexedFeed {
     /// (a number's exact text, or a string) the author.
     static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem? {
         let what = "post at \(response.effectiveURL)"
-        let document = try FeedDocument.parse(response, capturing: nil, what: what)
+        let document = try FeedDocument.parse(response, what: what)
         guard case .object = document.value else {
             throw FeedDocument.wrongShape(document.value, expected: "a post object", kind: .indexed, what: what)
         }
@@ -32,10 +32,10 @@ enum IndexedFeed {
         from response: HTTPResponse, index: Int, passing filter: ItemFilter?
     ) throws(FeedFailure) -> (item: FeedItem?, skipped: SkippedItem?) {
         guard let item = try item(from: response) else {
-            let id = (try? JSONParser.parse(response.body))?.value["id"]
+            let id = (try? JSONParser.value(of: response.body))?["id"]
             return (nil, SkippedItem(position: index, page: response.effectiveURL, why: SkippedItem.why(id: id)))
         }
         guard let filter else { return (item, nil) }
-        return (try filter.keep([item], page: response.effectiveURL).first, nil)
+        return (try filter.passing(PageItems([item]), page: response.effectiveURL).isEmpty ? nil : item, nil)
     }
 }

@@ -5,9 +5,10 @@ struct ItemFilter: Sendable {
     let expression: String
     let timeout: Duration
 
-    /// The items that pass, in order. One job on jq's thread for the whole page.
-    func keep(_ items: [FeedItem], page: String) throws(FeedFailure) -> [FeedItem] {
-        guard !items.isEmpty else { return items }
+    /// The positions of the items that pass, ascending. One job on jq's thread for the whole
+    /// page; each item is read (and its source handed to jq) one at a time.
+    func passing(_ items: PageItems, page: String) throws(FeedFailure) -> [Int] {
+        guard !items.isEmpty else { return [] }
         let expression = self.expression
         let passes: [Bool]
         do {
@@ -27,7 +28,7 @@ struct ItemFilter: Sendable {
         } catch {
             throw JQFailure.of(error, option: "--filter", page: page)
         }
-        return zip(items, passes).compactMap { $1 ? $0 : nil }
+        return passes.indices.filter { passes[$0] }
     }
 }
 
@@ -38,7 +39,7 @@ struct FilteredPages: PageFormat {
 
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         var page = try format.page(from: response)
-        page.items = try filter.keep(page.items, page: response.effectiveURL)
+        page.items = page.items.keeping(try filter.passing(page.items, page: response.effectiveURL))
         return page
     }
 }

@@ -17,7 +17,7 @@ struct JSONAPIFeed: PageFormat {
 
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
-        let document = try FeedDocument.parse(response, capturing: nil, what: "page \(url)")
+        let document = try FeedDocument.parse(response, what: "page \(url)")
         let expressions = self.expressions, feedURL = self.feedURL
         let mapped: Result<FeedPage, MappingFailure>
         do {
@@ -54,18 +54,18 @@ private struct Mapping {
         let root = try attempt("--items") { () throws(JQError) in try session.value(text) }
         let nodes = try values(of: expressions.items ?? ".[]", option: "--items", on: document, jq: root,
                                limit: JSONAPIFeed.itemLimit, session: &session)
-        var items: [FeedItem] = [], skipped: [SkippedItem] = []
+        var items: [FeedItem] = [], skipped = SkippedItems()
         for (position, node) in nodes.enumerated() {
             guard case .object = node else {
                 throw MappingFailure(option: "--items", error: .runtime("item \(position + 1) is \(node.kindDescription), not an object"))
             }
             switch try item(node, position: position, base: response.effectiveURL, session: &session) {
             case .success(let item): items.append(item)
-            case .failure(let why): skipped.append(SkippedItem(position: position + 1, page: response.effectiveURL, why: why.why))
+            case .failure(let why): skipped.add(SkippedItem(position: position + 1, page: response.effectiveURL, why: why.why))
             }
         }
         let next = try next(document, jq: root, itemCount: nodes.count, response: response, feedURL: feedURL, session: &session)
-        return FeedPage(items: items, next: next, skipped: skipped)
+        return FeedPage(items: PageItems(items), next: next, skipped: skipped)
     }
 
     /// Why an item has no id to keep it by.

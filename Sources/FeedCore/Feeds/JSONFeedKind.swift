@@ -9,8 +9,8 @@ struct JSONFeedKind: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "JSON Feed at \(url)"
-        let document = try FeedDocument.parse(response, capturing: .member("items"), what: what)
-        guard let items = FeedDocument.items(document, at: "items"), let version = document.value["version"]?.string else {
+        let document = try FeedDocument.parsePage(response, items: .member("items"), what: what)
+        guard let spans = document.items, let version = document.value["version"]?.string else {
             throw FeedDocument.wrongShape(document.value, expected: "a JSON Feed object with `version` and `items`",
                                           kind: .jsonfeed, what: what, arrayMember: "items")
         }
@@ -18,11 +18,11 @@ struct JSONFeedKind: PageFormat {
             throw .badData("\(what): unsupported version \(Excerpt.of(version, limit: 60))")
         }
         let feedAuthor = Self.authorName(of: document.value)
-        let sorted = SkippedItem.sort(items, page: url) { Self.item($0, source: $1, feedAuthor: feedAuthor) }
+        let read = PageItems.reading(spans, page: url) { Self.item($0, source: $1, feedAuthor: feedAuthor) }
         return FeedPage(
-            items: sorted.kept,
+            items: read.items,
             next: document.value["next_url"]?.string.flatMap { LinkHeader.resolve($0, against: url) },
-            skipped: sorted.skipped)
+            skipped: read.skipped)
     }
 
     /// The first name of 1.1's `authors`, else 1.0's `author`.

@@ -15,14 +15,14 @@ enum KindDetection {
 
     static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
-        let value = answer.status == 200 ? try? JSONParser.parse(answer.body).value : nil
+        let value = answer.status == 200 ? try? JSONParser.value(of: answer.body) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {
             return Found(kind: kind, summary: summary(of: value, kind: kind))
         }
         try refuseFailing(answer, asked: feed.url)
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
-        if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.parse(post.body).value {
+        if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.value(of: post.body) {
             let title = item.title.map { ", post 1 '\(Excerpt.of($0, limit: 60))'" } ?? ""
             return Found(kind: .indexed, summary: "indexed, one post per URL (\(first)\(title))")
         }
@@ -65,7 +65,7 @@ enum KindDetection {
     /// What a response was, in a few words: "HTTP 404", "HTTP 200 with an object with `a`, `b`".
     private static func seen(_ response: HTTPResponse) -> String {
         guard response.status == 200 else { return "HTTP \(response.status)" }
-        guard let value = try? JSONParser.parse(response.body).value else {
+        guard let value = try? JSONParser.value(of: response.body) else {
             return "HTTP 200 with something that is not JSON (it starts \(Excerpt.of(response.body, limit: 40)))"
         }
         if case .object(let object) = value {

@@ -4,12 +4,12 @@ struct LinkedFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "linked page at \(url)"
-        let document = try FeedDocument.parse(response, capturing: .topLevel, what: what)
-        guard let items = FeedDocument.items(document, at: nil) else {
+        let document = try FeedDocument.parsePage(response, items: .topLevel, what: what)
+        guard let spans = document.items else {
             throw FeedDocument.wrongShape(document.value, expected: "a JSON array of items", kind: .linked, what: what)
         }
-        let sorted = SkippedItem.sort(items, page: url, Self.item)
-        return FeedPage(items: sorted.kept, next: LinkHeader.next(in: response.headers, base: url), skipped: sorted.skipped)
+        let read = PageItems.reading(spans, page: url, reader: Self.item)
+        return FeedPage(items: read.items, next: LinkHeader.next(in: response.headers, base: url), skipped: read.skipped)
     }
 
     /// Each field from the first name present, per the contract: `title` ← `title`; `text` ←

@@ -36,31 +36,32 @@ struct PagedSync: Sendable {
             let fetchedAt = now()
             let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
             let top = Self.batches(outcome.entries(feed: record.name, fetchedAt: fetchedAt), fetchedAt: fetchedAt,
-                                   validators: outcome.validators, cut: cut, skipped: outcome.skipped.count)
+                                   validators: outcome.validators, cut: cut, skipped: outcome.skippedCount)
             let budget = maxPages - outcome.pagesRequested
-            let step: SyncStep = top.count == 1 ? .batch(top[0]) : .batches(top)
+            let step: SyncStep = top.count == 1 ? .batch(top.batch(0)) : .batches(top)
             guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else { return .just(step) }
             return .concat([.just(step), backfill(from: resume, budget: budget, pageOffset: outcome.pagesRequested)])
         }
     }
 
     /// The top walk's new entries (oldest first) as batches of at most `batchSize`, oldest
-    /// first. The first commits the walk's cut (so the backfill cursor is kept however far the
-    /// run gets) and starts the count of skipped items; only the last commits the validators, so
-    /// a run that stops early walks again next time. Always at least one batch: a walk that found
-    /// nothing new still records its fetch.
+    /// first, each made when it is delivered. The first commits the walk's cut (so the backfill
+    /// cursor is kept however far the run gets) and starts the count of skipped items; only the
+    /// last commits the validators, so a run that stops early walks again next time. Always at
+    /// least one batch: a walk that found nothing new still records its fetch.
     static func batches(
-        _ entries: [Entry], fetchedAt: Date, validators: Validators?, cut: FetchCommit.Cursor, skipped: Int
-    ) -> [FetchedBatch] {
-        let starts = Array(stride(from: 0, to: max(entries.count, 1), by: batchSize))
-        return starts.enumerated().map { number, start in
-            let first = number == 0, last = number == starts.count - 1
+        _ entries: NewEntries, fetchedAt: Date, validators: Validators?, cut: FetchCommit.Cursor, skipped: Int
+    ) -> FetchedBatches {
+        let count = max((entries.count + batchSize - 1) / batchSize, 1)
+        return FetchedBatches(count: count) { number in
+            let first = number == 0, last = number == count - 1
             let resume: FetchCommit.Cursor = first ? cut : .keep
-            let count: FetchCommit.SkipCount = first ? .set(skipped) : .add(0)
+            let skips: FetchCommit.SkipCount = first ? .set(skipped) : .add(0)
+            let start = number * batchSize
             return FetchedBatch(
-                entries: Array(entries[min(start, entries.count)..<min(start + batchSize, entries.count)]),
-                complete: FetchCommit(fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: count),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: count) })
+                entries: entries.entries(start..<min(start + batchSize, entries.count)),
+                complete: FetchCommit(fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: skips),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: skips) })
         }
     }
 
@@ -69,10 +70,13 @@ struct PagedSync: Sendable {
         return walk(from: url, validators: nil, mode: .throughStored, maxPages: budget, pageOffset: pageOffset) { outcome in
             let fetchedAt = now()
             let resume: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .clear
+            let entries = outcome.entries(feed: record.name, fetchedAt: fetchedAt)
+            // One batch: backfilled entries are numbered below every stored one, a batch at a
+            // time, so batches of them would come out of order.
             return .just(.batch(FetchedBatch(
-                entries: outcome.entries(feed: record.name, fetchedAt: fetchedAt),
-                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skipped.count)),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true, skipped: .add(outcome.skipped.count)) })))
+                entries: entries.entries(0..<entries.count),
+                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skippedCount)),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true, skipped: .add(outcome.skippedCount)) })))
         }
     }
 
@@ -117,12 +121,13 @@ struct WalkOutcome: Sendable {
         }
     }
 
-    /// The items the walk's pages held without a usable id.
-    var skipped: [SkippedItem] { pages.flatMap(\.skipped) }
+    /// How many items the walk's pages held without a usable id.
+    var skippedCount: Int { pages.reduce(0) { $0 + $1.skipped.count } }
 
-    /// The walk's warnings: each skipped item, and a dead link that ended it.
+    /// The walk's warnings: each skipped item (as many as are named), and a dead link that
+    /// ended it.
     var warnings: [SyncStep] {
-        skipped.map { .warning($0.message) } + (deadLink.map { link in
+        pages.flatMap { $0.skipped.messages(page: $0.url) }.map { .warning($0) } + (deadLink.map { link in
             [.warning("the next page \(Redaction.maskingPasswords(in: link.url)) answered HTTP \(link.status); "
                       + "the walk ended there and kept what it had fetched")]
         } ?? [])
@@ -135,8 +140,7 @@ struct WalkOutcome: Sendable {
     var unfollowedNext: String? { pages.last?.unfollowedNext }
 
     /// The new entries, oldest first (walks see newest first).
-    func entries(feed: String, fetchedAt: Date) -> [Entry] {
-        let time = Timestamp.format(fetchedAt)
-        return pages.flatMap(\.fresh).reversed().map { $0.entry(feed: feed, fetchedAt: time) }
+    func entries(feed: String, fetchedAt: Date) -> NewEntries {
+        NewEntries(pages: pages.map(\.fresh), feed: feed, fetchedAt: Timestamp.format(fetchedAt))
     }
 }

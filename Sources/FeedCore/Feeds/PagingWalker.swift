@@ -29,13 +29,15 @@ struct PagingWalker: Sendable {
 
     struct WalkedPage: Sendable {
         /// Items not stored yet, in the server's order (newest first).
-        var fresh: [FeedItem]
+        var fresh: PageItems
         /// The first page's validators (nil for later pages).
         var validators: Validators?
         /// Where the walk would have gone had `maxPages` not stopped it.
         var unfollowedNext: String?
         /// The page's items that had no usable id.
-        var skipped: [SkippedItem] = []
+        var skipped = SkippedItems()
+        /// The page's URL, for the warnings about it.
+        var url = ""
     }
 
     let fetcher: any FeedFetching
@@ -64,9 +66,8 @@ struct PagingWalker: Sendable {
                 if response.status == 404 || response.status == 410 { return .just(.deadLink(url: url, status: response.status)) }
                 if response.status == 304 { return .just(.notModified) }
                 let page = try format.page(from: response)
-                let stored = try storedIDs(page.items.map(\.id))
                 var seen = seen
-                let fresh = page.items.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+                let (fresh, anyStored) = try freshItems(of: page.items, seen: &seen)
                 let pageValidators = number == 1
                     ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
                     : nil
@@ -76,11 +77,11 @@ struct PagingWalker: Sendable {
                     throw FeedFailure.badData("the next page link of \(Redaction.maskingPasswords(in: url)) is not an http or "
                                               + "https URL: \(Excerpt.of(Redaction.maskingPasswords(in: next), limit: 80))")
                 }
-                let reachedStored = mode == .untilStored && !stored.isEmpty
+                let reachedStored = mode == .untilStored && anyStored
                 let goesOn = !reachedStored && next != nil && number < maxPages
                 let walked = WalkedPage(fresh: fresh, validators: pageValidators,
                                         unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
-                                        skipped: page.skipped)
+                                        skipped: page.skipped, url: response.effectiveURL)
                 guard goesOn, let next else { return .just(.page(walked)) }
                 return .concat([
                     .just(.page(walked)),
@@ -88,5 +89,26 @@ struct PagingWalker: Sendable {
                 ])
             },
         ])
+    }
+
+    /// How many ids one store lookup asks about: a page's ids are never all held at once.
+    static let lookupSize = 1_000
+
+    /// The items of a page that the store does not hold and this walk has not seen (they are
+    /// added to `seen`), and whether the store holds any of the page's items. Each item's id is
+    /// read once, `lookupSize` at a time.
+    private func freshItems(of items: PageItems, seen: inout Set<String>) throws -> (PageItems, anyStored: Bool) {
+        var fresh: [Int] = []
+        var anyStored = false
+        for start in stride(from: 0, to: items.count, by: Self.lookupSize) {
+            let positions = start..<min(start + Self.lookupSize, items.count)
+            let ids = positions.map { items[$0].id }
+            let stored = try storedIDs(ids)
+            anyStored = anyStored || !stored.isEmpty
+            for (position, id) in zip(positions, ids) where !stored.contains(id) && seen.insert(id).inserted {
+                fresh.append(position)
+            }
+        }
+        return (items.keeping(fresh), anyStored)
     }
 }

@@ -20,19 +20,35 @@ struct SkippedItem: Sendable, Equatable {
         case let other?: "its \(option) is \(other.kindDescription), not a string or a number"
         }
     }
+}
 
-    /// The items of a page that have an id, and the others as skipped items.
-    static func sort(
-        _ items: [(JSON, RawJSON)], page: String, _ read: (JSON, RawJSON) -> FeedItem?
-    ) -> (kept: [FeedItem], skipped: [SkippedItem]) {
-        var kept: [FeedItem] = [], skipped: [SkippedItem] = []
-        for (offset, (item, source)) in items.enumerated() {
-            if let read = read(item, source) {
-                kept.append(read)
-            } else {
-                skipped.append(SkippedItem(position: offset + 1, page: page, why: why(id: item["id"])))
-            }
-        }
-        return (kept, skipped)
+/// The items one page held without a usable id: the first `namedLimit` named one by one, the
+/// rest only counted, so that a hostile page of a million such items costs neither a million
+/// stderr lines nor the memory to hold them.
+struct SkippedItems: Sendable, Equatable {
+    static let namedLimit = 100
+
+    /// The first items skipped, each with its position and why.
+    private(set) var named: [SkippedItem] = []
+    /// How many more were skipped past `namedLimit`.
+    private(set) var unnamed = 0
+
+    init(_ named: [SkippedItem] = []) {
+        for item in named { add(item) }
+    }
+
+    var count: Int { named.count + unnamed }
+
+    /// Records one more skipped item; `item` is only made while items are still named.
+    mutating func add(_ item: @autoclosure () -> SkippedItem) {
+        if named.count < Self.namedLimit { named.append(item()) } else { unnamed += 1 }
+    }
+
+    /// One stderr line's text for each named item, and one for the rest of the page.
+    func messages(page: String) -> [String] {
+        named.map(\.message) + (unnamed > 0
+            ? ["skipped \(unnamed) more items of \(Redaction.maskingPasswords(in: page)) without a usable id "
+               + "(only the first \(Self.namedLimit) of a page are named)"]
+            : [])
     }
 }

@@ -4,7 +4,7 @@ enum SyncStep: Sendable {
     case requesting(url: String, number: Int)
     case batch(FetchedBatch)
     /// Several batches of one feed, oldest first, delivered as one block and committed one by one.
-    case batches([FetchedBatch])
+    case batches(FetchedBatches)
     /// Something the user should hear about that does not fail the feed (one stderr line).
     case warning(String)
 }
@@ -37,4 +37,12 @@ struct FetchedBatch: Sendable {
         if delivered >= entries.count { return complete }
         return delivered == 0 ? nil : partial(delivered)
     }
+}
+
+/// Batches of one feed's new entries, oldest first, each made only when it is delivered (so a
+/// walk that found a million entries never holds them all at once).
+struct FetchedBatches: Sendable {
+    let count: Int
+    /// The batch at `index` (`0..<count`).
+    let batch: @Sendable (_ index: Int) -> FetchedBatch
 }

@@ -3,11 +3,15 @@
 /// or a `JSONSyntaxError`, never a crash, whatever its size, nesting or numbers.
 ///
 /// Beyond `JSONDecoder`: numbers keep their exact text, objects keep duplicate members (lookup
-/// takes the last, as jq does), a leading UTF-8 byte order mark is skipped, and the elements of
-/// one array of interest (a page's items) are captured as raw text for `source`, so what is
-/// stored is what the server sent. A string with a lone surrogate escape or bytes that are not
-/// UTF-8 is an `InexactString` (U+FFFD for text, an escaped form for ids); nesting deeper than
-/// `maximumDepth` is refused rather than overflowing the stack.
+/// takes the last, as jq does), and a leading UTF-8 byte order mark is skipped. A string with a
+/// lone surrogate escape or bytes that are not UTF-8 is an `InexactString` (U+FFFD for text, an
+/// escaped form for ids); nesting deeper than `maximumDepth` is refused rather than overflowing
+/// the stack.
+///
+/// A page is read with `parsePage`: the elements of its item array are checked but not kept as
+/// values; each is remembered as its span of the body (`ItemSpans`) and read again when needed,
+/// so a page of a million small items costs eight bytes an item on top of its body rather than a
+/// tree of a million objects.
 public enum JSONParser {
     /// Where a page keeps its items, so their raw text can be captured while parsing.
     public enum ItemArray: Sendable, Equatable {
@@ -18,26 +22,60 @@ public enum JSONParser {
         case member(String)
     }
 
-    /// A parsed document: its value, its own raw text (compact), and the captured items.
+    /// A parsed document: its value and its own raw text (compact).
     public struct Document: Sendable {
         public var value: JSON
         public var source: RawJSON
-        /// The raw text of each element of the `ItemArray`, when the document has that array.
-        public var items: [RawJSON]?
+    }
+
+    /// A parsed page: the document's value with its item array left empty, and that array's
+    /// elements as spans of the body (nil when the document has no such array).
+    public struct PageDocument: Sendable {
+        public var value: JSON
+        public var items: ItemSpans?
     }
 
     public static let maximumDepth = 512
 
-    public static func parse(_ data: Data, capturing target: ItemArray? = nil) throws(JSONSyntaxError) -> Document {
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> Document {
         let result = data.withUnsafeBytes { buffer -> Result<Document, JSONSyntaxError> in
-            var reader = Reader(bytes: buffer, target: target)
-            return Result { () throws(JSONSyntaxError) in try reader.document() }
+            var reader = Reader(bytes: buffer, target: nil)
+            return Result { () throws(JSONSyntaxError) in
+                let (value, range) = try reader.document()
+                return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
+            }
         }
         return try result.get()
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
-        try parse(Data(text.utf8)).value
+        try value(of: Data(text.utf8))
+    }
+
+    /// The value of `data` alone, without making its compact text.
+    public static func value(of data: Data) throws(JSONSyntaxError) -> JSON {
+        let result = data.withUnsafeBytes { buffer -> Result<JSON, JSONSyntaxError> in
+            var reader = Reader(bytes: buffer, target: nil)
+            return Result { () throws(JSONSyntaxError) in try reader.document().value }
+        }
+        return try result.get()
+    }
+
+    /// Parses a page whose items are the array at `items`, keeping them as spans of `data`.
+    public static func parsePage(_ data: Data, items target: ItemArray) throws(JSONSyntaxError) -> PageDocument {
+        // Spans are 32-bit offsets: a body of 4 GiB or more (only a raised --max-size allows
+        // one) is refused rather than misread.
+        guard data.count <= Int(UInt32.max) else {
+            throw JSONSyntaxError(offset: 0, reason: "a page of 4 GiB or more cannot be read")
+        }
+        let result = data.withUnsafeBytes { buffer -> Result<PageDocument, JSONSyntaxError> in
+            var reader = Reader(bytes: buffer, target: target)
+            return Result { () throws(JSONSyntaxError) in
+                let value = try reader.document().value
+                return PageDocument(value: value, items: reader.captured.map { ItemSpans(data: data, spans: $0) })
+            }
+        }
+        return try result.get()
     }
 }
 
@@ -53,23 +91,26 @@ private struct Reader {
     let bytes: UnsafeRawBufferPointer
     let target: JSONParser.ItemArray?
     var position = 0
-    var captured: [RawJSON]?
+    /// The spans of the elements of the target array (the last one read, as lookup takes the last).
+    var captured: [ItemSpans.Span]?
 
     init(bytes: UnsafeRawBufferPointer, target: JSONParser.ItemArray?) {
         self.bytes = bytes
         self.target = target
     }
 
-    mutating func document() throws(JSONSyntaxError) -> JSONParser.Document {
+    /// The document's value and where it lies in the bytes (without a byte order mark or
+    /// surrounding whitespace).
+    mutating func document() throws(JSONSyntaxError) -> (value: JSON, range: Range<Int>) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
         skipWhitespace()
         guard position < bytes.count else { throw fail("no JSON value (the body is empty)") }
         let start = position
         let value = try self.value(depth: 1, capturesArray: target == .topLevel, isTopLevel: true)
-        let source = RawJSON(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        let end = position
         skipWhitespace()
         guard position == bytes.count else { throw fail("unexpected text after the JSON value") }
-        return JSONParser.Document(value: value, source: source, items: captured)
+        return (value, start..<end)
     }
 
     private func fail(_ reason: String) -> JSONSyntaxError {
@@ -132,7 +173,10 @@ private struct Reader {
             position += 1
             skipWhitespace()
             let captures = isTopLevel && target == .member(key)
-            object.append(key: key, value: try value(depth: depth + 1, capturesArray: captures))
+            let member = try value(depth: depth + 1, capturesArray: captures)
+            // A later member of the name that is not an array is the one lookup finds: no items.
+            if captures, member.array == nil { captured = nil }
+            object.append(key: key, value: member)
             skipWhitespace()
             guard position < bytes.count else { throw fail("the JSON ends inside an object") }
             switch bytes[position] {
@@ -145,28 +189,35 @@ private struct Reader {
         }
     }
 
+    /// An array's elements; a captured array's elements are checked and recorded as spans
+    /// instead, and the array itself reads as empty.
     private mutating func array(depth: Int, captures: Bool) throws(JSONSyntaxError) -> [JSON] {
         position += 1  // [
         var elements: [JSON] = []
-        var raws: [RawJSON] = []
+        var spans: [ItemSpans.Span] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
-            if captures { captured = raws }
+            if captures { captured = spans }
             return elements
         }
         while true {
             skipWhitespace()
             let start = position
-            elements.append(try value(depth: depth + 1))
-            if captures { raws.append(RawJSON(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))) }
+            let element = try value(depth: depth + 1)
+            if captures {
+                // Offsets fit: `parsePage` refuses bodies of 4 GiB or more.
+                spans.append(ItemSpans.Span(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
+            } else {
+                elements.append(element)
+            }
             skipWhitespace()
             guard position < bytes.count else { throw fail("the JSON ends inside an array") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "]"):
                 position += 1
-                if captures { captured = raws }
+                if captures { captured = spans }
                 return elements
             default: throw fail("not valid JSON (expected `,` or `]` in an array)")
             }

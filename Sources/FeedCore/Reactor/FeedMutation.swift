@@ -10,9 +10,10 @@ public enum FeedMutation: Sendable, Equatable {
     case activity(feed: String, FeedActivity)
     /// `next` printed this entry and marked it read.
     case delivered(Entry)
-    /// A fetch committed these new entries (printed first, for `sync`); the record is the
-    /// feed's after the commit. Empty when nothing was new.
-    case stored(feed: String, entries: [Entry], FeedRecord)
+    /// A fetch committed `count` new entries (printed first, for `sync`); the record is the
+    /// feed's after the commit. 0 when nothing was new. A count, not the entries: a sync's
+    /// mutations are gathered while its batches are delivered, and must not hold them all.
+    case stored(feed: String, count: Int, FeedRecord)
     /// The feed was not fetched: its server asked not to be asked before `until`.
     case skipped(feed: String, until: Date)
     /// Something the user should hear about that did not fail the feed (a dead next-page link).

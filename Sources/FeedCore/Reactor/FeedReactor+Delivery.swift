@@ -16,7 +16,8 @@ extension FeedReactor {
                 // One feed's block, in bounded commits: no other feed prints in between.
                 return try environment.output.exclusively { () throws -> Observable<FeedMutation> in
                     var done: [FeedMutation] = []
-                    for batch in batches {
+                    for index in 0..<batches.count {
+                        let batch = batches.batch(index)
                         let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
                         done += outcome.mutations
                         if let stop = outcome.stop { return .concat([.from(done), .fail(stop)]) }
@@ -41,7 +42,7 @@ extension FeedReactor {
             let onStep = environment.onStep
             return groupCommit.commit(feed: feed, batch.complete).map { record in
                 onStep(.committed)
-                return .stored(feed: feed, entries: [], record)
+                return .stored(feed: feed, count: 0, record)
             }
         }
         let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
@@ -66,7 +67,7 @@ extension FeedReactor {
             let outcome = try environment.store.commitFetch(
                 feed: feed, entries: Array(batch.entries.prefix(report.delivered)), commit)
             environment.onStep(.committed)
-            mutations.append(.stored(feed: feed, entries: outcome.entries, outcome.record))
+            mutations.append(.stored(feed: feed, count: outcome.entries.count, outcome.record))
             if marksDelivered { mutations += outcome.entries.map(FeedMutation.delivered) }
         }
         guard let failure = report.failure else { return (mutations, nil) }

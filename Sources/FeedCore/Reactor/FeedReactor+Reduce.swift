@@ -6,7 +6,7 @@ extension FeedReactor {
         case .actionStarted:
             state.revision += 1
             state.delivered = []
-            state.newEntries = []
+            state.newEntryCount = 0
             state.failure = nil
             for name in state.feeds.keys {
                 state.feeds[name]?.failure = nil
@@ -19,8 +19,8 @@ extension FeedReactor {
             state.feeds[feed, default: FeedStatus(name: feed)].activity = activity
         case .delivered(let entry):
             state.delivered.append(entry)
-        case .stored(let feed, let entries, let record):
-            state.newEntries += entries
+        case .stored(let feed, let count, let record):
+            state.newEntryCount += count
             state.feeds[feed, default: FeedStatus(name: feed)].record = record
         case .skipped(let feed, let until):
             state.feeds[feed, default: FeedStatus(name: feed)].skippedUntil = until

@@ -5,9 +5,10 @@ public struct FeedReactorState: Sendable, Equatable {
     public var feeds: [String: FeedStatus] = [:]
     /// Entries `next` delivered in the current action.
     public var delivered: [Entry] = []
-    /// Entries `sync` (or a `next` that synced) stored in the current action, oldest first per
-    /// feed.
-    public var newEntries: [Entry] = []
+    /// How many entries `sync` (or a `next` that synced) stored in the current action. A count,
+    /// not the entries: a sync of a million entries must not hold them all (they are printed
+    /// and committed a batch at a time).
+    public var newEntryCount = 0
     /// A failure that belongs to no single feed (the store could not be opened, the output could
     /// not be written, the user interrupted): the run stopped there.
     public var failure: FeedFailure?
