@@ -13,6 +13,9 @@
 #             `curl --parallel --parallel-max 4` over the same 1,000 URLs              ≤ 4.0×
 #   export    `feedcli export --format atom` of 100,000 entries, peak memory            < 64 MiB
 #   limit     `feedcli list FEED --limit 10` over 1,000,000 entries                    milliseconds
+#   page      `feedcli sync` of the largest page the default --max-size allows (16 MiB of
+#             `{"id":N}`, 1.2 million items; and of `{}`, 5.6 million items without an id),
+#             peak memory                                                               < 160 MiB
 # Baselines are the fastest honest curl: `hyperfine -N` (no shell) discards stdout, so curl runs
 # without `-o`. Every store is made by feedcli (`feeds add`, `sync`), never by hand. Needs
 # nginx-light, hyperfine, jq, strace and GNU time (installed when missing).
@@ -75,6 +78,14 @@ items = [{"id": str(n), "title": posts[n % 100]["title"], "content_text": posts[
           "date_published": "2026-11-01T10:00:00Z"} for n in range(300000, 0, -1)]
 json.dump({"version": "https://jsonfeed.org/version/1.1", "title": "big", "items": items},
           open(f"{www}/page300k.json", "w"), separators=(",", ":"))
+# The largest pages the default --max-size (16 MiB) allows: as many distinct tiny items as fit,
+# and as many items without an id.
+limit = 16 * 1024 * 1024
+parts, size, n = [], 2, 0
+while size + len('{"id":%d},' % n) <= limit:
+    parts.append('{"id":%d}' % n); size += len(parts[-1]) + 1; n += 1
+open(f"{www}/maxpage.json", "w").write("[" + ",".join(reversed(parts)) + "]")
+open(f"{www}/noids.json", "w").write("[" + ",".join(["{}"] * ((limit - 2) // 3)) + "]")
 PY
 chmod a+rx "$work"; chmod -R a+rX "$work/www"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -153,6 +164,15 @@ hf idle --runs 10 --warmup 1 --prepare "sh -c '$(fresh idle s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$port/g/[1-1000].json" "$feedcli sync --state $work/s.sqlite"
 peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
 lines=$("$feedcli" list --jsonl --state "$work/hist.sqlite" | wc -l)
+# A page is held as its body and a few bytes an item: the largest pages the default --max-size
+# allows, synced into a fresh store.
+page_peak() {
+  from_empty "$1"
+  "$feedcli" feeds add m "http://127.0.0.1:$port/$1.json" --kind linked --state "$work/$1.sqlite"
+  /usr/bin/time -f %M "$feedcli" sync m --quiet --state "$work/$1.sqlite" 2>&1 >/dev/null | tail -n 1
+}
+peak_page=$(page_peak maxpage); peak_noids=$(page_peak noids)
+page_items=$("$feedcli" status m --json --state "$work/maxpage.sqlite" | jq '.[0].entries')
 # export streams its document: memory flat for 100,000 entries, as for list.
 peak_export=$(/usr/bin/time -f %M "$feedcli" export --format atom --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
 # What one `next` reads and writes of the store and its journal (strace: every read and write
@@ -196,6 +216,8 @@ printf '| next after the 100,000-entry sync: store I/O | %s | | | < 1 MiB |\n' "
 printf '| next after the 300,000-item page: store I/O | %s | | | < 1 MiB |\n' "$io_page"
 printf '| list --jsonl 100k, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak / 1024))"
 printf '| export --format atom of 100k entries, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak_export / 1024))"
+printf '| sync of a 16 MiB page of %s items, peak memory | %s MiB | | | < 160 MiB |\n' "$page_items" "$((peak_page / 1024))"
+printf '| sync of a 16 MiB page of items without an id, peak memory | %s MiB | | | < 160 MiB |\n' "$((peak_noids / 1024))"
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"

@@ -51,6 +51,19 @@ struct PagingWalkerTests {
         #expect(server.requests.count == 2)
     }
 
+    /// The walker asks the store about a page's ids 1,000 at a time; an id stored in a later
+    /// lookup is left out like one in the first, and the others keep their order.
+    @Test func idsAreLookedUpInChunksAcrossAPage() throws {
+        let count = 2 * PagingWalker.lookupSize + 500
+        let server = try PagedServer(kind: .linked, count: count, pageSize: count)
+        let storedID = PagedServer.id(400, kind: .linked)  // position 2,101 on the page: the third lookup
+        let steps = try walk(server, stored: [storedID])
+        let fresh = freshIDs(steps)
+        #expect(fresh.count == count - 1)
+        #expect(!fresh.contains(storedID))
+        #expect(fresh == (1...count).reversed().map { PagedServer.id($0, kind: .linked) }.filter { $0 != storedID })
+    }
+
     @Test func anEmptyPageWithNextIsNotTheEnd() throws {
         let server = try PagedServer(kind: .jsonfeed, count: 4, pageSize: 2)
         server.insertEmptyPage(at: 2)

@@ -38,6 +38,27 @@ struct SkippedItemTests {
         #expect(plain.stdout.contains("skipped 3 items without a usable id"), "\(plain.stdout)")
     }
 
+    /// A page names its first 100 skipped items one by one and counts the rest in one line, so
+    /// a hostile page of a million bad items is neither a million stderr lines nor the memory to
+    /// hold them; `status` counts every one.
+    @Test func aPageNamesItsFirstHundredSkippedItemsAndCountsTheRest() throws {
+        let body = "[" + Array(repeating: #"{"title":"no id"}"#, count: 250).joined(separator: ",") + #",{"id":"ok"}]"#
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
+        let session = StoreSession()
+        try session.add("f", server.baseURL + "/page", kind: "linked")
+        let run = try session.feedcli("sync", "f", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(JSONLines.ids(run.stdout) == ["ok"])
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == SkippedItems.namedLimit + 1, "\(lines.suffix(2))")
+        #expect(lines.prefix(SkippedItems.namedLimit).enumerated().allSatisfy { offset, line in
+            line.hasPrefix("feedcli: f: warning: skipped item \(offset + 1) of ") && line.hasSuffix("it has no `id`")
+        })
+        #expect(lines.last == "feedcli: f: warning: skipped 150 more items of \(server.baseURL)/page without a usable id "
+                + "(only the first 100 of a page are named)")
+        #expect(try session.status("f")?["last_skipped"] as? Int == 250)
+    }
+
     @Test func anIndexedPostWithoutAUsableIDIsNamedAndTheCursorMovesOn() throws {
         let server = try LoopbackServer { request, connection in
             switch request.path {
