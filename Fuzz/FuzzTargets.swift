@@ -77,6 +77,14 @@ private func json(_ data: Data) {
     // inexact string is compared by its decoded reading (the CI's crash-json input, 2026-11-25).
     precondition(decoded(again.value) == decoded(document.value), "compacting changed the value")
     precondition(again.source == document.source, "compacting is not idempotent")
+    // A projection builds exactly the parts it names; member names are read without values.
+    for projection in [FeedShape.projection, LinkedFeed.itemProjection, JSONFeedKind.itemProjection, JSONProjection.kindOnly] {
+        precondition((try? JSONParser.value(of: data, projection)) == restricted(document.value, projection),
+                     "a projection built other parts than it names")
+    }
+    if case .object(let object) = document.value {
+        precondition(JSONParser.memberNames(of: data, limit: 7) == Array(object.keys.prefix(7)), "member names differ")
+    }
     // Read as a page, the item array's elements are its spans, each reading as the element.
     for target in [JSONParser.ItemArray.topLevel, .member("items")] {
         guard let page = try? JSONParser.parsePage(data, items: target) else { fatalError("the document does not parse as a page") }
@@ -89,6 +97,22 @@ private func json(_ data: Data) {
         for (index, element) in (array ?? []).enumerated() {
             precondition(items.value(index) == element && items.element(index).value == element, "a span reads as another value")
         }
+    }
+}
+
+/// The parts of `value` that `projection` names, as `JSONParser` builds them.
+private func restricted(_ value: JSON, _ projection: JSONProjection) -> JSON {
+    guard case .parts(let members, let first) = projection else { return value }
+    switch value {
+    case .object(let object):
+        return .object(JSONObject(object.members.compactMap { member in
+            members[member.key].map { (member.key, restricted(member.value, $0)) }
+        }))
+    case .array(let elements):
+        guard let first, let head = elements.first else { return .array([]) }
+        return .array([restricted(head, first)])
+    default:
+        return value
     }
 }
 

@@ -258,6 +258,30 @@ struct ParsingTests {
         }
     }
 
+    /// A projection builds the parts it names and checks the rest: an invalid byte anywhere
+    /// still fails the parse.
+    @Test func aProjectionBuildsOnlyWhatItNames() throws {
+        let body = Data(#"{"id":7,"big":[1,2,{"deep":[3]}],"author":{"name":"Ann","bio":"…","name":"Bo"},"authors":[{"name":"A","x":1},{"name":"B"}],"n":null}"#.utf8)
+        let projection = JSONProjection.members(["id", "n"])
+            .union(.parts(["author": .members(["name"]), "authors": .parts([:], first: .members(["name"])), "big": .kindOnly]))
+        let value = try JSONParser.value(of: body, projection)
+        #expect(value == .object(JSONObject([
+            ("id", .number("7")), ("big", .array([])),
+            ("author", .object(JSONObject([("name", .string("Ann")), ("name", .string("Bo"))]))),
+            ("authors", .array([.object(JSONObject([("name", .string("A"))]))])), ("n", .null),
+        ])))
+        #expect(value[["author", "name"]]?.string == "Bo", "the last member of a name is still the one read")
+        #expect(try JSONParser.parse(body, .kindOnly).source.text == String(decoding: body, as: UTF8.self),
+                "the compact text is all of it")
+        for broken in [#"{"id":1,"skipped":[1,2,}"#, #"{"id":1,"skipped":"\q"}"#, #"{"id":1,"skipped":01}"#,
+                       #"{"id":1,"skipped":{"a" 1}}"#, #"{"id":1,"skipped":tru}"#, "{\"id\":1,\"skipped\":\"\u{01}\"}"] {
+            #expect(throws: JSONSyntaxError.self, "\(broken)") { try JSONParser.value(of: Data(broken.utf8), .kindOnly) }
+        }
+        #expect(JSONParser.memberNames(of: body, limit: 3) == ["id", "big", "author"])
+        #expect(JSONParser.memberNames(of: Data("[1]".utf8), limit: 3) == nil)
+        #expect(JSONParser.memberNames(of: Data("{}".utf8), limit: 3) == [])
+    }
+
     @Test func rawJSONSlicing() throws {
         let body = Data(#"{"a":"]}\"[","items" : [ {"x": [1, {"y":"} "}]} , 2 , "s\" " , null ] , "z":1}"#.utf8)
         let page = try JSONParser.parsePage(body, items: .member("items"))

@@ -44,6 +44,21 @@ struct PageMemoryTests {
         #expect(growth < 40 * 1024, "the sync of \(count) items peaked \(growth / 1024) MiB above a start (\(start.kib / 1024) MiB)")
     }
 
+    /// One item of 2,000,000 numbers (4 MB): a tree of them took about 27 times the item's
+    /// bytes; only the fields a kind reads are built now, the rest is checked and kept as text.
+    @Test func anItemOfMillionsOfValuesCostsItsBytes() throws {
+        let body = #"[{"id":1,"title":"fat","x":["# + Array(repeating: "1", count: 2_000_000).joined(separator: ",") + "]}]"
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
+        let session = StoreSession()
+        try session.add("fat", server.baseURL + "/page", kind: "linked")
+        let start = try Self.peak(Feedcli.onStore(session.state, ["status"]))
+        let sync = try Self.peak(Feedcli.onStore(session.state, ["sync", "fat", "--jsonl"]))
+        #expect(start.status == 0 && sync.status == 0)
+        #expect(try session.status("fat")?["entries"] as? Int == 1)
+        let growth = sync.kib - start.kib, bytes = body.utf8.count / 1024
+        #expect(growth < 8 * bytes, "an item of \(bytes) KiB peaked \(growth / 1024) MiB above a start")
+    }
+
     /// A walk's new entries are made oldest first from its pages (newest first), whatever the
     /// pages hold, empty ones included.
     @Test func newEntriesAreMadeOldestFirstAcrossPages() {

@@ -3,16 +3,21 @@
 /// was expected, what came instead, and (when the data fits another kind) which kind it looks
 /// like. Never a programming language's type names; at most a short excerpt of the body.
 enum FeedDocument {
-    /// Parses `response`'s body as one document.
-    static func parse(_ response: HTTPResponse, what: String) throws(FeedFailure) -> JSONParser.Document {
-        try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parse(response.body) }
+    /// Parses `response`'s body as one document, building the parts `projection` names.
+    static func parse(
+        _ response: HTTPResponse, what: String, _ projection: JSONProjection = .whole
+    ) throws(FeedFailure) -> JSONParser.Document {
+        try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parse(response.body, projection) }
     }
 
-    /// Parses `response`'s body as a page whose items are the array at `items`.
+    /// Parses `response`'s body as a page whose items are the array at `items`; of the rest,
+    /// what `rest` names is built, and what `FeedShape` reads for its hints.
     static func parsePage(
-        _ response: HTTPResponse, items: JSONParser.ItemArray, what: String
+        _ response: HTTPResponse, items: JSONParser.ItemArray, rest: JSONProjection, what: String
     ) throws(FeedFailure) -> JSONParser.PageDocument {
-        try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parsePage(response.body, items: items) }
+        try reading(response, what: what) { () throws(JSONSyntaxError) in
+            try JSONParser.parsePage(response.body, items: items, rest: rest.union(FeedShape.projection))
+        }
     }
 
     private static func reading<Parsed>(
@@ -27,17 +32,18 @@ enum FeedDocument {
     }
 
     /// The failure for a document of the wrong shape: "expected a JSON Feed object with `items`;
-    /// got an array (this looks like a linked page: use --kind linked)".
+    /// got an array (this looks like a linked page: use --kind linked)". `value` needs only the
+    /// parts `FeedShape.projection` names; the members it lists are read from `body`.
     static func wrongShape(
-        _ value: JSON, expected: String, kind: FeedKind, what: String, arrayMember: String? = nil
+        _ value: JSON, body: Data, expected: String, kind: FeedKind, what: String, arrayMember: String? = nil
     ) -> FeedFailure {
         if let arrayMember, let member = value[arrayMember], member.array == nil {
             return .badData("\(what): expected \(expected); its `\(arrayMember)` is \(member.kindDescription), not an array")
         }
         var message = "\(what): expected \(expected); got \(value.kindDescription)"
-        if case .object(let object) = value {
-            let keys = object.keys.prefix(6).map { "`\(Excerpt.of($0, limit: 24))`" }.joined(separator: ", ")
-            message += keys.isEmpty ? " with no members" : " with \(keys)\(object.members.count > 6 ? ", …" : "")"
+        if case .object = value, let names = JSONParser.memberNames(of: body, limit: 7) {
+            let keys = names.prefix(6).map { "`\(Excerpt.of($0, limit: 24))`" }.joined(separator: ", ")
+            message += keys.isEmpty ? " with no members" : " with \(keys)\(names.count > 6 ? ", …" : "")"
         }
         if let other = FeedShape.guess(value), other != kind {
             message += " (this looks like \(other.describedAs): use --kind \(other.rawValue))"
@@ -49,6 +55,14 @@ enum FeedDocument {
 /// Which kind a document looks like, from its shape alone (for `feeds add` without `--kind`,
 /// and for hints when a feed's data does not fit its kind).
 enum FeedShape {
+    /// The parts of a document `guess` reads.
+    static let projection = JSONProjection.parts([
+        "kind": .kindOnly, "data": .parts(["children": .kindOnly]), "topic_list": .parts(["topics": .kindOnly]),
+        "hits": .kindOnly, "nbHits": .kindOnly, "posts": .parts([:], first: .members(["post", "creator"])),
+        "feed": .parts([:], first: .parts(["post": .members(["uri"])])), "version": .kindOnly, "items": .kindOnly,
+        "quota_max": .kindOnly, "has_more": .kindOnly, "id": .kindOnly,
+    ])
+
     static func guess(_ value: JSON) -> FeedKind? {
         switch value {
         case .object(let object):

@@ -6,12 +6,13 @@ struct GraphFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "graph page at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .member("data"), what: what)
+        let document = try FeedDocument.parsePage(response, items: .member("data"), rest: .parts(["paging": .members(["next"])]),
+                                                  what: what)
         guard let spans = document.items else {
-            throw FeedDocument.wrongShape(document.value, expected: "a Graph page object with a `data` array",
+            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a Graph page object with a `data` array",
                                           kind: .graph, what: what, arrayMember: "data")
         }
-        let read = PageItems.reading(spans, page: url, reader: Self.item)
+        let read = PageItems.reading(spans, page: url, projection: Self.itemProjection, reader: Self.item)
         return FeedPage(
             items: read.items,
             next: document.value[["paging", "next"]]?.string.flatMap { LinkHeader.resolve($0, against: url) },
@@ -20,6 +21,10 @@ struct GraphFeed: PageFormat {
 
     /// `title` ← `story`; `text` ← `message`, else `story`; `author` ← `from.name`; `published` ←
     /// `created_time` (`2026-11-01T10:00:00+0000`, the Graph spelling, or RFC 3339).
+    /// The parts of an item `item` reads.
+    static let itemProjection = JSONProjection.members(["id", "story", "message", "created_time"])
+        .union(.parts(["from": .members(["name"])]))
+
     static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
         guard let id = item["id"]?.id else { return nil }
         let story = item["story"]?.string

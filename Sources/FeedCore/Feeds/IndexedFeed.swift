@@ -9,16 +9,20 @@ enum IndexedFeed {
     /// The post in a 200 response, or nil when it has no usable id (the index is then skipped).
     /// A post is `{userId, id, title, body}`: `title` is the title, `body` the text, `userId`
     /// (a number's exact text, or a string) the author.
+    /// The parts of a post `item` reads, and what `FeedShape` reads for its hints.
+    static let projection = JSONProjection.members(["id", "title", "body", "userId"]).union(FeedShape.projection)
+
     static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem? {
         let what = "post at \(response.effectiveURL)"
-        let document = try FeedDocument.parse(response, what: what)
+        let document = try FeedDocument.parse(response, what: what, projection)
         guard case .object = document.value else {
-            throw FeedDocument.wrongShape(document.value, expected: "a post object", kind: .indexed, what: what)
+            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a post object", kind: .indexed, what: what)
         }
         let post = document.value
         guard let id = post["id"]?.id else {
             if let other = FeedShape.guess(post), other != .indexed {
-                throw FeedDocument.wrongShape(post, expected: "a post object with an `id`", kind: .indexed, what: what)
+                throw FeedDocument.wrongShape(post, body: response.body, expected: "a post object with an `id`", kind: .indexed,
+                                              what: what)
             }
             return nil
         }
@@ -32,7 +36,7 @@ enum IndexedFeed {
         from response: HTTPResponse, index: Int, passing filter: ItemFilter?
     ) throws(FeedFailure) -> (item: FeedItem?, skipped: SkippedItem?) {
         guard let item = try item(from: response) else {
-            let id = (try? JSONParser.value(of: response.body))?["id"]
+            let id = (try? JSONParser.value(of: response.body, projection))?["id"]
             return (nil, SkippedItem(position: index, page: response.effectiveURL, why: SkippedItem.why(id: id)))
         }
         guard let filter else { return (item, nil) }

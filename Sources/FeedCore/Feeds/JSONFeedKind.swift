@@ -9,21 +9,33 @@ struct JSONFeedKind: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "JSON Feed at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .member("items"), what: what)
+        let document = try FeedDocument.parsePage(response, items: .member("items"),
+                                                  rest: JSONProjection.members(["version", "next_url"]).union(Self.authorProjection),
+                                                  what: what)
         guard let spans = document.items, let version = document.value["version"]?.string else {
-            throw FeedDocument.wrongShape(document.value, expected: "a JSON Feed object with `version` and `items`",
+            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a JSON Feed object with `version` and `items`",
                                           kind: .jsonfeed, what: what, arrayMember: "items")
         }
         guard Self.versions.contains(version) else {
             throw .badData("\(what): unsupported version \(Excerpt.of(version, limit: 60))")
         }
         let feedAuthor = Self.authorName(of: document.value)
-        let read = PageItems.reading(spans, page: url) { Self.item($0, source: $1, feedAuthor: feedAuthor) }
+        let read = PageItems.reading(spans, page: url, projection: Self.itemProjection) {
+            Self.item($0, source: $1, feedAuthor: feedAuthor)
+        }
         return FeedPage(
             items: read.items,
             next: document.value["next_url"]?.string.flatMap { LinkHeader.resolve($0, against: url) },
             skipped: read.skipped)
     }
+
+    /// The parts of a feed or an item `authorName` reads.
+    static let authorProjection = JSONProjection.parts(["authors": .parts([:], first: .members(["name"])),
+                                                        "author": .members(["name"])])
+
+    /// The parts of an item `item` reads.
+    static let itemProjection = JSONProjection.members(["id", "title", "content_text", "content_html", "url", "date_published"])
+        .union(authorProjection)
 
     /// The first name of 1.1's `authors`, else 1.0's `author`.
     static func authorName(of value: JSON) -> String? {

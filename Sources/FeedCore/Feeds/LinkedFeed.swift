@@ -4,11 +4,11 @@ struct LinkedFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "linked page at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .topLevel, what: what)
+        let document = try FeedDocument.parsePage(response, items: .topLevel, rest: .kindOnly, what: what)
         guard let spans = document.items else {
-            throw FeedDocument.wrongShape(document.value, expected: "a JSON array of items", kind: .linked, what: what)
+            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a JSON array of items", kind: .linked, what: what)
         }
-        let read = PageItems.reading(spans, page: url, reader: Self.item)
+        let read = PageItems.reading(spans, page: url, projection: Self.itemProjection, reader: Self.item)
         return FeedPage(items: read.items, next: LinkHeader.next(in: response.headers, base: url), skipped: read.skipped)
     }
 
@@ -16,6 +16,11 @@ struct LinkedFeed: PageFormat {
     /// `body`, `content`, `text`, `message`; `author` ← `author` (or its `name` / `login`),
     /// `user.login`, `account.acct`, `userId`; `published` ← `created_at`, `published`, `date`;
     /// `url` ← `html_url`, `url`.
+    /// The parts of an item `fields` reads (and its id).
+    static let itemProjection = JSONProjection.members(
+        ["id", "title", "body", "content", "text", "message", "userId", "html_url", "url", "created_at", "published", "date"]
+    ).union(.parts(["author": .members(["name", "login"]), "user": .members(["login"]), "account": .members(["acct"])]))
+
     static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
         guard let id = item["id"]?.id else { return nil }
         var fields = fields(of: item, source: source)

@@ -13,8 +13,9 @@ struct PageItems: RandomAccessCollection, Sendable {
 
     private enum Storage: Sendable {
         case read([FeedItem])
-        /// The elements at `positions` (indices into `spans`), read by `reader`.
-        case spans(ItemSpans, positions: [UInt32], reader: Reader)
+        /// The elements at `positions` (indices into `spans`), read by `reader` from the parts
+        /// `projection` names.
+        case spans(ItemSpans, positions: [UInt32], projection: JSONProjection, reader: Reader)
     }
 
     private let storage: Storage
@@ -27,22 +28,25 @@ struct PageItems: RandomAccessCollection, Sendable {
         self.storage = storage
     }
 
-    /// The elements of `spans` that `reader` makes an item of; the others are skipped items
-    /// (position on `page`, and why by the id rule).
-    static func reading(_ spans: ItemSpans, page: String, reader: @escaping Reader) -> (items: PageItems, skipped: SkippedItems) {
+    /// The elements of `spans` that `reader` makes an item of, reading only the parts
+    /// `projection` names (the fields the reader uses); the others are skipped items (position
+    /// on `page`, and why by the id rule).
+    static func reading(
+        _ spans: ItemSpans, page: String, projection: JSONProjection, reader: @escaping Reader
+    ) -> (items: PageItems, skipped: SkippedItems) {
         var positions: [UInt32] = []
         var skipped = SkippedItems()
         // A first look needs no compact text: a reader only carries the source along.
         let noSource = RawJSON(compactText: "")
         for index in 0..<spans.count {
-            let value = spans.value(index)
+            let value = spans.value(index, projection)
             if reader(value, noSource) != nil {
                 positions.append(UInt32(truncatingIfNeeded: index))  // spans.count fits: spans are 32-bit
             } else {
                 skipped.add(SkippedItem(position: index + 1, page: page, why: SkippedItem.why(id: value["id"])))
             }
         }
-        return (PageItems(storage: .spans(spans, positions: positions, reader: reader)), skipped)
+        return (PageItems(storage: .spans(spans, positions: positions, projection: projection, reader: reader)), skipped)
     }
 
     var startIndex: Int { 0 }
@@ -50,7 +54,7 @@ struct PageItems: RandomAccessCollection, Sendable {
     var endIndex: Int {
         switch storage {
         case .read(let items): items.count
-        case .spans(_, let positions, _): positions.count
+        case .spans(_, let positions, _, _): positions.count
         }
     }
 
@@ -58,8 +62,8 @@ struct PageItems: RandomAccessCollection, Sendable {
         switch storage {
         case .read(let items):
             return items[position]
-        case .spans(let spans, let positions, let reader):
-            let element = spans.element(Int(positions[position]))
+        case .spans(let spans, let positions, let projection, let reader):
+            let element = spans.element(Int(positions[position]), projection)
             // The reader made an item of this element when the page was read, and reads it the
             // same way again; the fallback only keeps this total.
             return reader(element.value, element.source) ?? FeedItem(id: "", source: element.source)
@@ -71,8 +75,8 @@ struct PageItems: RandomAccessCollection, Sendable {
         switch storage {
         case .read(let items):
             return PageItems(kept.map { items[$0] })
-        case .spans(let spans, let positions, let reader):
-            return PageItems(storage: .spans(spans, positions: kept.map { positions[$0] }, reader: reader))
+        case .spans(let spans, let positions, let projection, let reader):
+            return PageItems(storage: .spans(spans, positions: kept.map { positions[$0] }, projection: projection, reader: reader))
         }
     }
 }

@@ -15,16 +15,22 @@ public struct ItemSpans: Sendable {
 
     public var count: Int { spans.count }
 
-    /// The element at `index` (0-based, in the array's order): its value and its compact text.
-    public func element(_ index: Int) -> JSONParser.Document {
-        // The parser accepted these bytes as one value while reading the page; the fallback
-        // only keeps this total.
-        (try? JSONParser.parse(bytes(index))) ?? JSONParser.Document(value: .null, source: RawJSON(compactText: "null"))
+    /// The element at `index` (0-based, in the array's order): its value (the parts
+    /// `projection` names) and its compact text (all of it).
+    public func element(_ index: Int, _ projection: JSONProjection = .whole) -> JSONParser.Document {
+        let bytes = bytes(index)
+        return JSONParser.Document(value: value(of: bytes, projection), source: RawJSON(bytes))
     }
 
-    /// The element's value only (no compact text made), for a first look at each item.
-    public func value(_ index: Int) -> JSON {
-        (try? JSONParser.value(of: bytes(index))) ?? .null
+    /// The element's value only (the parts `projection` names; no compact text made).
+    public func value(_ index: Int, _ projection: JSONProjection = .whole) -> JSON {
+        value(of: bytes(index), projection)
+    }
+
+    private func value(of bytes: Data, _ projection: JSONProjection) -> JSON {
+        // The parser accepted these bytes as one value while reading the page; the fallback
+        // only keeps this total.
+        (try? JSONParser.value(of: bytes, projection)) ?? .null
     }
 
     private func bytes(_ index: Int) -> Data {

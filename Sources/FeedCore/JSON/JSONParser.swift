@@ -37,11 +37,13 @@ public enum JSONParser {
 
     public static let maximumDepth = 512
 
-    public static func parse(_ data: Data) throws(JSONSyntaxError) -> Document {
+    /// Parses `data` as one document: its value (the parts `projection` names; all of `data`
+    /// is checked) and its compact text (all of it).
+    public static func parse(_ data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> Document {
         let result = data.withUnsafeBytes { buffer -> Result<Document, JSONSyntaxError> in
             var reader = Reader(bytes: buffer, target: nil)
             return Result { () throws(JSONSyntaxError) in
-                let (value, range) = try reader.document()
+                let (value, range) = try reader.document(projection)
                 return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
             }
         }
@@ -52,17 +54,30 @@ public enum JSONParser {
         try value(of: Data(text.utf8))
     }
 
-    /// The value of `data` alone, without making its compact text.
-    public static func value(of data: Data) throws(JSONSyntaxError) -> JSON {
+    /// The value of `data` alone, without making its compact text; only the parts `projection`
+    /// names are built (all of `data` is checked).
+    public static func value(of data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> JSON {
         let result = data.withUnsafeBytes { buffer -> Result<JSON, JSONSyntaxError> in
             var reader = Reader(bytes: buffer, target: nil)
-            return Result { () throws(JSONSyntaxError) in try reader.document().value }
+            return Result { () throws(JSONSyntaxError) in try reader.document(projection).value }
         }
         return try result.get()
     }
 
-    /// Parses a page whose items are the array at `items`, keeping them as spans of `data`.
-    public static func parsePage(_ data: Data, items target: ItemArray) throws(JSONSyntaxError) -> PageDocument {
+    /// The names of the first `limit` members of the object `data` is (nil when it is not an
+    /// object or not JSON), building none of their values: for messages about a document's shape.
+    public static func memberNames(of data: Data, limit: Int) -> [String]? {
+        data.withUnsafeBytes { buffer in
+            var reader = Reader(bytes: buffer, target: nil)
+            return try? reader.memberNames(limit: limit)
+        }
+    }
+
+    /// Parses a page whose items are the array at `items`, keeping them as spans of `data`; of
+    /// the rest, only what `rest` names is built.
+    public static func parsePage(
+        _ data: Data, items target: ItemArray, rest: JSONProjection = .whole
+    ) throws(JSONSyntaxError) -> PageDocument {
         // Spans are 32-bit offsets: a body of 4 GiB or more (only a raised --max-size allows
         // one) is refused rather than misread.
         guard data.count <= Int(UInt32.max) else {
@@ -71,7 +86,7 @@ public enum JSONParser {
         let result = data.withUnsafeBytes { buffer -> Result<PageDocument, JSONSyntaxError> in
             var reader = Reader(bytes: buffer, target: target)
             return Result { () throws(JSONSyntaxError) in
-                let value = try reader.document().value
+                let value = try reader.document(rest).value
                 return PageDocument(value: value, items: reader.captured.map { ItemSpans(data: data, spans: $0) })
             }
         }
@@ -101,12 +116,12 @@ private struct Reader {
 
     /// The document's value and where it lies in the bytes (without a byte order mark or
     /// surrounding whitespace).
-    mutating func document() throws(JSONSyntaxError) -> (value: JSON, range: Range<Int>) {
+    mutating func document(_ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> (value: JSON, range: Range<Int>) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
         skipWhitespace()
         guard position < bytes.count else { throw fail("no JSON value (the body is empty)") }
         let start = position
-        let value = try self.value(depth: 1, capturesArray: target == .topLevel, isTopLevel: true)
+        let value = try self.value(depth: 1, projection, capturesArray: target == .topLevel, isTopLevel: true)
         let end = position
         skipWhitespace()
         guard position == bytes.count else { throw fail("unexpected text after the JSON value") }
@@ -126,14 +141,40 @@ private struct Reader {
         }
     }
 
-    private mutating func value(depth: Int, capturesArray: Bool = false, isTopLevel: Bool = false) throws(JSONSyntaxError) -> JSON {
+    /// The names of the first `limit` members of the top-level object, skipping their values.
+    mutating func memberNames(limit: Int) throws(JSONSyntaxError) -> [String]? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+        position += 1
+        var names: [String] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") { return names }
+        while names.count < limit {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw fail("not valid JSON (expected a member name in quotes)")
+            }
+            names.append(try stringValue().string ?? "")
+            try expectColon()
+            try skip(depth: 2)
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
+            position += 1
+        }
+        return names
+    }
+
+    private mutating func value(
+        depth: Int, _ projection: JSONProjection = .whole, capturesArray: Bool = false, isTopLevel: Bool = false
+    ) throws(JSONSyntaxError) -> JSON {
         guard depth <= JSONParser.maximumDepth else {
             throw fail("nested deeper than \(JSONParser.maximumDepth) levels")
         }
         guard position < bytes.count else { throw fail("the JSON ends too early") }
         switch bytes[position] {
-        case UInt8(ascii: "{"): return .object(try object(depth: depth, isTopLevel: isTopLevel))
-        case UInt8(ascii: "["): return .array(try array(depth: depth, captures: capturesArray))
+        case UInt8(ascii: "{"): return .object(try object(depth: depth, projection, isTopLevel: isTopLevel))
+        case UInt8(ascii: "["): return .array(try array(depth: depth, projection, captures: capturesArray))
         case UInt8(ascii: "\""): return try stringValue()
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
@@ -152,7 +193,7 @@ private struct Reader {
         position += count
     }
 
-    private mutating func object(depth: Int, isTopLevel: Bool) throws(JSONSyntaxError) -> JSONObject {
+    private mutating func object(depth: Int, _ projection: JSONProjection, isTopLevel: Bool) throws(JSONSyntaxError) -> JSONObject {
         position += 1  // {
         var object = JSONObject()
         skipWhitespace()
@@ -166,17 +207,23 @@ private struct Reader {
                 throw fail("not valid JSON (expected a member name in quotes)")
             }
             let key = try stringValue().string ?? ""
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw fail("not valid JSON (expected `:` after a member name)")
+            try expectColon()
+            if isTopLevel && target == .member(key) {
+                // The item array: its elements become spans; anything else there is read only
+                // for its kind (the page then has no items, and says what it found instead).
+                let member = try value(depth: depth + 1, .kindOnly, capturesArray: true)
+                // A later member of the name that is not an array is the one lookup finds: no items.
+                if member.array == nil { captured = nil }
+                object.append(key: key, value: member)
+            } else if case .parts(let members, _) = projection {
+                if let wanted = members[key] {
+                    object.append(key: key, value: try value(depth: depth + 1, wanted))
+                } else {
+                    try skip(depth: depth + 1)
+                }
+            } else {
+                object.append(key: key, value: try value(depth: depth + 1))
             }
-            position += 1
-            skipWhitespace()
-            let captures = isTopLevel && target == .member(key)
-            let member = try value(depth: depth + 1, capturesArray: captures)
-            // A later member of the name that is not an array is the one lookup finds: no items.
-            if captures, member.array == nil { captured = nil }
-            object.append(key: key, value: member)
             skipWhitespace()
             guard position < bytes.count else { throw fail("the JSON ends inside an object") }
             switch bytes[position] {
@@ -189,9 +236,19 @@ private struct Reader {
         }
     }
 
+    /// Past the `:` after a member name, and the whitespace around it.
+    private mutating func expectColon() throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+            throw fail("not valid JSON (expected `:` after a member name)")
+        }
+        position += 1
+        skipWhitespace()
+    }
+
     /// An array's elements; a captured array's elements are checked and recorded as spans
     /// instead, and the array itself reads as empty.
-    private mutating func array(depth: Int, captures: Bool) throws(JSONSyntaxError) -> [JSON] {
+    private mutating func array(depth: Int, _ projection: JSONProjection, captures: Bool) throws(JSONSyntaxError) -> [JSON] {
         position += 1  // [
         var elements: [JSON] = []
         var spans: [ItemSpans.Span] = []
@@ -204,12 +261,18 @@ private struct Reader {
         while true {
             skipWhitespace()
             let start = position
-            let element = try value(depth: depth + 1)
             if captures {
+                try skip(depth: depth + 1)
                 // Offsets fit: `parsePage` refuses bodies of 4 GiB or more.
                 spans.append(ItemSpans.Span(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
+            } else if case .parts(_, let first) = projection {
+                if elements.isEmpty, let first {
+                    elements.append(try value(depth: depth + 1, first))
+                } else {
+                    try skip(depth: depth + 1)
+                }
             } else {
-                elements.append(element)
+                elements.append(try value(depth: depth + 1))
             }
             skipWhitespace()
             guard position < bytes.count else { throw fail("the JSON ends inside an array") }
@@ -224,7 +287,65 @@ private struct Reader {
         }
     }
 
+    /// Checks one value as `value` would, building nothing of it.
+    private mutating func skip(depth: Int) throws(JSONSyntaxError) {
+        guard depth <= JSONParser.maximumDepth else {
+            throw fail("nested deeper than \(JSONParser.maximumDepth) levels")
+        }
+        guard position < bytes.count else { throw fail("the JSON ends too early") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"):
+            _ = try object(depth: depth, .kindOnly, isTopLevel: false)
+        case UInt8(ascii: "["):
+            _ = try array(depth: depth, .kindOnly, captures: false)
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try scanNumber()
+        default: throw fail("not valid JSON (unexpected character)")
+        }
+    }
+
+    /// Checks a string as `stringValue` would, decoding nothing; the cursor is on its quote.
+    private mutating func skipString() throws(JSONSyntaxError) {
+        position += 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    _ = try hexQuad()
+                default:
+                    position -= 1
+                    throw fail("not valid JSON (an unknown escape in a string)")
+                }
+            case 0..<0x20:
+                position -= 1
+                throw fail("not valid JSON (a control character inside a string)")
+            default:
+                continue
+            }
+        }
+        throw fail("the JSON ends inside a string")
+    }
+
     private mutating func number() throws(JSONSyntaxError) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[try scanNumber()]), as: UTF8.self)
+    }
+
+    /// Where a number lies, checked against the JSON grammar; the cursor ends after it.
+    private mutating func scanNumber() throws(JSONSyntaxError) -> Range<Int> {
         let start = position
         func digits(_ reader: inout Reader) -> Int {
             let first = reader.position
@@ -253,7 +374,7 @@ private struct Reader {
             }
             guard digits(&self) > 0 else { throw fail("not valid JSON (a number needs digits in its exponent)") }
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        return start..<position
     }
 
     /// A string's value; the cursor is on its opening quote.

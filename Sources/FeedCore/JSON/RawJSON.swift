@@ -13,6 +13,11 @@ public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Compacts the bytes of a JSON value that has already been parsed.
+    init(_ data: Data) {
+        self = data.withUnsafeBytes { RawJSON($0) }
+    }
+
+    /// Compacts the bytes of a JSON value that has already been parsed.
     init(_ bytes: UnsafeRawBufferPointer) {
         text = String(unsafeUninitializedCapacity: bytes.count) { output in
             var count = 0
