@@ -185,6 +185,33 @@ struct JSONAPIFeedTests {
 
     // MARK: the parts
 
+    /// jq holds a page whole (about 500 bytes a value for small objects), so a json feed refuses
+    /// a page of more than 200,000 values before building anything, with what to do instead;
+    /// a page of 100,000 tiny items took 1 GB before. Nothing is committed.
+    @Test func aPageOfMoreValuesThanJQShouldHoldIsRefusedBeforeAnythingIsBuilt() throws {
+        let body = "[" + (1...100_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
+        #expect(JSONParser.valueCountBound(of: Data(body.utf8)) == 200_001)
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
+        let session = StoreSession()
+        try session.add("big", server.baseURL + "/all", kind: "json")
+        let run = try session.feedcli("sync", "big")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("holds more than 200000 JSON values") && run.stderr.contains("use --kind linked"), "\(run.stderr)")
+        #expect(try session.status("big")?["entries"] as? Int == 0)
+        let linked = try session.feedcli("feeds", "add", "all", server.baseURL + "/all", "--kind", "linked")
+        #expect(linked.status == 0)
+        #expect(try session.feedcli("sync", "all", "--quiet", "--jsonl").status == 0)
+        #expect(try session.status("all")?["entries"] as? Int == 100_000, "the linked kind reads the same page")
+    }
+
+    /// The bound counts every value a page may hold without parsing it: commas and opening
+    /// brackets outside strings, plus one.
+    @Test func theValueBoundCountsCommasAndBracketsOutsideStrings() {
+        #expect(JSONParser.valueCountBound(of: Data(#"{"a":[1,2],"b":"x,{[\"]"}"#.utf8)) == 5)
+        #expect(JSONParser.valueCountBound(of: Data("7".utf8)) == 1)
+        #expect(JSONParser.valueCountBound(of: Data("[[],{}]".utf8)) == 5, "an empty container counts one too many: a bound")
+    }
+
     @Test func publishedTimesInEveryFormTheContractNames() {
         #expect(FeedTime.normalize(.string("2026-11-01T10:00:00+01:00")) == "2026-11-01T09:00:00Z")
         #expect(FeedTime.normalize(.string("Tue, 10 Jun 2003 04:00:00 +0200")) == "2003-06-10T02:00:00Z")

@@ -15,8 +15,18 @@ struct JSONAPIFeed: PageFormat {
     /// The most items one response may give; a runaway `--items` stops here and fails.
     static let itemLimit = 1_000_000
 
+    /// The most JSON values a page may hold. jq holds a page whole, at about 500 bytes a value
+    /// for small objects, so this keeps a run's peak memory near 110 MiB (the contract's bound is
+    /// 160); real APIs' pages hold a few tens of thousands.
+    static let valueLimit = 200_000
+
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
+        guard JSONParser.valueCountBound(of: response.body) <= Self.valueLimit else {
+            throw .badData("page \(Redaction.maskingPasswords(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
+                           + "json feed reads (jq holds a page whole): ask the API for smaller pages (a limit or per_page "
+                           + "parameter), or, for a JSON array of objects with an `id`, use --kind linked")
+        }
         let document = try FeedDocument.parse(response, what: "page \(url)")
         let expressions = self.expressions, feedURL = self.feedURL
         let mapped: Result<FeedPage, MappingFailure>

@@ -15,14 +15,14 @@ enum KindDetection {
 
     static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
-        let value = answer.status == 200 ? try? JSONParser.value(of: answer.body) : nil
+        let value = answer.status == 200 ? try? JSONParser.value(of: answer.body, projection) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {
-            return Found(kind: kind, summary: summary(of: value, kind: kind))
+            return Found(kind: kind, summary: summary(of: value, body: answer.body, kind: kind))
         }
         try refuseFailing(answer, asked: feed.url)
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
-        if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.value(of: post.body) {
+        if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.value(of: post.body, .kindOnly) {
             let title = item.title.map { ", post 1 '\(Excerpt.of($0, limit: 60))'" } ?? ""
             return Found(kind: .indexed, summary: "indexed, one post per URL (\(first)\(title))")
         }
@@ -49,27 +49,32 @@ enum KindDetection {
         }
     }
 
+    /// The parts of an answer detection reads: what `FeedShape` reads, and a JSON Feed's title.
+    /// Only those are built, so a huge or hostile answer costs its bytes.
+    private static let projection = FeedShape.projection.union(.members(["title"]))
+
     /// The first page in words: its title (a JSON Feed's), and how many items it holds.
-    private static func summary(of value: JSON, kind: FeedKind) -> String {
+    private static func summary(of value: JSON, body: Data, kind: FeedKind) -> String {
         let title = value["title"]?.string.map { " '\(Excerpt.of($0, limit: 60))'" } ?? ""
-        let items: [JSON]? = switch kind {
-        case .jsonfeed: value["items"]?.array
-        case .graph: value["data"]?.array
-        case .linked: value.array
+        let array: JSONParser.ItemArray? = switch kind {
+        case .jsonfeed: .member("items")
+        case .graph: .member("data")
+        case .linked: .topLevel
         default: nil
         }
-        let count = items.map { ", \($0.count) \($0.count == 1 ? "entry" : "entries") on the first page" } ?? ""
+        let items = array.flatMap { try? JSONParser.parsePage(body, items: $0, rest: .kindOnly).items?.count }
+        let count = items.map { ", \($0) \($0 == 1 ? "entry" : "entries") on the first page" } ?? ""
         return kind.rawValue + title + count
     }
 
     /// What a response was, in a few words: "HTTP 404", "HTTP 200 with an object with `a`, `b`".
     private static func seen(_ response: HTTPResponse) -> String {
         guard response.status == 200 else { return "HTTP \(response.status)" }
-        guard let value = try? JSONParser.value(of: response.body) else {
+        guard let value = try? JSONParser.value(of: response.body, .kindOnly) else {
             return "HTTP 200 with something that is not JSON (it starts \(Excerpt.of(response.body, limit: 40)))"
         }
-        if case .object(let object) = value {
-            return "HTTP 200 with an object with " + object.keys.prefix(5).map { "`\(Excerpt.of($0, limit: 20))`" }.joined(separator: ", ")
+        if case .object = value, let names = JSONParser.memberNames(of: response.body, limit: 5) {
+            return "HTTP 200 with an object with " + names.map { "`\(Excerpt.of($0, limit: 20))`" }.joined(separator: ", ")
         }
         return "HTTP 200 with \(value.kindDescription)"
     }

@@ -64,6 +64,27 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// At most how many values `data` holds, if it is JSON: one more than its commas and
+    /// opening brackets outside strings (every value but the first of a container follows a
+    /// comma). Counted without parsing, so a reader that must hold every value (jq) can refuse
+    /// a page before anything is built.
+    public static func valueCountBound(of data: Data) -> Int {
+        data.withUnsafeBytes { bytes in
+            var count = 1
+            var inString = false, escaped = false
+            for byte in bytes {
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
     /// The names of the first `limit` members of the object `data` is (nil when it is not an
     /// object or not JSON), building none of their values: for messages about a document's shape.
     public static func memberNames(of data: Data, limit: Int) -> [String]? {
