@@ -16,6 +16,8 @@
 #   page      `feedcli sync` of the largest page the default --max-size allows (16 MiB of
 #             `{"id":N}`, 1.2 million items; and of `{}`, 5.6 million items without an id),
 #             peak memory                                                               < 160 MiB
+#   json page `feedcli sync` of a json feed's page at its value limit (99,999 tiny items;
+#             jq holds a page whole), peak memory                                      < 160 MiB
 # Baselines are the fastest honest curl: `hyperfine -N` (no shell) discards stdout, so curl runs
 # without `-o`. Every store is made by feedcli (`feeds add`, `sync`), never by hand. Needs
 # nginx-light, hyperfine, jq, strace and GNU time (installed when missing).
@@ -86,6 +88,8 @@ while size + len('{"id":%d},' % n) <= limit:
     parts.append('{"id":%d}' % n); size += len(parts[-1]) + 1; n += 1
 open(f"{www}/maxpage.json", "w").write("[" + ",".join(reversed(parts)) + "]")
 open(f"{www}/noids.json", "w").write("[" + ",".join(["{}"] * ((limit - 2) // 3)) + "]")
+# A json feed's largest page: 200,000 values (`[`, then `{` and a comma an item).
+open(f"{www}/jqpage.json", "w").write("[" + ",".join('{"id":%d}' % n for n in range(99999, 0, -1)) + "]")
 PY
 chmod a+rx "$work"; chmod -R a+rX "$work/www"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -166,12 +170,12 @@ peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/hist.sqlite" 2
 lines=$("$feedcli" list --jsonl --state "$work/hist.sqlite" | wc -l)
 # A page is held as its body and a few bytes an item: the largest pages the default --max-size
 # allows, synced into a fresh store.
-page_peak() {
+page_peak() {  # page_peak PAGE [KIND]
   from_empty "$1"
-  "$feedcli" feeds add m "http://127.0.0.1:$port/$1.json" --kind linked --state "$work/$1.sqlite"
+  "$feedcli" feeds add m "http://127.0.0.1:$port/$1.json" --kind "${2:-linked}" --state "$work/$1.sqlite"
   /usr/bin/time -f %M "$feedcli" sync m --quiet --state "$work/$1.sqlite" 2>&1 >/dev/null | tail -n 1
 }
-peak_page=$(page_peak maxpage); peak_noids=$(page_peak noids)
+peak_page=$(page_peak maxpage); peak_noids=$(page_peak noids); peak_jq=$(page_peak jqpage json)
 page_items=$("$feedcli" status m --json --state "$work/maxpage.sqlite" | jq '.[0].entries')
 # export streams its document: memory flat for 100,000 entries, as for list.
 peak_export=$(/usr/bin/time -f %M "$feedcli" export --format atom --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
@@ -218,6 +222,7 @@ printf '| list --jsonl 100k, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak /
 printf '| export --format atom of 100k entries, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak_export / 1024))"
 printf '| sync of a 16 MiB page of %s items, peak memory | %s MiB | | | < 160 MiB |\n' "$page_items" "$((peak_page / 1024))"
 printf '| sync of a 16 MiB page of items without an id, peak memory | %s MiB | | | < 160 MiB |\n' "$((peak_noids / 1024))"
+printf '| sync of a json page of 99,999 items (its value limit), peak memory | %s MiB | | | < 160 MiB |\n' "$((peak_jq / 1024))"
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"
