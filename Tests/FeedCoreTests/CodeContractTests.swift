@@ -9,9 +9,10 @@ import Testing
 @Suite("The code's own contracts", .timeLimit(.minutes(3)))
 struct CodeContractTests {
     @Test func everyCallerOfShutdownWaitsForTheCleanUp() throws {
+        let requested = DispatchSemaphore(value: 0)
         let server = try LoopbackServer { _, connection in
-            Thread.sleep(forTimeInterval: 5)
-            connection.respond(200, text: "{}")
+            requested.signal()
+            connection.waitForPeerClose(limit: .seconds(5))
         }
         let client = try HTTPClient()
         // The transfer's observer runs on the worker thread: told of the shutdown, it takes a
@@ -20,7 +21,7 @@ struct CodeContractTests {
             .subscribe { event in
                 if case .failed = event { Thread.sleep(forTimeInterval: 1) }
             }
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(requested.wait(timeout: .now() + 5) == .success, "the transfer is running")
         let finishedWhenReturned = Locked<[Bool]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             client.shutdown()

@@ -69,14 +69,16 @@ struct HTTPClientTests {
     @Test func requestsAreColdAndRepeatable() throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "x") }
         let request = client.get(HTTPRequest(url: server.baseURL + "/"))
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(server.requests.isEmpty, "nothing is sent before subscription")
+        // A probe through the same client, waited for: a transfer started on creation would
+        // have been queued to the worker before it (no sleeping to see nothing happen).
+        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/probe")).value?.status == 200)
+        #expect(server.requests.map(\.path) == ["/probe"], "nothing is sent before subscription")
         for _ in 0..<2 {
             let recorder = Recorder<HTTPResponse>()
             request.subscribe(recorder.handler)
             recorder.wait()
         }
-        #expect(server.requests.count == 2, "each subscription sends again")
+        #expect(server.requests.count == 3, "each subscription sends again")
     }
 
     @Test func decodesGzip() throws {
@@ -255,11 +257,15 @@ struct HTTPClientTests {
     }
 
     @Test func shutdownFailsWhatIsStillRunning() throws {
-        let server = try LoopbackServer { _, connection in connection.waitForPeerClose() }
+        let requested = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _, connection in
+            requested.signal()
+            connection.waitForPeerClose()
+        }
         let local = try HTTPClient()
         let recorder = Recorder<HTTPResponse>()
         local.get(HTTPRequest(url: server.baseURL + "/")).subscribe(recorder.handler)
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(requested.wait(timeout: .now() + 5) == .success, "the transfer is running")
         local.shutdown()
         #expect(recorder.wait(seconds: 2))
         #expect((recorder.error as? HTTPError)?.kind == .cancelled)

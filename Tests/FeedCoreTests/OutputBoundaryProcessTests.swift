@@ -112,9 +112,12 @@ struct OutputBoundaryProcessTests {
             if byte == UInt8(ascii: "\n"), taken.count > 2 { break }
         }
         #expect(String(decoding: taken, as: UTF8.self).contains(#""id":"1""#))
-        Thread.sleep(forTimeInterval: 0.4)  // the second entry waits in the pipe, unread
+        // The second entry waits in the pipe, unread: poll says so, without a timer.
+        var ready = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 10_000) == 1, "the second entry reached the pipe")
         kill(run.process.processIdentifier, SIGINT)
-        Thread.sleep(forTimeInterval: 0.3)  // feedcli sees the interruption before the reader reads on
+        // feedcli ends before the reader reads on (what it leaves fits the pipe's buffer).
+        run.process.waitUntilExit()
         let rest = run.finish()
         #expect(rest.status == 130, "\(rest.stderr)")
         let whole = String(decoding: taken, as: UTF8.self) + rest.stdout

@@ -40,7 +40,7 @@ struct ReadmeTests {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(Self.waitForListener(port: port), "the fixture server listens")
         let folder = temporaryStorePath("first-feed")
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
@@ -50,6 +50,26 @@ struct ReadmeTests {
         #expect(run.stderr.contains("added fireball: jsonfeed 'Daring Fireball', 48 entries on the first page"), "\(run.stderr)")
         #expect(run.stdout.contains("[@1 fireball] ★ Update on The Talk Show Live From WWDC 2017"), "\(run.stdout)")
         #expect(run.stdout.contains("fireball  jsonfeed  47/48"), "\(run.stdout)")
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port` within 10 seconds (tried
+    /// every 20 ms): the server is ready when it is, not after a guessed delay.
+    static func waitForListener(port: Int) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return true }
+            usleep(20_000)
+        }
+        return false
     }
 
     private func freePort() throws -> Int {

@@ -173,40 +173,48 @@ struct SyncEndToEndTests {
         #expect(try feedcli("list", "bad", "--json").stdout == "[]\n")
     }
 
+    /// The slow feed's server holds its answer until the test has read the fast feed's entries
+    /// (or 10 seconds pass): output that waited for every feed would come only after it answered.
     @Test func eachFeedsEntriesArePrintedAsSoonAsTheyAreStored() throws {
         let fast = try PagedServer(kind: .graph, count: 2)
+        let release = DispatchSemaphore(value: 0)
+        let answered = Locked(false)
         let slow = try LoopbackServer { _, connection in
-            Thread.sleep(forTimeInterval: 1.5)
+            _ = release.wait(timeout: .now() + 10)
+            answered.withLock { $0 = true }
             connection.respond(200, text: "[]")
         }
         try add("a-fast", fast.url, kind: "graph")
         try add("b-slow", slow.baseURL + "/feed", kind: "linked")
-        let started = ContinuousClock.now
         let running = try Feedcli.start(["sync", "a-fast", "b-slow", "--jsonl", "--state", state, "--retries", "0"])
         let firstOutput = running.out.fileHandleForReading.availableData
-        let firstOutputAt = ContinuousClock.now - started
+        let slowHadAnswered = answered.value
+        release.signal()
         let rest = running.finish()
-        let endedAt = ContinuousClock.now - started
         #expect(String(decoding: firstOutput, as: UTF8.self).contains(#""id":"7_1""#))
-        #expect(firstOutputAt < .seconds(1) && endedAt >= .milliseconds(1500),
-                "first output after \(firstOutputAt), end after \(endedAt)")
+        #expect(!slowHadAnswered, "the fast feed's entries came out while the slow feed's answer was held")
         #expect(rest.status == 0)
     }
 
+    /// Each of four servers answers only once all four requests have arrived (a barrier, given
+    /// up after 10 seconds): feeds synced one after another would never all be in flight.
     @Test func jobsSyncSlowFeedsTogetherAndKeepEachFeedsBlockWhole() throws {
+        let arrived = Locked(0)
+        let allHere = DispatchSemaphore(value: 0)
+        let metTogether = Locked<[Bool]>([])
         let servers = try (0..<4).map { _ in
             try LoopbackServer { _, connection in
-                Thread.sleep(forTimeInterval: 0.6)
+                if arrived.withLock({ $0 += 1; return $0 }) == 4 { for _ in 0..<4 { allHere.signal() } }
+                let together = allHere.wait(timeout: .now() + 10) == .success
+                metTogether.withLock { $0.append(together) }
                 connection.respond(200, text: "[" + (1...3).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
             }
         }
         for (number, server) in servers.enumerated() { try add("slow\(number)", server.baseURL + "/feed", kind: "linked") }
         let names = (0..<4).map { "slow\($0)" }
-        let started = ContinuousClock.now
         let together = try Feedcli.run(["sync"] + names + ["--jobs", "4", "--jsonl", "--state", state, "--retries", "0"])
-        let elapsed = ContinuousClock.now - started
         #expect(together.status == 0)
-        #expect(elapsed < .seconds(1.8), "four 0.6 s feeds at once, not one after another (\(elapsed))")
+        #expect(metTogether.value == Array(repeating: true, count: 4), "four feeds in flight at once, not one after another")
         let feeds = JSONLines.objects(together.stdout).compactMap { $0["feed"] as? String }
         #expect(feeds.count == 12)
         let blocks = feeds.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
