@@ -27,36 +27,35 @@ struct PageMemoryTests {
         let output: String
     }
 
+    /// How much more memory feedcli's sync of one page (served as `body`) peaks at than a
+    /// start (`status` on the same store), in KiB, once the sync stored `entries` entries.
+    static func growth(syncing body: String, kind: String, entries: Int) throws -> Int {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
+        let session = StoreSession()
+        try session.add("f", server.baseURL + "/page", kind: kind)
+        let start = try peak(Feedcli.onStore(session.state, ["status"]))
+        let sync = try peak(Feedcli.onStore(session.state, ["sync", "f", "--jsonl"]))
+        #expect(start.status == 0 && sync.status == 0)
+        #expect(try session.status("f")?["entries"] as? Int == entries, "every item stored")
+        return sync.kib - start.kib
+    }
+
     /// 100,000 items of `{"id":N}` (1.2 MB) on one linked page: before, about 700 bytes an item
     /// above what feedcli needs to start (a tree of the page, an entry per item held to the end);
     /// now the spans, the ids seen and a batch of entries at a time.
     @Test func aPageOfManyItemsCostsLittleMoreThanItsBody() throws {
         let count = 100_000
         let body = "[" + (1...count).reversed().map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
-        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
-        let session = StoreSession()
-        try session.add("big", server.baseURL + "/page", kind: "linked")
-        let start = try Self.peak(Feedcli.onStore(session.state, ["status"]))
-        let sync = try Self.peak(Feedcli.onStore(session.state, ["sync", "big", "--jsonl"]))
-        #expect(start.status == 0 && sync.status == 0)
-        #expect(try session.status("big")?["entries"] as? Int == count, "every item stored")
-        let growth = sync.kib - start.kib
-        #expect(growth < 40 * 1024, "the sync of \(count) items peaked \(growth / 1024) MiB above a start (\(start.kib / 1024) MiB)")
+        let growth = try Self.growth(syncing: body, kind: "linked", entries: count)
+        #expect(growth < 40 * 1024, "the sync of \(count) items peaked \(growth / 1024) MiB above a start")
     }
 
     /// One item of 2,000,000 numbers (4 MB): a tree of them took about 27 times the item's
     /// bytes; only the fields a kind reads are built now, the rest is checked and kept as text.
     @Test func anItemOfMillionsOfValuesCostsItsBytes() throws {
         let body = #"[{"id":1,"title":"fat","x":["# + Array(repeating: "1", count: 2_000_000).joined(separator: ",") + "]}]"
-        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
-        let session = StoreSession()
-        try session.add("fat", server.baseURL + "/page", kind: "linked")
-        let start = try Self.peak(Feedcli.onStore(session.state, ["status"]))
-        let sync = try Self.peak(Feedcli.onStore(session.state, ["sync", "fat", "--jsonl"]))
-        #expect(start.status == 0 && sync.status == 0)
-        #expect(try session.status("fat")?["entries"] as? Int == 1)
-        let growth = sync.kib - start.kib, bytes = body.utf8.count / 1024
-        #expect(growth < 8 * bytes, "an item of \(bytes) KiB peaked \(growth / 1024) MiB above a start")
+        let growth = try Self.growth(syncing: body, kind: "linked", entries: 1), kib = body.utf8.count / 1024
+        #expect(growth < 8 * kib, "an item of \(kib) KiB peaked \(growth / 1024) MiB above a start")
     }
 
     /// A walk's new entries are made oldest first from its pages (newest first), whatever the

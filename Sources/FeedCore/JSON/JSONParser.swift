@@ -71,15 +71,9 @@ public enum JSONParser {
     public static func valueCountBound(of data: Data) -> Int {
         data.withUnsafeBytes { bytes in
             var count = 1
-            var inString = false, escaped = false
-            for byte in bytes {
-                if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
-                } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                    count += 1
-                }
+            var tracker = JSONStringTracker()
+            for byte in bytes where tracker.isStructural(byte) {
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") { count += 1 }
             }
             return count
         }

@@ -21,15 +21,9 @@ public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
     init(_ bytes: UnsafeRawBufferPointer) {
         text = String(unsafeUninitializedCapacity: bytes.count) { output in
             var count = 0
-            var inString = false, escaped = false
+            var tracker = JSONStringTracker()
             for byte in bytes {
-                if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
-                } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                    continue
-                }
+                if tracker.isStructural(byte), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { continue }
                 output[count] = byte
                 count += 1
             }
