@@ -49,11 +49,14 @@ struct PagingWalker: Sendable {
     let storedIDs: @Sendable ([String]) throws -> Set<String>
 
     func walk(from url: String, validators: Validators?) -> Observable<Step> {
-        step(url: url, number: 1, requested: [url], seen: [], validators: validators)
+        // One set of the ids seen for the whole walk, shared by its pages' steps: a set passed
+        // along by value was copied by every page that added to it, while earlier pages' steps
+        // still held their copies (a 10-page walk of a million ids held ten growing sets).
+        step(url: url, number: 1, requested: [url], seen: Locked([]), validators: validators)
     }
 
     private func step(
-        url: String, number: Int, requested: Set<String>, seen: Set<String>, validators: Validators?
+        url: String, number: Int, requested: Set<String>, seen: Locked<Set<String>>, validators: Validators?
     ) -> Observable<Step> {
         let fetched = fetcher.get(url, feed: feed, validators: validators)
         let page = number == 1 ? fetched : fetched.catch { error in
@@ -66,8 +69,12 @@ struct PagingWalker: Sendable {
                 if response.status == 404 || response.status == 410 { return .just(.deadLink(url: url, status: response.status)) }
                 if response.status == 304 { return .just(.notModified) }
                 let page = try format.page(from: response)
-                var seen = seen
-                let (fresh, anyStored) = try freshItems(of: page.items, seen: &seen)
+                // Taken out of its box while the store is asked (no lock held across it), and
+                // put back: the set is never copied.
+                var ids = seen.withLock { ids in defer { ids = [] }; return ids }
+                let found = Result { try freshItems(of: page.items, seen: &ids) }
+                seen.withLock { [ids] in $0 = ids }
+                let (fresh, anyStored) = try found.get()
                 let pageValidators = number == 1
                     ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
                     : nil
