@@ -11,12 +11,13 @@ enum FeedDocument {
     }
 
     /// Parses `response`'s body as a page whose items are the array at `items`; of the rest,
-    /// what `rest` names is built, and what `FeedShape` reads for its hints.
+    /// what `rest` names is built (a kind's `pageProjection`: what it reads, and what
+    /// `FeedShape` reads for its hints, joined once).
     static func parsePage(
         _ response: HTTPResponse, items: JSONParser.ItemArray, rest: JSONProjection, what: String
     ) throws(FeedFailure) -> JSONParser.PageDocument {
         try reading(response, what: what) { () throws(JSONSyntaxError) in
-            try JSONParser.parsePage(response.body, items: items, rest: rest.union(FeedShape.projection))
+            try JSONParser.parsePage(response.body, items: items, rest: rest)
         }
     }
 

@@ -6,8 +6,7 @@ struct GraphFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "graph page at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .member("data"), rest: .parts(["paging": .members(["next"])]),
-                                                  what: what)
+        let document = try FeedDocument.parsePage(response, items: .member("data"), rest: Self.pageProjection, what: what)
         guard let spans = document.items else {
             throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a Graph page object with a `data` array",
                                           kind: .graph, what: what, arrayMember: "data")
@@ -21,6 +20,9 @@ struct GraphFeed: PageFormat {
 
     /// `title` ← `story`; `text` ← `message`, else `story`; `author` ← `from.name`; `published` ←
     /// `created_time` (`2026-11-01T10:00:00+0000`, the Graph spelling, or RFC 3339).
+    /// The parts of a page besides its items that `page` reads, and those `FeedShape` reads.
+    static let pageProjection = JSONProjection.parts(["paging": .members(["next"])]).union(FeedShape.projection)
+
     /// The parts of an item `item` reads.
     static let itemProjection = JSONProjection.members(["id", "story", "message", "created_time"])
         .union(.parts(["from": .members(["name"])]))

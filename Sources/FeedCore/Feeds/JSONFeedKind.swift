@@ -9,9 +9,7 @@ struct JSONFeedKind: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "JSON Feed at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .member("items"),
-                                                  rest: JSONProjection.members(["version", "next_url"]).union(Self.authorProjection),
-                                                  what: what)
+        let document = try FeedDocument.parsePage(response, items: .member("items"), rest: Self.pageProjection, what: what)
         guard let spans = document.items, let version = document.value["version"]?.string else {
             throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a JSON Feed object with `version` and `items`",
                                           kind: .jsonfeed, what: what, arrayMember: "items")
@@ -32,6 +30,10 @@ struct JSONFeedKind: PageFormat {
     /// The parts of a feed or an item `authorName` reads.
     static let authorProjection = JSONProjection.parts(["authors": .parts([:], first: .members(["name"])),
                                                         "author": .members(["name"])])
+
+    /// The parts of a document besides its items that `page` reads, and those `FeedShape` reads.
+    static let pageProjection = JSONProjection.members(["version", "next_url"]).union(authorProjection)
+        .union(FeedShape.projection)
 
     /// The parts of an item `item` reads.
     static let itemProjection = JSONProjection.members(["id", "title", "content_text", "content_html", "url", "date_published"])

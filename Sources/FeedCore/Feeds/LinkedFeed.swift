@@ -4,7 +4,8 @@ struct LinkedFeed: PageFormat {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "linked page at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .topLevel, rest: .kindOnly, what: what)
+        // The document is the item array; anything else is read only for `FeedShape`'s hints.
+        let document = try FeedDocument.parsePage(response, items: .topLevel, rest: FeedShape.projection, what: what)
         guard let spans = document.items else {
             throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a JSON array of items", kind: .linked, what: what)
         }

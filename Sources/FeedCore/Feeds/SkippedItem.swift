@@ -33,10 +33,6 @@ struct SkippedItems: Sendable, Equatable {
     /// How many more were skipped past `namedLimit`.
     private(set) var unnamed = 0
 
-    init(_ named: [SkippedItem] = []) {
-        for item in named { add(item) }
-    }
-
     var count: Int { named.count + unnamed }
 
     /// Records one more skipped item; `item` is only made while items are still named.
