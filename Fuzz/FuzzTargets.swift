@@ -134,7 +134,7 @@ private func linkHeader(_ text: String) {
         precondition(!next.isEmpty)
     }
     _ = LinkHeader.resolve(text, against: "https://fuzz.example/a/b")
-    _ = Redaction.maskingPasswords(in: text)
+    _ = Redaction.maskingSecrets(in: text)
 }
 
 private func retryAfter(_ text: String) {
@@ -165,7 +165,7 @@ private func mapping(_ data: Data) {
     guard let selector = data.first else { return }
     let expressions = mappings[Int(selector) % mappings.count]
     let format = FeedRegistration(name: "f", url: "https://fuzz.example/api?x=1", kind: .json, expressions: expressions)
-        .pageFormat(timeout: .seconds(5))
+        .pageFormat(jq: JQ.Limits(memory: 0, timeout: .seconds(5)))
     guard let format, let page = try? format.page(from: response(data.dropFirst())) else { return }
     for item in page.items {
         precondition(!item.id.isEmpty, "an empty id")

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "cjq.h"
 
 #include <dlfcn.h>
@@ -5,6 +6,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/mman.h>
+#include <signal.h>
+#include <unistd.h>
 
 // libjq's functions, resolved once by cjq_load. The types come from jq's own headers.
 static struct {
@@ -24,6 +29,8 @@ static struct {
     __typeof__(jv_dump_string) *dump_string;
     __typeof__(jv_string_value) *string_value;
     __typeof__(jv_string_length_bytes) *string_length_bytes;
+    __typeof__(jv_getpath) *getpath;
+    __typeof__(jq_set_nomem_handler) *set_nomem_handler;
 } jq;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -57,6 +64,8 @@ static void load(void) {
     RESOLVE(dump_string, jv_dump_string)
     RESOLVE(string_value, jv_string_value)
     RESOLVE(string_length_bytes, jv_string_length_bytes)
+    RESOLVE(getpath, jv_getpath)
+    RESOLVE(set_nomem_handler, jq_set_nomem_handler)
 #undef RESOLVE
 }
 
@@ -66,6 +75,10 @@ const char *cjq_load(void) {
 }
 
 struct cjq_program { jq_state *state; };
+
+static void (*nomem_handler)(void *) = NULL;
+
+void cjq_on_out_of_memory(void (*handler)(void *)) { nomem_handler = handler; }
 struct cjq_value { jv value; };
 
 // A message as text: a string as it is, anything else as compact JSON. Consumes `message`.
@@ -103,6 +116,7 @@ cjq_program *cjq_compile(const char *expression, char **error) {
         *error = strdup("jq could not start");
         return NULL;
     }
+    if (nomem_handler) jq.set_nomem_handler(state, nomem_handler, NULL);
     jq.set_error_cb(state, keep_error, error);
     if (!jq.compile(state, expression)) {
         if (!*error) *error = strdup("jq cannot compile it");
@@ -214,4 +228,75 @@ void cjq_outputs_free(cjq_outputs *outputs) {
     free(outputs->text);
     free(outputs->error);
     memset(outputs, 0, sizeof *outputs);
+}
+
+cjq_value *cjq_get_path(const cjq_value *root, const char *path, size_t length, char **error) {
+    *error = NULL;
+    if (length > 0x7fffffff) {
+        *error = strdup("the path is too long for jq");
+        return NULL;
+    }
+    jv steps = jq.parse_sized(path, (int)length);
+    if (jq.get_kind(steps) != JV_KIND_ARRAY) {
+        jq.free(steps);
+        *error = strdup("not a path");
+        return NULL;
+    }
+    jv value = jq.getpath(jq.copy(root->value), steps);
+    if (jq.get_kind(value) == JV_KIND_INVALID) {
+        *error = jq.invalid_has_msg(jq.copy(value)) ? message_text(jq.invalid_get_msg(value)) : strdup("no value there");
+        return NULL;
+    }
+    cjq_value *boxed = malloc(sizeof *boxed);
+    if (!boxed) {
+        jq.free(value);
+        *error = strdup("out of memory");
+        return NULL;
+    }
+    boxed->value = value;
+    return boxed;
+}
+
+int cjq_is_object(const cjq_value *value) {
+    return jq.get_kind(value->value) == JV_KIND_OBJECT;
+}
+
+int cjq_die_with_parent(pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    // The parent may have died before the call: then nothing will send the signal.
+    return getppid() == parent ? 0 : -1;
+}
+
+void cjq_close_from(int lowest) {
+    if (close_range((unsigned)lowest, ~0U, 0) == 0) return;
+    for (int fd = lowest; fd < 65536; fd++) close(fd);
+}
+
+int cjq_progress_create(void) {
+    int fd = memfd_create("feedcli-jq-progress", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, 2 * sizeof(int32_t)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+volatile int32_t *cjq_progress_map(int fd) {
+    void *address = mmap(NULL, 2 * sizeof(int32_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return address == MAP_FAILED ? NULL : (volatile int32_t *)address;
+}
+
+void cjq_progress_unmap(volatile int32_t *progress) {
+    if (progress) munmap((void *)progress, 2 * sizeof(int32_t));
+}
+
+void cjq_progress_set(volatile int32_t *progress, int32_t stage, int32_t item) {
+    if (!progress) return;
+    progress[0] = stage;
+    progress[1] = item;
+}
+
+int32_t cjq_progress_get(volatile int32_t *progress, int index) {
+    return progress ? progress[index] : -1;
 }

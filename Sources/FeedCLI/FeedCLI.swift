@@ -11,6 +11,8 @@ struct FeedCLI: ParsableCommand {
         subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Open.self, Export.self, Feeds.self, Status.self])
 
     static func main() {
+        // Started again as its own jq worker, feedcli serves jq expressions and exits here.
+        JQWorkerMain.serveIfAsked()
         SignalHandling.hold()
         FileDescriptorSink.claimStandardDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -259,6 +261,8 @@ struct Feeds: ParsableCommand {
             commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, its jq expressions.")
         @Argument(help: "The feed.", completion: .feedNames) var name: String
         @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration")) var every: String?
+        @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token ('' for none).", valueName: "VAR"))
+        var tokenEnv: String?
         @OptionGroup(title: "jq expressions (json feeds; --filter for any feed; '' unsets one)") var jq: ExpressionOptions
         @OptionGroup var store: StoreOptions
 
@@ -266,14 +270,16 @@ struct Feeds: ParsableCommand {
             if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
                 throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
             }
-            if every == nil, jq.expressions == FeedExpressions() {
-                throw ValidationError("give what to change: --every, --filter or a json feed's expressions")
+            if every == nil, tokenEnv == nil, jq.expressions == FeedExpressions() {
+                throw ValidationError("give what to change: --every, --token-env, --filter or a json feed's expressions")
             }
         }
 
         func run() throws {
             let every: Duration?? = self.every.map { EveryDuration.parse($0) }
-            try finish(with: FeedCommands.setFeed(name, every: every, expressions: jq.expressions, context: context(store: store)))
+            let tokenEnv: String?? = self.tokenEnv.map { $0.isEmpty ? nil : $0 }
+            try finish(with: FeedCommands.setFeed(name, every: every, expressions: jq.expressions, tokenEnv: tokenEnv,
+                                                  context: context(store: store)))
         }
     }
 

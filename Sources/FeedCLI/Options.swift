@@ -73,12 +73,18 @@ struct FetchingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Feeds synced at once (requests to one host stay at most 4 at once).", valueName: "n"))
     var jobs = FetchOptions().jobs
 
+    @Option(help: ArgumentHelp("Most memory a feed's jq expressions may use (512M, 1G).", valueName: "size"))
+    var jqMemory = MemorySize.format(FetchOptions().jqMemory)
+
     func validate() throws {
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
         guard maxSize > 0 else { throw ValidationError("--max-size must be positive") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") }
+        guard let bytes = MemorySize.parse(jqMemory), bytes >= 64 << 20 else {
+            throw ValidationError("--jq-memory takes a size of at least 64M, such as 512M or 1G (got '\(jqMemory)')")
+        }
     }
 }
 
@@ -94,6 +100,7 @@ func context(store: StoreOptions, output: OutputOptions? = nil, fetching: Fetchi
         options.maxPages = fetching.maxPages
         options.force = fetching.force
         options.jobs = fetching.jobs
+        options.jqMemory = MemorySize.parse(fetching.jqMemory) ?? options.jqMemory
         fetch = options
     }
     return context(statePath: store.state, wait: .milliseconds(Int((store.wait * 1000).rounded(.up))),

@@ -145,15 +145,59 @@ struct JSONAPIFeedTests {
         #expect(expressions["filter"] as? String == ".a", "a failed set changes nothing")
     }
 
+    /// An expression run on the page (the items, the next page, the filter) that fails or gives
+    /// the wrong type fails the feed: nothing of the page can be trusted.
     @Test(arguments: [
-        (["--id", "{a: 1}"], "--id"),
-        (["--items", ".feed.contentItems[].properties.headline"], "--items"),
-        (["--title", ".headline | {x: .}"], "--title"),
+        (["--items", "error(\"no\")"], "--items"),
+        (["--cursor", "{a: 1}"], "--cursor"),
         (["--filter", "error(\"no\")"], "--filter"),
     ])
-    func wrongTypesFailTheFeedWith65AndCommitNothing(options: [String], option: String) throws {
+    func pageExpressionsThatFailOrGiveWrongTypesFailTheFeedWith65AndCommitNothing(options: [String], option: String) throws {
         let api = try ProductAPI(count: 3)
         let session = StoreSession()
+        #expect(try session.run(Self.adding(api, with: options)).status == 0)
+        let sync = try session.feedcli("sync", "news")
+        #expect(sync.status == 65, "\(sync.stderr)")
+        #expect(sync.stdout.isEmpty)
+        #expect(sync.stderr.contains(option) && sync.stderr.contains(api.url), "names the option and the page: \(sync.stderr)")
+        #expect(try session.status("news")?["entries"] as? Int == 0, "nothing of that page committed")
+    }
+
+    /// An item whose field cannot be made (an expression gives it the wrong type) is a skipped
+    /// item, named with why; the page and its other items go on (issue 24, item 4).
+    @Test(arguments: [
+        (["--id", "{a: 1}"], "--id gave an object, not a string or number"),
+        (["--items", ".feed.contentItems[].properties.headline"], "--items gave a string, not an object"),
+        (["--title", ".headline | {x: .}"], "--title gave an object, not a string"),
+    ])
+    func anItemWhoseFieldCannotBeMadeIsSkippedNamed(options: [String], why: String) throws {
+        let api = try ProductAPI(count: 2)
+        let session = StoreSession()
+        #expect(try session.run(Self.adding(api, with: options)).status == 0)
+        let sync = try session.feedcli("sync", "news", "--max-pages", "1")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let lines = sync.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == ["feedcli: news: warning: skipped item 1 of \(api.url): \(why)",
+                          "feedcli: news: warning: skipped item 2 of \(api.url): \(why)"], "\(sync.stderr)")
+        #expect(try session.status("news")?["last_skipped"] as? Int == 2)
+    }
+
+    /// One item of a wrong type among good ones skips that item only.
+    @Test func oneBadItemSkipsThatItemNotThePage() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"{"posts":[{"id":1,"t":"one"},{"id":2,"t":{}},{"id":3,"t":"three"}]}"#)
+        }
+        let session = StoreSession()
+        #expect(try session.run(["feeds", "add", "p", server.baseURL + "/p", "--kind", "json", "--items", ".posts[]",
+                                 "--title", ".t"]).status == 0)
+        let sync = try session.feedcli("sync", "p", "--jsonl")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(JSONLines.ids(sync.stdout) == ["3", "1"])
+        #expect(sync.stderr.contains("skipped item 2 of \(server.baseURL)/p: --title gave an object, not a string"), "\(sync.stderr)")
+    }
+
+    /// The feed `news` on `api` with the standard mapping, `options` replacing or adding to it.
+    static func adding(_ api: ProductAPI, with options: [String]) -> [String] {
         var arguments = ["feeds", "add", "news", api.url, "--kind", "json", "--items", ".feed.contentItems[].properties", "--id", ".newsId"]
         for index in stride(from: 0, to: options.count, by: 2) {
             if let existing = arguments.firstIndex(of: options[index]) {
@@ -162,12 +206,8 @@ struct JSONAPIFeedTests {
                 arguments += [options[index], options[index + 1]]
             }
         }
-        #expect(try session.run(arguments).status == 0)
-        let sync = try session.feedcli("sync", "news")
-        #expect(sync.status == 65, "\(sync.stderr)")
-        #expect(sync.stdout.isEmpty)
-        #expect(sync.stderr.contains(option) && sync.stderr.contains(api.url), "names the option and the page: \(sync.stderr)")
-        #expect(try session.status("news")?["entries"] as? Int == 0, "nothing of that page committed")
+        if options.contains("--cursor") { arguments += ["--cursor-param", "after"] }
+        return arguments
     }
 
     /// jq 1.6 cannot be interrupted: a runaway expression is left behind and the run ends at its
@@ -257,7 +297,7 @@ struct JSONAPIFeedTests {
         expressions.items = ".list[]"
         expressions.id = #""\(.kind)-\(.n)""#
         expressions.title = ".n"
-        let feed = JSONAPIFeed(feedURL: "https://x.example/", expressions: expressions, timeout: .seconds(10))
+        let feed = JSONAPIFeed(feedURL: "https://x.example/", expressions: expressions, limits: JQ.Limits(timeout: .seconds(10)))
         let body = #"{"list":[{"kind":"a","n":100000000000000000001},{"kind":"b","n":2}]}"#
         let page = try feed.page(from: HTTPResponse(status: 200, body: Data(body.utf8), effectiveURL: "https://x.example/"))
         #expect(page.items.map(\.id) == ["a-1e+20", "b-2"], "jq's own (rounded) output for a string it builds")

@@ -62,7 +62,9 @@ struct OPMLTests {
         let imported = try other.feedcli("feeds", "import", file)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("feedcli: imported 3 of 3 feeds from \(file)"))
-        let keys = ["name", "kind", "url", "token_env", "every_seconds", "expressions"]
+        // A file never decides which secret goes to which host: the token variable is named, not taken.
+        #expect(imported.stderr.contains("sends no token: the file names $"), "\(imported.stderr)")
+        let keys = ["name", "kind", "url", "every_seconds", "expressions"]
         let before = try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
         let after = try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
         #expect(before.count == 3 && after.count == 3)

@@ -17,7 +17,7 @@ struct PagingWalkerTests {
         options.retries = 0
         let fetcher = FeedFetcher(http: http, workQueue: DispatchQueue(label: "test.work"), options: options, scheduler: DispatchScheduler(), random: { 0 },
                                   environment: [:], logger: .init(label: "test"))
-        let format = try #require(FeedRegistration(name: "f", url: server.url, kind: server.kind.feedKind).pageFormat(timeout: .seconds(30)))
+        let format = try #require(FeedRegistration(name: "f", url: server.url, kind: server.kind.feedKind).pageFormat(jq: JQ.Limits()))
         let walker = PagingWalker(fetcher: fetcher, format: format,
                                   feed: FeedRegistration(name: "f", url: server.url, kind: .graph),
                                   maxPages: maxPages, mode: .untilStored, storedIDs: { Set($0).intersection(stored) })

@@ -54,7 +54,7 @@ struct SkippedItemTests {
         #expect(lines.prefix(SkippedItems.namedLimit).enumerated().allSatisfy { offset, line in
             line.hasPrefix("feedcli: f: warning: skipped item \(offset + 1) of ") && line.hasSuffix("it has no `id`")
         })
-        #expect(lines.last == "feedcli: f: warning: skipped 150 more items of \(server.baseURL)/page without a usable id "
+        #expect(lines.last == "feedcli: f: warning: skipped 150 more items of \(server.baseURL)/page "
                 + "(only the first 100 of a page are named)")
         #expect(try session.status("f")?["last_skipped"] as? Int == 250)
     }

@@ -2,13 +2,16 @@
 #define CJQ_H
 
 #include <stddef.h>
+#include <sys/types.h>
+#include <stdint.h>
 
 /// A small C face on jq 1.6's library (libjq), loaded with dlopen on first use so that commands
 /// which never run a jq expression do not pay for loading it at start-up.
 ///
 /// Threading: jq 1.6 keeps per-thread state (its out-of-memory handler) and Debian's build is not
 /// safe to use from several threads; every function here except `cjq_load` must be called from
-/// one and the same thread for the life of the process (FeedCore's `JQThread` is that thread).
+/// one and the same thread for the life of the process. feedcli calls them only in its jq worker
+/// process (FeedCore's `JQWorkerMain`), on its one thread.
 /// Ownership: every pointer returned is the caller's, freed with the matching function.
 
 typedef struct cjq_program cjq_program;
@@ -39,5 +42,33 @@ void cjq_value_free(cjq_value *value);
 /// (`outputs->error` says which; the outputs before it are kept).
 int cjq_run(cjq_program *program, const cjq_value *value, int limit, cjq_outputs *outputs, int *more);
 void cjq_outputs_free(cjq_outputs *outputs);
+
+/// The value at `path` (a jq path as JSON text, `["data",0]`) in `root`; NULL with `*error` set
+/// when there is none.
+cjq_value *cjq_get_path(const cjq_value *root, const char *path, size_t length, char **error);
+
+/// 1 when `value` is an object.
+int cjq_is_object(const cjq_value *value);
+
+/// Calls `handler` (which must not return: jq aborts after it) when jq cannot allocate memory,
+/// in every program compiled after this call. The jq worker's way to say "out of memory".
+void cjq_on_out_of_memory(void (*handler)(void *));
+
+/// The jq worker's process set-up, calls Swift cannot make (prctl is variadic):
+/// SIGKILL when the parent dies; -1 when that cannot be arranged or `parent` is gone already.
+int cjq_die_with_parent(pid_t parent);
+/// Closes every descriptor from `lowest` up.
+void cjq_close_from(int lowest);
+
+/// Two shared integers through which a worker says what it is working on (a stage and an item),
+/// for feedcli to read after the worker died: a memfd (close-on-exec) of their size, -1 on failure.
+int cjq_progress_create(void);
+/// The integers of a progress memfd, mapped shared; NULL on failure.
+volatile int32_t *cjq_progress_map(int fd);
+void cjq_progress_unmap(volatile int32_t *progress);
+/// Sets both (ignored for NULL).
+void cjq_progress_set(volatile int32_t *progress, int32_t stage, int32_t item);
+/// One of them (0: the stage, 1: the item); -1 for NULL.
+int32_t cjq_progress_get(volatile int32_t *progress, int index);
 
 #endif

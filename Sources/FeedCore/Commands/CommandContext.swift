@@ -86,6 +86,12 @@ public struct CommandContext: Sendable {
         try? stderr.write("feedcli: \(feed): warning: " + TerminalText.safe(message) + "\n")
     }
 
+    /// A reader of stdout that takes nothing for `--wait` is told about once, on stderr.
+    var readerPatience: EntryPrinter.ReaderPatience {
+        let stderr = self.stderr
+        return EntryPrinter.ReaderPatience(after: wait) { message in try? stderr.write("feedcli: \(TerminalText.safe(message))\n") }
+    }
+
     func report(_ failure: FeedFailure, feed: String? = nil) {
         try? stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
     }

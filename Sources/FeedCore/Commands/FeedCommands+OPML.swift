@@ -19,9 +19,12 @@ extension FeedCommands {
 
     /// `feedcli feeds import FILE` (`-` for stdin): registers every feed the OPML file lists, as
     /// `feeds add` would (one stderr line each; the kind found out when the file does not say it,
-    /// which asks the URL), skipping names and URLs already registered. A file that is not OPML
-    /// is 65 and registers nothing; otherwise the exit code is that of the most serious feed that
-    /// could not be added (0 when every feed was added or already there).
+    /// which asks the URL), skipping names and URLs already registered, all in one transaction.
+    /// A file is someone else's word: a token variable it names is not taken (the feed is added
+    /// without one, and a line says how to give it one), a masked password (`***`) is refused,
+    /// and an expression that reads input or files is refused as at `feeds add`. A file that is
+    /// not OPML is 65 and registers nothing; otherwise the exit status is 0 when nothing was
+    /// skipped, else 65.
     public static func importOPML(path: String, context: CommandContext) -> Int32 {
         do {
             let text = try readText(path)
@@ -35,43 +38,57 @@ extension FeedCommands {
             let existing = try store.feeds()
             var names = Set(existing.map(\.name))
             var urls = Dictionary(existing.map { ($0.registration.url, $0.name) }, uniquingKeysWith: { first, _ in first })
-            var failures: [Int32] = []
-            var added = 0
+            var adding: [(feed: FeedRegistration, every: Duration?)] = []
+            var present = 0, skipped = 0
             for outline in outlines {
-                guard let url = outline["xmlUrl"] else { continue }
+                guard let url = outline["xmlUrl"]?.trimmingWhitespace() else { continue }
+                let shown = Redaction.maskingSecrets(in: url)
                 let title = outline[OPML.Attribute.name] ?? outline["text"] ?? outline["title"] ?? URLComponents(string: url)?.host ?? ""
                 guard let name = OPML.feedName(from: title) else {
-                    note("skipped \(url): no feed name can be made of its title", context: context)
+                    note("skipped \(shown): no feed name can be made of its title", context: context)
+                    skipped += 1
                     continue
                 }
                 if let existing = urls[url] {
-                    note("skipped \(name): \(url) is already feed \(existing)", context: context)
+                    note("skipped \(name): \(shown) is already feed \(existing)", context: context)
+                    present += 1
                     continue
                 }
                 if names.contains(name) {
                     note("skipped \(name): a feed of that name exists (add it with feeds add NAME URL)", context: context)
+                    present += 1
+                    continue
+                }
+                if Redaction.hasMaskedSecret(url) {
+                    note("skipped \(name): its URL's password or key is masked (***) in the file; add it with feeds add and the "
+                         + "real one", context: context)
+                    skipped += 1
                     continue
                 }
                 let kind = outline[OPML.Attribute.kind].flatMap(FeedKind.init(rawValue:))
-                let status = addFeed(
-                    name: name, url: url, kind: kind, tokenEnv: outline[OPML.Attribute.tokenEnv], replace: false,
-                    every: outline[OPML.Attribute.every].flatMap(EveryDuration.parse),
-                    expressions: outline[OPML.Attribute.expressions].flatMap(FeedExpressions.init(json:)) ?? FeedExpressions(),
-                    context: context)
-                guard status == 0 else {
-                    failures.append(status)
-                    continue
+                let expressions = outline[OPML.Attribute.expressions].flatMap(FeedExpressions.init(json:)) ?? FeedExpressions()
+                do {
+                    let feed = try validated(name: name, url: url, kind: kind, tokenEnv: nil, expressions: expressions, context: context)
+                    let (chosen, found) = try detected(feed, kindGiven: kind != nil, context: context)
+                    adding.append((chosen, outline[OPML.Attribute.every].flatMap(EveryDuration.parse)))
+                    names.insert(name)
+                    urls[url] = name
+                    note("added \(name): \(found ?? "\(chosen.kind.rawValue), as the file says")", context: context)
+                    if let variable = outline[OPML.Attribute.tokenEnv] {
+                        note("\(name) sends no token: the file names $\(variable), and a file never decides which secret goes to "
+                             + "which host; to send it: feedcli feeds set \(name) --token-env \(variable)", context: context)
+                    }
+                } catch {
+                    let failure = FeedFailure.wrap(error)
+                    if failure == .interrupted || context.interruption.isTriggered { throw failure }
+                    note("skipped \(name): \(failure.description)", context: context)
+                    skipped += 1
                 }
-                if let kind { note("added \(name): \(kind.rawValue), as the file says", context: context) }
-                names.insert(name)
-                urls[url] = name
-                added += 1
             }
-            note("imported \(added) of \(outlines.count) feeds from \(path)", context: context)
-            return failures.max { lhs, rhs in
-                // As for several feeds of a sync: a permanent failure outranks a temporary one.
-                (lhs == 75 ? 0 : lhs) < (rhs == 75 ? 0 : rhs)
-            } ?? 0
+            try store.addFeeds(adding)
+            note("imported \(adding.count) of \(outlines.count) feeds from \(path) (\(present) already there, \(skipped) skipped)",
+                 context: context)
+            return skipped == 0 ? 0 : FeedFailure.badData("").exitCode
         } catch {
             return fail(error, context: context)
         }

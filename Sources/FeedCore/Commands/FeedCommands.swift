@@ -18,7 +18,7 @@ public enum FeedCommands {
     private static func deliverOne(_ action: FeedAction, context: CommandContext) -> Int32 {
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .detailed, sink: context.stdout,
-                                   interruption: context.interruption, progress: progress)
+                                   interruption: context.interruption, progress: progress, patience: context.readerPatience)
         let state: FeedReactorState
         do {
             state = try runReactor(action, context: context, output: printer, progress: progress)
@@ -49,8 +49,14 @@ public enum FeedCommands {
             let entries = try storedEntries(reference, feed: feed, context: context)
             try FeedStore.refuseAmbiguous(reference, entries)
             let entry = entries[0]
-            guard let url = entry.url, FeedRegistration.isValidURL(url) else {
+            guard let url = entry.url, !url.isEmpty else {
                 throw FeedFailure.notFound("entry \(entry.handle) of \(entry.feed) has no web address to open")
+            }
+            // A feed's link is the server's word: only a usable http(s) URL goes to a browser
+            // (never `javascript:`, `file:`, or `--help` taken as an option).
+            if let why = FeedRegistration.whyUnusableLink(url) {
+                throw FeedFailure.notFound("will not open \(Excerpt.of(Redaction.maskingSecrets(in: url), limit: 80)), the link of entry "
+                                           + "\(entry.handle) of \(entry.feed): it \(why)")
             }
             let (program, status) = Launcher.open(url, environment: context.environment)
             guard let status else {
@@ -82,7 +88,7 @@ public enum FeedCommands {
     public static func sync(feeds: [String], context: CommandContext) -> Int32 {
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
-                                   interruption: context.interruption, progress: progress)
+                                   interruption: context.interruption, progress: progress, patience: context.readerPatience)
         let state: FeedReactorState
         do {
             state = try runReactor(.sync(feeds: feeds), context: context, output: printer, progress: progress)
@@ -226,37 +232,16 @@ public enum FeedCommands {
         expressions: FeedExpressions = FeedExpressions(), context: CommandContext
     ) -> Int32 {
         do {
-            guard FeedRegistration.isValidName(name) else {
-                throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
-            }
-            guard FeedRegistration.isValidURL(url) else {
-                throw FeedFailure.configuration("not an http or https URL: \(url)")
-            }
-            if expressions.hasMapping, let kind, !kind.usesExpressions {
-                throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
-            }
-            try check(FeedRegistration(name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
-                                       expressions: expressions), checksPaging: kind != nil || expressions.hasMapping)
+            let feed = try validated(name: name, url: url, kind: kind, tokenEnv: tokenEnv, expressions: expressions, context: context)
             let store = try context.openStore()
-            if !replace, (try? store.feed(named: name)) != nil {
+            if !replace, try store.hasFeed(named: name) {
                 throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
             }
-            let chosen: FeedKind
-            var found: String?
-            if let kind {
-                chosen = kind
-            } else if expressions.hasMapping {
-                chosen = .json
-            } else {
-                let detected = try detectKind(FeedRegistration(name: name, url: url, kind: .linked, tokenEnv: tokenEnv),
-                                              context: context)
-                (chosen, found) = (detected.kind, detected.summary)
-            }
+            let (chosen, found) = try detected(feed, kindGiven: kind != nil, context: context)
             // Replacing a feed waits for a run on it, as a sync does: that run's cursor and
             // validators belong to the old URL and must not land on the new one.
             let lock = replace ? try store.lock(feedNamed: name) : nil
-            try store.addFeed(FeedRegistration(name: name, url: url, kind: chosen, tokenEnv: tokenEnv, expressions: expressions),
-                              replace: replace)
+            try store.addFeed(chosen, replace: replace)
             withExtendedLifetime(lock) {}
             if let every { try store.setEvery(feed: name, every) }
             // What detection found, for the person who asked (a diagnostic: stdout stays empty).
@@ -267,18 +252,50 @@ public enum FeedCommands {
         }
     }
 
+    /// The feed `feeds add` would register, its names, URL and expressions checked (nothing is
+    /// asked of the network or the store); its kind is `.linked` when not given and not `json`.
+    static func validated(
+        name: String, url: String, kind: FeedKind?, tokenEnv: String?, expressions: FeedExpressions, context: CommandContext
+    ) throws(FeedFailure) -> FeedRegistration {
+        guard FeedRegistration.isValidName(name) else {
+            throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
+        }
+        guard FeedRegistration.isValidURL(url) else {
+            throw FeedFailure.configuration("not an http or https URL: \(Redaction.maskingSecrets(in: url))")
+        }
+        if expressions.hasMapping, let kind, !kind.usesExpressions {
+            throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
+        }
+        let feed = FeedRegistration(name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
+                                    tokenEnv: tokenEnv, expressions: expressions)
+        try check(feed, checksPaging: kind != nil || expressions.hasMapping, context: context)
+        return feed
+    }
+
+    /// `feed` with its kind found out by asking its URL, unless the kind was given or its
+    /// expressions make it `json`; what was found, for the person who asked.
+    static func detected(
+        _ feed: FeedRegistration, kindGiven: Bool, context: CommandContext
+    ) throws -> (feed: FeedRegistration, found: String?) {
+        guard !kindGiven, !feed.expressions.hasMapping else { return (feed, nil) }
+        let detected = try detectKind(feed, context: context)
+        var chosen = feed
+        chosen.kind = detected.kind
+        return (chosen, detected.summary)
+    }
+
     /// Compiles every expression the feed will run (jq's message is the usage error) and checks
     /// the paging options of a feed read by expressions.
-    private static func check(_ feed: FeedRegistration, checksPaging: Bool = true) throws(FeedFailure) {
+    private static func check(_ feed: FeedRegistration, checksPaging: Bool = true, context: CommandContext) throws(FeedFailure) {
         let expressions = feed.effectiveExpressions
         if checksPaging, feed.kind.usesExpressions, let problem = expressions.pagingProblem { throw .usage(problem) }
         for (option, expression) in expressions.expressions {
             do {
-                try JQ.check(expression)
+                try JQ.check(expression, limits: JQ.Limits(memory: context.fetch.jqMemory, timeout: .seconds(10)))
             } catch .unavailable(let message) {
                 throw .configuration("\(option): \(message)")
             } catch {
-                throw .usage("\(option) `\(Excerpt.of(expression, limit: 60))`: \(error)")
+                throw .usage("\(option) `\(TerminalText.safe(Excerpt.of(expression, limit: 60)))`: \(error)")
             }
         }
     }
@@ -292,14 +309,22 @@ public enum FeedCommands {
         }
     }
 
-    /// `feedcli feeds set NAME [--every DURATION|never] [jq expressions]`: changes what is given
-    /// (an empty expression unsets one); entries, read state and cursors are kept.
+    /// `feedcli feeds set NAME [--every DURATION|never] [--token-env VAR] [jq expressions]`:
+    /// changes what is given (an empty expression or variable unsets one); entries, read state
+    /// and cursors are kept.
     public static func setFeed(
-        _ name: String, every: Duration??, expressions changes: FeedExpressions = FeedExpressions(), context: CommandContext
+        _ name: String, every: Duration??, expressions changes: FeedExpressions = FeedExpressions(), tokenEnv: String?? = nil,
+        context: CommandContext
     ) -> Int32 {
         do {
             let store = try context.openStore()
             let record = try store.feed(named: name)
+            if let tokenEnv {
+                if let variable = tokenEnv, !FeedRegistration.isValidVariableName(variable) {
+                    throw FeedFailure.usage("--token-env takes an environment variable's name (letters, digits, _): \(variable)")
+                }
+                try store.setTokenEnv(feed: name, tokenEnv)
+            }
             if changes != FeedExpressions() {
                 var changed = record.registration
                 changed.expressions = changed.expressions.merging(changes)
@@ -307,7 +332,7 @@ public enum FeedCommands {
                     throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for json feeds; "
                                             + "\(name) is \(record.registration.kind.rawValue)")
                 }
-                try check(changed)
+                try check(changed, context: context)
                 try store.setExpressions(feed: name, changed.expressions)
             }
             if let every { try store.setEvery(feed: name, every) }

@@ -46,7 +46,7 @@ struct FeedFetcher: FeedFetching {
         if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let date = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
         let logger = self.logger
-        let shown = Redaction.maskingPasswords(in: url)
+        let shown = Redaction.maskingSecrets(in: url)
         let sent = request.headers.map { $0.name == "Authorization" ? "Authorization: Bearer (a token, not shown)" : "\($0.name): \($0.value)" }
         let once = http.get(request)
             .handleEvents(onSubscribe: {
@@ -89,6 +89,17 @@ struct FeedFetcher: FeedFetching {
             }
             .observe(on: workQueue)
     }
+
+    /// Runs `work` on a concurrent queue of its own, then hands its result to `workQueue`, so
+    /// the serial work queue never waits for it.
+    func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {
+        Observable<T>.deferred { .just(try work()) }
+            .subscribe(on: Self.blockingQueue)
+            .observe(on: workQueue)
+    }
+
+    /// Where pages wait for their jq workers: one thread each (at most `--jobs` at once).
+    private static let blockingQueue = DispatchQueue(label: "feedcli.jq", attributes: .concurrent)
 
     /// The bearer token: the feed's own variable when it names one, else `FEEDCLI_TOKEN`.
     private func token(for feed: FeedRegistration) -> String? {

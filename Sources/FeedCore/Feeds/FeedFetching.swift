@@ -4,9 +4,18 @@ public protocol FeedFetching: Sendable {
     /// A cold observable of one GET of a feed's URL: emits the response for 2xx, 304 and (when
     /// `acceptsNotFound`) 404, or fails with the feed's failure.
     func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse>
+    /// A cold observable of `work`, which may block for long (a page read by a jq worker, up to
+    /// `--timeout`): run where it holds up no other feed, its result delivered where responses
+    /// are.
+    func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T>
 }
 
 extension FeedFetching {
+    /// Runs `work` where it is subscribed (a fetcher without queues of its own: tests).
+    public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {
+        .deferred { .just(try work()) }
+    }
+
     func get(_ url: String, feed: FeedRegistration, validators: Validators? = nil) -> Observable<HTTPResponse> {
         get(url, feed: feed, validators: validators, acceptsNotFound: false)
     }

@@ -11,12 +11,27 @@ struct FeedPage: Sendable {
 /// How one kind reads a page from a response. The walker is shared; only this differs.
 protocol PageFormat: Sendable {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage
+    /// Whether reading a page waits for a jq worker (up to `--timeout`): the walker then reads
+    /// it off the run's serial work queue, so no other feed waits behind it.
+    var waitsForJQ: Bool { get }
+}
+
+extension PageFormat {
+    var waitsForJQ: Bool { false }
+}
+
+extension JSONAPIFeed {
+    var waitsForJQ: Bool { true }
+}
+
+extension FilteredPages {
+    var waitsForJQ: Bool { true }
 }
 
 extension FeedRegistration {
     /// How this feed's pages are read, its filter included; nil for `indexed`, which is not
-    /// paged. `timeout` bounds the feed's jq expressions.
-    func pageFormat(timeout: Duration) -> (any PageFormat)? {
+    /// paged. `jq` bounds the feed's jq expressions (time and memory).
+    func pageFormat(jq limits: JQ.Limits) -> (any PageFormat)? {
         let format: any PageFormat
         switch kind {
         case .indexed: return nil
@@ -24,14 +39,14 @@ extension FeedRegistration {
         case .jsonfeed: format = JSONFeedKind()
         case .linked: format = LinkedFeed()
         case .json, .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange:
-            format = JSONAPIFeed(feedURL: url, expressions: effectiveExpressions, timeout: timeout)
+            format = JSONAPIFeed(feedURL: url, expressions: effectiveExpressions, limits: limits)
         }
-        guard let filter = itemFilter(timeout: timeout) else { return format }
+        guard let filter = itemFilter(jq: limits) else { return format }
         return FilteredPages(format: format, filter: filter)
     }
 
     /// The feed's `--filter`, when it has one.
-    func itemFilter(timeout: Duration) -> ItemFilter? {
-        expressions.filter.map { ItemFilter(expression: $0, timeout: timeout) }
+    func itemFilter(jq limits: JQ.Limits) -> ItemFilter? {
+        expressions.filter.map { ItemFilter(expression: $0, limits: limits) }
     }
 }

@@ -12,6 +12,11 @@ public struct FetchOptions: Sendable, Equatable {
     /// First retry's backoff ceiling; doubles per retry (full jitter), capped at `retryCap`.
     public var retryBase: Duration = .milliseconds(500)
     public var retryCap: Duration = .seconds(30)
+    /// The most memory a jq worker may use, in bytes (`--jq-memory`).
+    public var jqMemory = JQ.Limits.defaultMemory
+
+    /// What a feed's jq expressions may use: `--jq-memory`, and `--timeout` per page.
+    var jq: JQ.Limits { JQ.Limits(memory: jqMemory, timeout: timeout) }
 
     public init() {}
 }

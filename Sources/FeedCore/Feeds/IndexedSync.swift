@@ -102,7 +102,7 @@ struct IndexedSync: Sendable {
     /// would otherwise sync "nothing new" forever, in silence).
     private var neverFound: SyncStep? {
         guard record.total == 0, record.nextIndex == 1 else { return nil }
-        return .warning("\(Redaction.maskingPasswords(in: url(1))) answered HTTP 404 and \(feed.name) has never delivered "
+        return .warning("\(Redaction.maskingSecrets(in: url(1))) answered HTTP 404 and \(feed.name) has never delivered "
                         + "an entry; if it is not an indexed feed, add it again without --kind (feeds add \(feed.name) URL "
                         + "--replace) to have its kind found out")
     }

@@ -3,30 +3,25 @@
 /// that fails on an item fails the feed's page (65), naming the option and the item.
 struct ItemFilter: Sendable {
     let expression: String
-    let timeout: Duration
+    let limits: JQ.Limits
 
-    /// The positions of the items that pass, ascending. One job on jq's thread for the whole
-    /// page; each item is read (and its source handed to jq) one at a time.
+    /// The positions of the items that pass, ascending. One request to a jq worker for the whole
+    /// page, with every item's source (lone surrogate escapes as jq 1.6 can read them).
     func passing(_ items: PageItems, page: String) throws(FeedFailure) -> [Int] {
         guard !items.isEmpty else { return [] }
-        let expression = self.expression
+        let sources = items.map { LoneSurrogates.replaced(in: $0.source.text) }
         let passes: [Bool]
-        do {
-            passes = try JQ.run(timeout: timeout) { session throws(JQError) -> [Bool] in
-                var passes: [Bool] = []
-                for (position, item) in items.enumerated() {
-                    do {
-                        let value = try session.value(item.source.text)
-                        let first = try session.outputs(of: expression, on: value, limit: 1).texts.first
-                        passes.append(first != nil && first != "false" && first != "null")
-                    } catch {
-                        throw JQError.runtime("on item \(position + 1) (id \(Excerpt.of(item.id, limit: 40))): \(error)")
-                    }
-                }
-                return passes
+        do throws(JQWorkers.Failure) {
+            switch try JQ.filter(expression, items: sources, limits: limits) {
+            case .success(let result): passes = result
+            case .failure(let failure):
+                let id = items[failure.position].id
+                throw JQWorkers.Failure(error: .runtime("on item \(failure.position + 1) (id \(Excerpt.of(id, limit: 40))): \(failure.message)"),
+                                        progress: nil)
             }
         } catch {
-            throw JQFailure.of(error, option: "--filter", page: page)
+            let option = error.progress.map { "--filter (item \($0.item + 1))" } ?? "--filter"
+            throw JQFailure.of(error.error, option: option, page: page)
         }
         return passes.indices.filter { passes[$0] }
     }
@@ -50,7 +45,7 @@ enum JQFailure {
     static func of(_ error: JQError, option: String, page: String) -> FeedFailure {
         switch error {
         case .unavailable(let message): .configuration("\(option): \(message)")
-        default: .badData("\(option) on \(Redaction.maskingPasswords(in: page)): \(error)")
+        default: .badData("\(option) on \(Redaction.maskingSecrets(in: page)): \(error)")
         }
     }
 }

@@ -1,50 +1,81 @@
 /// The `json` kind: any JSON response, read by the feed's jq expressions (`FeedExpressions`),
-/// run by libjq on its own thread (`JQ`) within the run's `--timeout`.
+/// run by libjq in a sandboxed worker process (`JQ`) within the run's `--timeout` and
+/// `--jq-memory`.
 ///
 /// Exactness: jq 1.6 holds numbers as doubles, so an id read through jq's values could be
-/// rounded. Each expression is therefore first run as `path(EXPR)`, and the values are read at
-/// those paths from feedcli's own parse of the response (numbers as sent, `source` as the
-/// server's members); only an expression that is not a path (`"\(.a)-\(.b)"`) is read from jq's
-/// output.
+/// rounded. The worker therefore answers each expression with the paths it names when it names
+/// paths, and the values are read at those paths from feedcli's own parse of the response
+/// (numbers as sent, `source` as the server's members); only an expression that is not a path
+/// (`"\(.a)-\(.b)"`) is read from jq's output. Two different items given one id by such an
+/// expression are never merged: the second is a skipped item.
+///
+/// One page is one request to the worker: the page, `--items`, every field expression (run on
+/// each item that is an object) and the next-page expression go together, and the outcomes
+/// come back together.
 struct JSONAPIFeed: PageFormat {
     /// The registered URL, to which a cursor or page number is added.
     let feedURL: String
     let expressions: FeedExpressions
-    let timeout: Duration
+    let limits: JQ.Limits
 
     /// The most items one response may give; a runaway `--items` stops here and fails.
     static let itemLimit = 1_000_000
 
     /// The most JSON values a page may hold. jq holds a page whole, at about 500 bytes a value
-    /// for small objects, so this keeps a run's peak memory near 110 MiB (the contract's bound is
-    /// 160); real APIs' pages hold a few tens of thousands.
+    /// for small objects, so this keeps a worker's memory near 110 MiB (the contract's bound for
+    /// a run is 160); real APIs' pages hold a few tens of thousands.
     static let valueLimit = 200_000
+
+    /// The item fields set by expressions, in the order they are sent to the worker.
+    private var fields: [(option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)] {
+        var fields: [(String, String, WritableKeyPath<FeedItem, String?>?)] = []
+        if let id = expressions.id { fields.append(("--id", id, nil)) }
+        for (option, expression, path) in [("--title", expressions.title, \FeedItem.title), ("--text", expressions.text, \FeedItem.text),
+                                           ("--author", expressions.author, \FeedItem.author), ("--url", expressions.url, \FeedItem.url),
+                                           ("--published", expressions.published, \FeedItem.published)] {
+            if let expression { fields.append((option, expression, path)) }
+        }
+        return fields
+    }
+
+    /// The expression run on the page for the next page, with its option.
+    private var pageExpression: (option: String, expression: String)? {
+        switch expressions.paging {
+        case .nextURL(let expression)?: ("--next-url", expression)
+        case .cursor(let expression, _)?: ("--cursor", expression)
+        default: nil
+        }
+    }
 
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         guard JSONParser.valueCountBound(of: response.body) <= Self.valueLimit else {
-            throw .badData("page \(Redaction.maskingPasswords(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
+            throw .badData("page \(Redaction.maskingSecrets(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
                            + "json feed reads (jq holds a page whole): ask the API for smaller pages (a limit or per_page "
                            + "parameter), or, for a JSON array of objects with an `id`, use --kind linked")
         }
         let document = try FeedDocument.parse(response, what: "page \(url)")
-        let expressions = self.expressions, feedURL = self.feedURL
-        let mapped: Result<FeedPage, MappingFailure>
+        let fields = self.fields, pageExpression = self.pageExpression
+        let request = JQMapRequest(
+            page: LoneSurrogates.replaced(in: document.source.text), items: expressions.items ?? ".[]", itemLimit: Self.itemLimit,
+            fields: fields.map(\.expression), pageExpressions: pageExpression.map { [$0.expression] } ?? [])
+        let outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome])
         do {
-            mapped = try JQ.run(timeout: timeout) { session throws(JQError) in
-                let mapping = Mapping(expressions: expressions)
-                return Result { () throws(MappingFailure) in
-                    try mapping.page(document.value, text: document.source.text, response: response, feedURL: feedURL,
-                                     session: &session)
-                }
-            }
+            outcomes = try JQ.map(request, limits: limits)
         } catch {
-            throw JQFailure.of(error, option: "the jq expressions", page: url)
+            let option: String
+            switch error.progress?.stage {
+            case .field(let index)? where fields.indices.contains(index):
+                option = "\(fields[index].option) (item \((error.progress?.item ?? 0) + 1))"
+            case .pageExpression?: option = pageExpression?.option ?? "--items"
+            case .items?, .reading?: option = "--items"
+            default: option = "the jq expressions"
+            }
+            throw JQFailure.of(error.error, option: option, page: url)
         }
-        switch mapped {
-        case .success(let page): return page
-        case .failure(let failure): throw JQFailure.of(failure.error, option: failure.option, page: url)
-        }
+        var mapping = Mapping(fields: fields, base: url)
+        return try mapping.page(document.value, outcomes: outcomes, response: response, feedURL: feedURL,
+                                paging: expressions.paging, pageOption: pageExpression?.option)
     }
 }
 
@@ -54,104 +85,129 @@ struct MappingFailure: Error {
     let error: JQError
 }
 
-/// One response read by the expressions, on jq's thread.
+/// One response read from the worker's outcomes and feedcli's own parse of it.
 private struct Mapping {
-    let expressions: FeedExpressions
+    let fields: [(option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)]
+    let base: String
+    /// Each id kept so far on this page, and the item (1-based) that gave it.
+    private var ids: [String: (position: Int, source: RawJSON)] = [:]
 
-    func page(
-        _ document: JSON, text: String, response: HTTPResponse, feedURL: String, session: inout JQSession
-    ) throws(MappingFailure) -> FeedPage {
-        let root = try attempt("--items") { () throws(JQError) in try session.value(text) }
-        let nodes = try values(of: expressions.items ?? ".[]", option: "--items", on: document, jq: root,
-                               limit: JSONAPIFeed.itemLimit, session: &session)
+    init(fields: [(option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)], base: String) {
+        (self.fields, self.base) = (fields, base)
+    }
+
+    mutating func page(
+        _ document: JSON, outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]), response: HTTPResponse,
+        feedURL: String, paging: FeedExpressions.Paging?, pageOption: String?
+    ) throws(FeedFailure) -> FeedPage {
+        let url = response.effectiveURL
+        let nodes: [JSON]
+        do {
+            nodes = try Self.values(outcomes.items, on: document, option: "--items", limit: JSONAPIFeed.itemLimit)
+        } catch {
+            throw JQFailure.of(error.error, option: error.option, page: url)
+        }
         var items: [FeedItem] = [], skipped = SkippedItems()
         for (position, node) in nodes.enumerated() {
-            guard case .object = node else {
-                throw MappingFailure(option: "--items", error: .runtime("item \(position + 1) is \(node.kindDescription), not an object"))
-            }
-            switch try item(node, position: position, base: response.effectiveURL, session: &session) {
-            case .success(let item): items.append(item)
-            case .failure(let why): skipped.add(SkippedItem(position: position + 1, page: response.effectiveURL, why: why.why))
+            let itemOutcomes = outcomes.fields.indices.contains(position) ? outcomes.fields[position] : []
+            switch item(node, position: position, outcomes: itemOutcomes) {
+            case .success(let item?): items.append(item)
+            case .success(nil): continue  // the same item twice on one page: one entry
+            case .failure(let why): skipped.add(SkippedItem(position: position + 1, page: url, why: why.why))
             }
         }
-        let next = try next(document, jq: root, itemCount: nodes.count, response: response, feedURL: feedURL, session: &session)
+        let next: String?
+        do {
+            next = try Self.next(paging, outcome: outcomes.page.first, document: document, option: pageOption ?? "",
+                                 itemCount: nodes.count, response: response, feedURL: feedURL)
+        } catch {
+            throw JQFailure.of(error.error, option: error.option, page: url)
+        }
         return FeedPage(items: PageItems(items), next: next, skipped: skipped)
     }
 
-    /// Why an item has no id to keep it by.
-    struct NoID: Error {
+    /// Why an item cannot be kept (no id, a field of the wrong type, the same id as another).
+    struct Skip: Error {
         let why: String
     }
 
-    private func item(
-        _ node: JSON, position: Int, base: String, session: inout JQSession
-    ) throws(MappingFailure) -> Result<FeedItem, NoID> {
+    /// The item `node` makes with its fields' outcomes; nil for an item the page held before.
+    private mutating func item(_ node: JSON, position: Int, outcomes: [JQOutcome]) -> Result<FeedItem?, Skip> {
+        guard case .object = node else { return .failure(Skip(why: "--items gave \(node.kindDescription), not an object")) }
+        guard outcomes.count == fields.count else { return .failure(Skip(why: "jq gave no fields for it")) }
         let source = RawJSON(node)
         var item = LinkedFeed.fields(of: node, source: source)
-        var jqItem: JQValue?
-        func field(_ expression: String?, _ option: String) throws(MappingFailure) -> JSON?? {
-            guard let expression else { return nil }
-            if jqItem == nil { jqItem = try attempt(option) { () throws(JQError) in try session.value(source.text) } }
-            guard let value = jqItem else { return nil }
+        var idFromExpression = false
+        for (field, outcome) in zip(fields, outcomes) {
+            let value: JSON?
             do {
-                return .some(try values(of: expression, option: option, on: node, jq: value, limit: 1, session: &session).first)
+                value = try Self.values(outcome, on: node, option: field.option, limit: 1).first
             } catch {
-                throw MappingFailure(option: option, error: .runtime("item \(position + 1): \(error.error)"))
+                return .failure(Skip(why: "\(field.option): \(error.error)"))
             }
-        }
-        func text(_ value: JSON?, _ option: String) throws(MappingFailure) -> String? {
+            guard let path = field.field else {
+                switch value {
+                case nil, .null?, .string?:
+                    guard let id = value?.id else { return .failure(Skip(why: SkippedItem.why(id: value ?? .null, option: "--id"))) }
+                    item.id = id
+                case let other? where other.id != nil:
+                    item.id = other.id ?? ""
+                case let other?:
+                    return .failure(Skip(why: "--id gave \(other.kindDescription), not a string or number"))
+                }
+                idFromExpression = true
+                continue
+            }
+            if field.option == "--published" {
+                item.published = value.flatMap(FeedTime.normalize)
+                continue
+            }
             switch value {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            case .inexactString(let text)?: return text.decoded
-            case .number(let text)?: return text
-            case let other?:
-                throw MappingFailure(option: option, error: .runtime("item \(position + 1): gave \(other.kindDescription), not a string"))
+            case nil, .null?: item[keyPath: path] = nil
+            case .string(let text)?: item[keyPath: path] = text
+            case .inexactString(let text)?: item[keyPath: path] = text.decoded
+            case .number(let text)?: item[keyPath: path] = text
+            case let other?: return .failure(Skip(why: "\(field.option) gave \(other.kindDescription), not a string"))
             }
         }
-        if let id = try field(expressions.id, "--id") {
-            switch id {
-            case nil, .null?, .string?:
-                guard let value = id?.id else { return .failure(NoID(why: SkippedItem.why(id: id ?? .null, option: "--id"))) }
-                item.id = value
-            case let value? where value.id != nil:
-                item.id = value.id ?? ""
-            case let other?:
-                throw MappingFailure(option: "--id", error: .runtime("item \(position + 1): gave \(other.kindDescription), not a string or number"))
-            }
-        } else {
-            guard let value = node["id"]?.id else { return .failure(NoID(why: SkippedItem.why(id: node["id"]))) }
-            item.id = value
+        if !idFromExpression {
+            guard let id = node["id"]?.id else { return .failure(Skip(why: SkippedItem.why(id: node["id"]))) }
+            item.id = id
         }
-        if let value = try field(expressions.title, "--title") { item.title = try text(value, "--title") }
-        if let value = try field(expressions.text, "--text") { item.text = try text(value, "--text") }
-        if let value = try field(expressions.author, "--author") { item.author = try text(value, "--author") }
-        if let value = try field(expressions.url, "--url") { item.url = try text(value, "--url") }
-        if let value = try field(expressions.published, "--published") { item.published = value.flatMap(FeedTime.normalize) }
+        // A link is kept only when it is one: a relative one is resolved, one built of a
+        // missing field (`…/profile/null/…`) is left out by the preset's expression.
         item.url = item.url.flatMap { LinkHeader.resolve($0, against: base) ?? $0 }
+        if let earlier = ids[item.id] {
+            // The same item twice is one entry; two different items given one id are not merged.
+            return earlier.source == source
+                ? .success(nil)
+                : .failure(Skip(why: "same id as item \(earlier.position) (\(Excerpt.of(item.id, limit: 40)))"))
+        }
+        ids[item.id] = (position + 1, source)
         return .success(item)
     }
 
-    private func next(
-        _ document: JSON, jq root: JQValue, itemCount: Int, response: HTTPResponse, feedURL: String, session: inout JQSession
+    private static func next(
+        _ paging: FeedExpressions.Paging?, outcome: JQOutcome?, document: JSON, option: String, itemCount: Int,
+        response: HTTPResponse, feedURL: String
     ) throws(MappingFailure) -> String? {
         let url = response.effectiveURL
-        switch expressions.paging {
-        case .nextURL(let expression)?:
-            switch try values(of: expression, option: "--next-url", on: document, jq: root, limit: 1, session: &session).first {
+        switch paging {
+        case .nextURL?:
+            switch try outcome.map({ outcome throws(MappingFailure) in try values(outcome, on: document, option: option, limit: 1) })?.first {
             case nil, .null?, .bool(false)?: return nil
             case let value? where value.string != nil:
                 guard let next = value.string, !next.isEmpty else { return nil }
-                return LinkHeader.resolve(next, against: url)
-            case let other?: throw MappingFailure(option: "--next-url", error: .runtime("gave \(other.kindDescription), not a URL"))
+                return LinkHeader.resolve(next, against: url) ?? next
+            case let other?: throw MappingFailure(option: option, error: .runtime("gave \(other.kindDescription), not a URL"))
             }
-        case .cursor(let expression, let parameter)?:
-            switch try values(of: expression, option: "--cursor", on: document, jq: root, limit: 1, session: &session).first {
+        case .cursor(_, let parameter)?:
+            switch try outcome.map({ outcome throws(MappingFailure) in try values(outcome, on: document, option: option, limit: 1) })?.first {
             case nil, .null?, .bool(false)?: return nil
             case let value? where value.text != nil:
                 guard let cursor = value.text, !cursor.isEmpty else { return nil }
                 return URLQuery.setting(parameter, to: cursor, in: feedURL)
-            case let other?: throw MappingFailure(option: "--cursor", error: .runtime("gave \(other.kindDescription), not a string or number"))
+            case let other?: throw MappingFailure(option: option, error: .runtime("gave \(other.kindDescription), not a string or number"))
             }
         case .pageNumbers(let parameter, let first)?:
             guard itemCount > 0 else { return nil }
@@ -163,58 +219,38 @@ private struct Mapping {
         }
     }
 
-    /// The values `expression` gives on `node` (its jq twin: `jq`), read at the paths it names
-    /// when it names paths, else from jq's output.
-    private func values(
-        of expression: String, option: String, on node: JSON, jq value: JQValue, limit: Int, session: inout JQSession
-    ) throws(MappingFailure) -> [JSON] {
-        // A newline before the closing parenthesis: a comment in the expression ends there.
-        if let paths = try? session.outputs(of: "path(\n\(expression)\n)", on: value, limit: limit),
-           let found = Self.navigate(node, paths.texts) {
-            if paths.more, limit == JSONAPIFeed.itemLimit { throw tooMany(option) }
-            return found
-        }
-        let outputs = try attempt(option) { () throws(JQError) in try session.outputs(of: expression, on: value, limit: limit) }
-        if outputs.more, limit == JSONAPIFeed.itemLimit { throw tooMany(option) }
-        var parsed: [JSON] = []
-        for text in outputs.texts {
-            guard let json = try? JSONParser.parse(text) else {
-                throw MappingFailure(option: option, error: .runtime("jq gave output feedcli cannot read"))
-            }
-            parsed.append(json)
-        }
-        return parsed
-    }
-
-    private func tooMany(_ option: String) -> MappingFailure {
-        MappingFailure(option: option, error: .runtime("gave more than \(JSONAPIFeed.itemLimit) items"))
-    }
-
-    private func attempt<T>(_ option: String, _ body: () throws(JQError) -> T) throws(MappingFailure) -> T {
-        do { return try body() } catch { throw MappingFailure(option: option, error: error) }
-    }
-
-    /// The values at jq paths (`["data","children",0]`) in `node`; nil when a path has a step
-    /// that feedcli does not follow (a slice), so jq's own output is used instead.
-    static func navigate(_ node: JSON, _ paths: [String]) -> [JSON]? {
-        var found: [JSON] = []
-        for text in paths {
-            guard let steps = (try? JSONParser.parse(text))?.array else { return nil }
-            var current = node
-            for step in steps {
-                switch (step, current) {
-                case (.string(let key), .object(let object)): current = object[key] ?? .null
-                case (.inexactString(let key), .object(let object)): current = object[key.decoded] ?? .null
-                case (.string, .null), (.inexactString, .null), (.number, .null): current = .null
-                case (.number(let digits), .array(let elements)):
-                    guard let index = Int(digits) else { return nil }
-                    let position = index < 0 ? elements.count + index : index
-                    current = elements.indices.contains(position) ? elements[position] : .null
-                default: return nil
+    /// The values an outcome stands for: read at its paths in `node` (feedcli's exact parse of
+    /// what the expression ran on), or parsed from jq's output.
+    static func values(_ outcome: JQOutcome, on node: JSON, option: String, limit: Int) throws(MappingFailure) -> [JSON] {
+        switch outcome {
+        case .failed(let message):
+            throw MappingFailure(option: option, error: .runtime(message))
+        case .paths(let paths, let more):
+            if more, limit == JSONAPIFeed.itemLimit { throw tooMany(option) }
+            var found: [JSON] = []
+            found.reserveCapacity(paths.count)
+            for path in paths {
+                guard let steps = JQPath.steps(path), let value = JQPath.value(at: steps, in: node) else {
+                    throw MappingFailure(option: option, error: .runtime("jq gave a path feedcli cannot follow: \(Excerpt.of(path, limit: 60))"))
                 }
+                found.append(value)
             }
-            found.append(current)
+            return found
+        case .values(let texts, let more):
+            if more, limit == JSONAPIFeed.itemLimit { throw tooMany(option) }
+            var parsed: [JSON] = []
+            parsed.reserveCapacity(texts.count)
+            for text in texts {
+                guard let json = try? JSONParser.parse(text) else {
+                    throw MappingFailure(option: option, error: .runtime("jq gave output feedcli cannot read"))
+                }
+                parsed.append(json)
+            }
+            return parsed
         }
-        return found
+    }
+
+    private static func tooMany(_ option: String) -> MappingFailure {
+        MappingFailure(option: option, error: .runtime("gave more than \(JSONAPIFeed.itemLimit) items"))
     }
 }

@@ -109,7 +109,7 @@ struct WalkOutcome: Sendable {
     var pages: [PagingWalker.WalkedPage] = []
     var pagesRequested = 0
     var notModified = false
-    /// The next-page link that answered 404 or 410, ending the walk.
+    /// The next-page link that answered 404, 410 or 414, ending the walk.
     var deadLink: (url: String, status: Int)?
 
     mutating func add(_ step: PagingWalker.Step) {
@@ -124,13 +124,15 @@ struct WalkOutcome: Sendable {
     /// How many items the walk's pages held without a usable id.
     var skippedCount: Int { pages.reduce(0) { $0 + $1.skipped.count } }
 
-    /// The walk's warnings: each skipped item (as many as are named), and a dead link that
-    /// ended it.
+    /// The walk's warnings: each skipped item (as many as are named), and a dead or unusable
+    /// link that ended it.
     var warnings: [SyncStep] {
-        pages.flatMap { $0.skipped.messages(page: $0.url) }.map { .warning($0) } + (deadLink.map { link in
-            [.warning("the next page \(Redaction.maskingPasswords(in: link.url)) answered HTTP \(link.status); "
-                      + "the walk ended there and kept what it had fetched")]
-        } ?? [])
+        pages.flatMap { $0.skipped.messages(page: $0.url) }.map { .warning($0) }
+            + pages.compactMap(\.unusableNext).map { .warning($0 + "; the walk ended there and kept what it had fetched") }
+            + (deadLink.map { link in
+                [.warning("the next page \(Redaction.maskingSecrets(in: link.url)) answered HTTP \(link.status); "
+                          + "the walk ended there and kept what it had fetched")]
+            } ?? [])
     }
 
     /// The first page's validators, to commit once everything new is delivered.

@@ -7,8 +7,11 @@
 /// the end. The first request carries the feed's validators; a 304 ends the walk as "not
 /// modified". Ids already seen earlier in the walk are dropped (items shift between pages while
 /// a walk runs). A next-page link that answers 404 or 410 (the page is gone, or never was) ends
-/// the walk like a last page: what was fetched is kept, and the step says so for a warning;
-/// any other failure of a later page fails the walk as before.
+/// the walk like a last page: what was fetched is kept, and the step says so for a warning; so
+/// do a link that answers 414 (too long), and one that is no usable http(s) URL (a bad port, a
+/// space, another scheme), which is not requested at all. Any other failure of a later page
+/// fails the walk as before. A page read by jq expressions is read off the run's work queue
+/// (`FeedFetching.blocking`).
 struct PagingWalker: Sendable {
     enum Mode: Sendable {
         /// Looking for what is new at the top: a page with a stored entry is where it ends.
@@ -23,7 +26,7 @@ struct PagingWalker: Sendable {
         case page(WalkedPage)
         /// The first page answered 304.
         case notModified
-        /// A next-page link answered 404 or 410: the walk ended there, as at a last page.
+        /// A next-page link answered 404, 410 or 414: the walk ended there, as at a last page.
         case deadLink(url: String, status: Int)
     }
 
@@ -38,6 +41,8 @@ struct PagingWalker: Sendable {
         var skipped = SkippedItems()
         /// The page's URL, for the warnings about it.
         var url = ""
+        /// Why the page's next link was not followed (not a usable http(s) URL), for a warning.
+        var unusableNext: String?
     }
 
     let fetcher: any FeedFetching
@@ -60,41 +65,57 @@ struct PagingWalker: Sendable {
     ) -> Observable<Step> {
         let fetched = fetcher.get(url, feed: feed, validators: validators)
         let page = number == 1 ? fetched : fetched.catch { error in
-            guard let status = (error as? HTTPStatusFailure)?.status, status == 404 || status == 410 else { throw error }
+            // 414: the link is too long for the server (a runaway cursor) — as dead as a 404.
+            guard let status = (error as? HTTPStatusFailure)?.status, [404, 410, 414].contains(status) else { throw error }
             return .just(HTTPResponse(status: status, effectiveURL: url))
         }
         return .concat([
             .just(.requesting(url: url, number: number)),
             page.flatMap(.concat) { response -> Observable<Step> in
-                if response.status == 404 || response.status == 410 { return .just(.deadLink(url: url, status: response.status)) }
+                if [404, 410, 414].contains(response.status) { return .just(.deadLink(url: url, status: response.status)) }
                 if response.status == 304 { return .just(.notModified) }
-                let page = try format.page(from: response)
-                // Taken out of its box while the store is asked (no lock held across it), and
-                // put back: the set is never copied.
-                var ids = seen.withLock { ids in defer { ids = [] }; return ids }
-                let found = Result { try freshItems(of: page.items, seen: &ids) }
-                seen.withLock { [ids] in $0 = ids }
-                let (fresh, anyStored) = try found.get()
-                let pageValidators = number == 1
-                    ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
-                    : nil
-                let next = page.next.flatMap { requested.contains($0) ? nil : $0 }
-                if let next, !FeedRegistration.isValidURL(next) {
-                    // The server's link, not the user's configuration: bad data (65), not 78.
-                    throw FeedFailure.badData("the next page link of \(Redaction.maskingPasswords(in: url)) is not an http or "
-                                              + "https URL: \(Excerpt.of(Redaction.maskingPasswords(in: next), limit: 80))")
+                let format = self.format
+                let read: Observable<FeedPage> = format.waitsForJQ
+                    ? fetcher.blocking { try format.page(from: response) }
+                    : .deferred { .just(try format.page(from: response)) }
+                return read.flatMap(.concat) { page in
+                    try walked(page, response: response, url: url, number: number, requested: requested, seen: seen)
                 }
-                let reachedStored = mode == .untilStored && anyStored
-                let goesOn = !reachedStored && next != nil && number < maxPages
-                let walked = WalkedPage(fresh: fresh, validators: pageValidators,
-                                        unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
-                                        skipped: page.skipped, url: response.effectiveURL)
-                guard goesOn, let next else { return .just(.page(walked)) }
-                return .concat([
-                    .just(.page(walked)),
-                    step(url: next, number: number + 1, requested: requested.union([next]), seen: seen, validators: nil),
-                ])
             },
+        ])
+    }
+
+    /// The step for a page that was read, and the walk's next step when it goes on.
+    private func walked(
+        _ page: FeedPage, response: HTTPResponse, url: String, number: Int, requested: Set<String>, seen: Locked<Set<String>>
+    ) throws -> Observable<Step> {
+        // Taken out of its box while the store is asked (no lock held across it), and put back:
+        // the set is never copied.
+        var ids = seen.withLock { ids in defer { ids = [] }; return ids }
+        let found = Result { try freshItems(of: page.items, seen: &ids) }
+        seen.withLock { [ids] in $0 = ids }
+        let (fresh, anyStored) = try found.get()
+        let pageValidators = number == 1
+            ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+            : nil
+        var next = page.next.flatMap { requested.contains($0) ? nil : $0 }
+        var unusable: String?
+        if let link = next, let why = FeedRegistration.whyUnusableLink(link) {
+            // The server's link, not the user's configuration: the walk ends there, as at a
+            // last page, and what was fetched is kept.
+            unusable = "the next page link of \(Redaction.maskingSecrets(in: url)) \(why): "
+                + Excerpt.of(Redaction.maskingSecrets(in: link), limit: 80)
+            next = nil
+        }
+        let reachedStored = mode == .untilStored && anyStored
+        let goesOn = !reachedStored && next != nil && number < maxPages
+        let walked = WalkedPage(fresh: fresh, validators: pageValidators,
+                                unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
+                                skipped: page.skipped, url: response.effectiveURL, unusableNext: unusable)
+        guard goesOn, let next else { return .just(.page(walked)) }
+        return .concat([
+            .just(.page(walked)),
+            step(url: next, number: number + 1, requested: requested.union([next]), seen: seen, validators: nil),
         ])
     }
 

@@ -1,4 +1,5 @@
-/// An item a feed's page held but feedcli could not keep (no usable id): named on stderr (feed,
+/// An item a feed's page held but feedcli could not keep (no usable id, a field of the wrong
+/// type, the same id as another item of the page): named on stderr (feed,
 /// position, why) and counted in `status`, never dropped in silence, and never a reason to keep
 /// the page's other items out.
 struct SkippedItem: Sendable, Equatable {
@@ -8,7 +9,7 @@ struct SkippedItem: Sendable, Equatable {
     let why: String
 
     /// The stderr line's text (after `feedcli: FEED: warning: `).
-    var message: String { "skipped item \(position) of \(Redaction.maskingPasswords(in: page)): \(why)" }
+    var message: String { "skipped item \(position) of \(Redaction.maskingSecrets(in: page)): \(why)" }
 
     /// Why an item with this `id` member cannot be kept, by the contract's id rule (a non-blank
     /// string or a number).
@@ -22,7 +23,7 @@ struct SkippedItem: Sendable, Equatable {
     }
 }
 
-/// The items one page held without a usable id: the first `namedLimit` named one by one, the
+/// The items one page held that could not be kept: the first `namedLimit` named one by one, the
 /// rest only counted, so that a hostile page of a million such items costs neither a million
 /// stderr lines nor the memory to hold them.
 struct SkippedItems: Sendable, Equatable {
@@ -43,7 +44,7 @@ struct SkippedItems: Sendable, Equatable {
     /// One stderr line's text for each named item, and one for the rest of the page.
     func messages(page: String) -> [String] {
         named.map(\.message) + (unnamed > 0
-            ? ["skipped \(unnamed) more items of \(Redaction.maskingPasswords(in: page)) without a usable id "
+            ? ["skipped \(unnamed) more items of \(Redaction.maskingSecrets(in: page)) "
                + "(only the first \(Self.namedLimit) of a page are named)"]
             : [])
     }

@@ -1,78 +1,69 @@
-import CJQ
-import Dispatch
-import Synchronization
-
-/// jq expressions, run by jq's own library (libjq 1.6, loaded on first use by `CJQ`).
+/// jq expressions, run by jq's own library (libjq 1.6) in a sandboxed worker process
+/// (`JQWorkerMain`, `JQWorkers`), never in feedcli's own: a crash, a runaway or a memory hog of
+/// one expression fails the feed it worked for and nothing else.
 ///
-/// Threading contract: every call into libjq happens on one thread of its own, started on first
-/// use and alive until the process exits, because Debian's jq 1.6 keeps per-thread state and is
-/// not safe to use from several threads (jq issues #2483, #2545). A caller hands `run` a job and
-/// waits for it with a deadline; the job gets a `JQSession`, which exists only on that thread
-/// (it is not `Sendable`, so nothing that holds a libjq pointer can leave it).
-///
-/// jq 1.6 cannot be interrupted. A job that overruns its deadline (`repeat(.)`, `range(1e12)`)
-/// is left running: its caller gets `.timedOut`, and every later job fails at once with
-/// `.stillRunning` until it ends, so a runaway expression holds no run past its `--timeout`.
+/// Threading: every call blocks its caller until the worker answers or `limits.timeout` passes;
+/// calls from several threads run in several workers at once.
 public enum JQ {
-    /// Checks that `expression` compiles; jq's message when it does not.
-    public static func check(_ expression: String) throws(JQError) {
-        try run(timeout: .seconds(10)) { session throws(JQError) in _ = try session.program(expression) }
+    /// What a worker may use: `--jq-memory` and the run's `--timeout`.
+    public struct Limits: Sendable, Equatable {
+        /// The worker's address space, in bytes (`RLIMIT_AS`); 0 for none.
+        public var memory: Int
+        public var timeout: Duration
+
+        /// `--jq-memory`'s default: far above what the page bounds let jq hold (about 110 MiB),
+        /// far below what hurts a machine.
+        public static let defaultMemory = 512 << 20
+
+        public init(memory: Int = Limits.defaultMemory, timeout: Duration = .seconds(30)) {
+            (self.memory, self.timeout) = (memory, timeout)
+        }
     }
 
-    /// Runs `job` on jq's thread and returns what it returns, waiting at most `timeout`.
-    static func run<T: Sendable>(
-        timeout: Duration, _ job: @escaping @Sendable (inout JQSession) throws(JQError) -> T
-    ) throws(JQError) -> T {
-        if let failure = cjq_load() { throw .unavailable(String(cString: failure)) }
-        guard thread.started else { throw .unavailable("jq's thread could not be started") }
-        if thread.busyPastDeadline.load(ordering: .acquiring) { throw .stillRunning }
-        let outcome = Locked<Result<T, JQError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        thread.inbox.withLock { jobs in
-            jobs.append { session in
-                let result = Result { () throws(JQError) -> T in try job(&session) }
-                outcome.withLock { $0 = result }
-                done.signal()
+    /// Checks that `expression` is allowed (`JQExpressionCheck`) and compiles; why not when it
+    /// does not (`.refused`, `.compile`, or `.unavailable` when jq cannot be run).
+    public static func check(_ expression: String, limits: Limits = Limits(timeout: .seconds(10))) throws(JQError) {
+        if let builtin = JQExpressionCheck.refusedBuiltin(in: expression) { throw .refused(builtin: builtin) }
+        do throws(JQWorkers.Failure) {
+            switch try ask(.check(expression), limits: limits) {
+            case .checked(nil): return
+            case .checked(let message?): throw JQWorkers.Failure(error: .compile(message), progress: nil)
+            default: throw JQWorkers.Failure(error: .crashed("it answered another question"), progress: nil)
             }
+        } catch {
+            throw error.error
         }
-        thread.wake.signal()
-        let seconds = max(0, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
-        if done.wait(timeout: .now() + seconds) == .timedOut {
-            // The job is still running; mark it so, unless it finished in the meantime.
-            if outcome.value == nil { thread.busyPastDeadline.store(true, ordering: .releasing) }
-            if let result = outcome.value { return try result.get() }
-            throw .timedOut(timeout)
-        }
-        guard let result = outcome.value else { throw .timedOut(timeout) }
-        return try result.get()
     }
 
-    private static let thread = JQThread().start()
-}
+    /// The expressions of `request` on its page; a failure says what the worker was working on.
+    static func map(_ request: JQMapRequest, limits: Limits) throws(JQWorkers.Failure) -> (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]) {
+        guard case .mapped(let items, let fields, let page) = try ask(.map(request), limits: limits),
+              fields.count <= request.itemLimit, fields.allSatisfy({ $0.isEmpty || $0.count == request.fields.count }),
+              page.count == request.pageExpressions.count else {
+            throw JQWorkers.Failure(error: .crashed("it answered another question"), progress: nil)
+        }
+        return (items, fields, page)
+    }
 
-/// The thread all libjq calls run on, and its queue of jobs.
-private final class JQThread: Sendable {
-    let inbox = Mutex<[@Sendable (inout JQSession) -> Void]>([])
-    let wake = DispatchSemaphore(value: 0)
-    /// Set when a caller gave up on the running job; cleared when that job ends.
-    let busyPastDeadline = Atomic<Bool>(false)
-    private let startFailed = Atomic<Bool>(false)
+    /// Whether each of `items` (JSON texts) passes `expression`; an error names the item's
+    /// position (0-based).
+    static func filter(_ expression: String, items: [String], limits: Limits) throws(JQWorkers.Failure) -> Result<[Bool], FilterFailure> {
+        switch try ask(.filter(expression: expression, items: items), limits: limits) {
+        case .filtered(let passes) where passes.count == items.count: return .success(passes)
+        case .filterFailed(let position, let message) where items.indices.contains(position):
+            return .failure(FilterFailure(position: position, message: message))
+        default: throw JQWorkers.Failure(error: .crashed("it answered another question"), progress: nil)
+        }
+    }
 
-    var started: Bool { !startFailed.load(ordering: .acquiring) }
+    struct FilterFailure: Error {
+        let position: Int
+        let message: String
+    }
 
-    /// Starts the thread; once, from `JQ.thread`'s initialisation.
-    func start() -> Self {
-        let failed = DetachedThread.start(named: "feedcli-jq") { [self] in
-            // The session, and every libjq pointer in it, never leaves this thread.
-            var session = JQSession()
-            while true {
-                wake.wait()
-                guard let job = inbox.withLock({ jobs in jobs.isEmpty ? nil : jobs.removeFirst() }) else { continue }
-                job(&session)
-                busyPastDeadline.store(false, ordering: .releasing)
-            }
-        } != nil
-        startFailed.store(failed, ordering: .releasing)
-        return self
+    private static func ask(_ request: JQRequest, limits: Limits) throws(JQWorkers.Failure) -> JQReply {
+        let reply = try JQWorkers.shared.ask(request, memory: limits.memory, timeout: limits.timeout)
+        if case .unavailable(let message) = reply { throw JQWorkers.Failure(error: .unavailable(message), progress: nil) }
+        return reply
     }
 }

@@ -1,7 +1,7 @@
 import CJQ
 
-/// What a job on jq's thread works with: compiled programs (each expression compiled once per
-/// run and kept) and values parsed by jq. It exists only on that thread (see `JQ`): it is not
+/// What the jq worker (`JQWorkerMain`) works with: compiled programs (each expression compiled
+/// once and kept) and values parsed by jq. It exists only on the worker's one thread: it is not
 /// `Sendable`, and neither is `JQValue`.
 struct JQSession: ~Copyable {
     private var programs: [String: OpaquePointer] = [:]
@@ -29,6 +29,25 @@ struct JQSession: ~Copyable {
         }
         guard let value else { throw .runtime(Self.take(error) ?? "jq cannot read the JSON") }
         return JQValue(value)
+    }
+
+    /// The value at `path` (a jq path as JSON text) in `root`.
+    func value(at path: String, in root: JQValue) throws(JQError) -> JQValue {
+        var error: UnsafeMutablePointer<CChar>?
+        var path = path
+        let value = path.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { cjq_get_path(root.pointer, $0.baseAddress, $0.count, &error) }
+        }
+        guard let value else { throw .runtime(Self.take(error) ?? "no value at \(path)") }
+        return JQValue(value)
+    }
+
+    /// Frees the compiled programs when more than `count` are kept (a worker lives for a whole
+    /// run, and a fuzzer sends it endless new expressions).
+    mutating func forgetProgramsBeyond(_ count: Int) {
+        guard programs.count > count else { return }
+        for program in programs.values { cjq_program_free(program) }
+        programs = [:]
     }
 
     /// The outputs of `expression` run on `value`, as compact JSON texts: at most `limit`, and
@@ -61,33 +80,13 @@ struct JQSession: ~Copyable {
     }
 }
 
-/// A value parsed by jq, freed when released; only on jq's thread.
+/// A value parsed by jq, freed when released; only on the worker's thread.
 final class JQValue {
     let pointer: OpaquePointer
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
+    var isObject: Bool { cjq_is_object(pointer) != 0 }
+
     deinit { cjq_value_free(pointer) }
-}
-
-/// Why a jq expression gave no result.
-public enum JQError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// jq cannot compile it; jq's message.
-    case compile(String)
-    /// It raised an error on the data; jq's message.
-    case runtime(String)
-    /// jq's library is missing.
-    case unavailable(String)
-    /// It ran longer than the run's `--timeout`.
-    case timedOut(Duration)
-    /// An earlier expression of this run overran its deadline and is still running.
-    case stillRunning
-
-    public var description: String {
-        switch self {
-        case .compile(let message), .runtime(let message), .unavailable(let message): message
-        case .timedOut(let limit): "it ran longer than --timeout (\(limit.components.seconds) s)"
-        case .stillRunning: "an earlier jq expression of this run is still running past --timeout"
-        }
-    }
 }

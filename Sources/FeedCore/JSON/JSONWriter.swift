@@ -60,6 +60,46 @@ struct JSONWriter {
 }
 
 extension JSONWriter {
+    /// An inexact string as JSON text that keeps its lone surrogates as the escapes the server
+    /// sent (`\ud800`), read back from its escaped form; a byte that was not UTF-8 (`\xHH`)
+    /// cannot be JSON text and is written as U+FFFD.
+    mutating func inexactString(_ text: InexactString) {
+        var plain: [UInt8] = []
+        var output: [UInt8] = [UInt8(ascii: "\"")]
+        func flush(_ writer: inout JSONWriter) {
+            guard !plain.isEmpty else { return }
+            var quoted = JSONWriter(capacity: plain.count + 2)
+            quoted.string(String(decoding: plain, as: UTF8.self))
+            output += quoted.bytes.dropFirst().dropLast()
+            plain.removeAll(keepingCapacity: true)
+        }
+        let escaped = Array(text.escaped.utf8)
+        var index = 0
+        while index < escaped.count {
+            let byte = escaped[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < escaped.count else {
+                plain.append(byte)
+                index += 1
+                continue
+            }
+            switch escaped[index + 1] {
+            case UInt8(ascii: "u") where index + 6 <= escaped.count:
+                flush(&self)
+                output += escaped[index..<index + 6]
+                index += 6
+            case UInt8(ascii: "x") where index + 4 <= escaped.count:
+                plain += Array("\u{FFFD}".utf8)
+                index += 4
+            default:  // a doubled backslash: one backslash of the text
+                plain.append(UInt8(ascii: "\\"))
+                index += 2
+            }
+        }
+        flush(&self)
+        output.append(UInt8(ascii: "\""))
+        bytes += output
+    }
+
     /// `value` as compact JSON: members in the order sent (duplicates too), numbers as their
     /// exact text. For items that a jq expression picks out of a response, whose raw text the
     /// parser did not capture; only string escapes may differ from what the server sent.
@@ -69,7 +109,7 @@ extension JSONWriter {
         case .bool(let flag): bool(flag)
         case .number(let text): raw(text)
         case .string(let text): string(text)
-        case .inexactString(let text): string(text.decoded)
+        case .inexactString(let text): inexactString(text)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {

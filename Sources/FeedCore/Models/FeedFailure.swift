@@ -49,7 +49,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The message: URL passwords masked, at most 1,000 characters, control characters escaped.
     public var description: String {
-        Excerpt.of(Redaction.maskingPasswords(in: text), limit: 1000)
+        Excerpt.of(Redaction.maskingSecrets(in: text), limit: 1000)
     }
 
     private var text: String {

@@ -37,4 +37,43 @@ public struct FeedRegistration: Sendable, Equatable {
         let rest = url.drop(while: { $0 != ":" }).dropFirst(3)
         return !rest.isEmpty && !rest.hasPrefix("/") && !url.contains(where: { $0.isWhitespace })
     }
+
+    /// The longest next-page link feedcli follows: servers refuse longer request lines (414).
+    static let linkLengthLimit = 8192
+
+    /// Why a server's link (a next page) cannot be requested, as the end of a sentence ("is not
+    /// an http or https URL"); nil when it can.
+    static func whyUnusableLink(_ url: String) -> String? {
+        guard isValidURL(url) else {
+            return url.contains(where: { $0.isWhitespace }) ? "holds white space" : "is not an http or https URL"
+        }
+        if url.utf8.count > linkLengthLimit { return "is longer than \(linkLengthLimit) bytes" }
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "holds a control character" }
+        let rest = url.drop(while: { $0 != ":" }).dropFirst(3)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        let port: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return "has a bad host" }
+            let after = host[host.index(after: close)...]
+            port = after.isEmpty ? nil : (after.first == ":" ? after.dropFirst() : nil)
+            if !after.isEmpty, port == nil { return "has a bad host" }
+        } else {
+            port = host.firstIndex(of: ":").map { host[host.index(after: $0)...] }
+            if host.prefix(while: { $0 != ":" }).isEmpty { return "has no host" }
+        }
+        if let port, !port.isEmpty {
+            guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), (1...65535).contains(number) else {
+                return "has a bad port"
+            }
+        }
+        return nil
+    }
+
+    /// Whether `name` can name an environment variable (`--token-env`): letters, digits and `_`,
+    /// not starting with a digit.
+    public static func isValidVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
 }

@@ -1,8 +1,59 @@
 /// Secrets kept out of everything feedcli shows or stores: a password in a URL
-/// (`https://user:pw@host/`) is used for the request but shown as `user:***@`.
+/// (`https://user:pw@host/`) and the value of a query parameter named like a credential
+/// (`?access_token=…`, `&api_key=…`) are used for the request but shown as `***`.
 public enum Redaction {
+    /// Query parameters whose values are credentials (compared case-insensitively).
+    static let credentialParameters: Set<String> = [
+        "access_token", "token", "key", "api_key", "apikey", "secret", "password", "sig", "signature", "auth",
+    ]
+
+    /// `text` with the password of every `scheme://user:password@` in it, and the value of every
+    /// credential query parameter (`?token=…`, `&key=…`), replaced by `***`.
+    public static func maskingSecrets(in text: String) -> String {
+        maskingParameters(in: maskingPasswords(in: text))
+    }
+
+    /// Whether `url` holds a secret as feedcli shows it masked (`user:***@`, `?token=***`): such
+    /// a URL came from feedcli's own output, and the secret is not in it (`feeds import`).
+    public static func hasMaskedSecret(_ url: String) -> Bool {
+        if url.contains(":***@") { return true }
+        let query = url.split(separator: "#", maxSplits: 1).first?.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        return query.split(separator: "&").contains { parameter in
+            let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return parts.count == 2 && parts[1] == "***" && credentialParameters.contains(parts[0].lowercased())
+        }
+    }
+
+    /// `text` with every `?NAME=VALUE` or `&NAME=VALUE` whose NAME is a credential parameter
+    /// shown as `NAME=***`; the value ends at `&`, `#`, whitespace or a quote.
+    private static func maskingParameters(in text: String) -> String {
+        // Byte scan first: most URLs have no query, and this runs for every request logged.
+        guard text.utf8.contains(UInt8(ascii: "=")) else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.firstIndex(where: { $0 == "?" || $0 == "&" }) {
+            let nameStart = rest.index(after: start)
+            result += rest[...start]
+            rest = rest[nameStart...]
+            guard let equals = rest.firstIndex(where: { $0 == "=" || $0 == "&" || $0 == "?" || $0 == "#" || $0.isWhitespace }),
+                  rest[equals] == "=" else { continue }
+            let name = rest[..<equals]
+            let valueStart = rest.index(after: equals)
+            let valueEnd = rest[valueStart...].firstIndex { $0 == "&" || $0 == "#" || $0.isWhitespace || $0 == "\"" || $0 == "'" }
+                ?? rest.endIndex
+            if credentialParameters.contains(name.lowercased()), valueStart < valueEnd {
+                result += rest[...equals] + "***"
+                rest = rest[valueEnd...]
+            } else {
+                result += rest[..<valueStart]
+                rest = rest[valueStart...]
+            }
+        }
+        return result + rest
+    }
+
     /// `text` with the password of every `scheme://user:password@` in it replaced by `***`.
-    public static func maskingPasswords(in text: String) -> String {
+    private static func maskingPasswords(in text: String) -> String {
         // Byte scan first: nearly every URL has no userinfo, and this runs for every request.
         guard text.utf8.contains(UInt8(ascii: "@")), text.contains("://") else { return text }
         var result = ""

@@ -138,7 +138,7 @@ public struct FeedReactor: Reactor {
     func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
-        if let format = record.registration.pageFormat(timeout: environment.options.timeout) {
+        if let format = record.registration.pageFormat(jq: environment.options.jq) {
             let store = environment.store, name = record.name
             steps = PagedSync(fetcher: environment.fetcher, format: format, record: record,
                               maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,
@@ -154,7 +154,7 @@ public struct FeedReactor: Reactor {
         let store = environment.store, name = record.name
         return IndexedSync(fetcher: environment.fetcher, record: record,
                            maxRequests: environment.options.maxPages ?? FeedKind.indexed.defaultMaxPages,
-                           filter: record.registration.itemFilter(timeout: environment.options.timeout),
+                           filter: record.registration.itemFilter(jq: environment.options.jq),
                            now: environment.now, unstored: { entries in try store.unstored(feed: name, entries) })
     }
 

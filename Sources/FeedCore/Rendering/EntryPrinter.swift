@@ -52,11 +52,26 @@ public final class EntryPrinter: EntryOutput {
     private let printed = Mutex(0)
     /// Held for a block: one delivery, or every delivery inside `exclusively`.
     private let block = RecursiveLock()
+    private let patience: ReaderPatience?
+    /// Whether `patience` has spoken (once a run).
+    private let told = Mutex(false)
+
+    /// How long a reader of stdout that takes nothing is waited for before one stderr line says
+    /// so (`--wait`), and where that line goes.
+    public struct ReaderPatience: Sendable {
+        public var after: Duration
+        public var tell: @Sendable (String) -> Void
+
+        public init(after: Duration, tell: @escaping @Sendable (String) -> Void) {
+            (self.after, self.tell) = (after, tell)
+        }
+    }
 
     public init(
         format: OutputFormat, layout: EntryRenderer.Layout, sink: any OutputSink, interruption: Interruption? = nil,
-        progress: ProgressLine? = nil
+        progress: ProgressLine? = nil, patience: ReaderPatience? = nil
     ) {
+        self.patience = patience
         self.progress = progress
         self.format = format
         self.layout = layout
@@ -89,7 +104,16 @@ public final class EntryPrinter: EntryOutput {
                                       into: &block)
                 ends.append(block.count)
             }
-            let report = sink.writeUntilTaken(block, boundaries: ends) { interruption?.isTriggered == true }
+            let started = ContinuousClock.now
+            let report = sink.writeUntilTaken(block, boundaries: ends) { taken in
+                if interruption?.isTriggered == true { return true }
+                if let patience, ContinuousClock.now - started >= patience.after, firstTelling() {
+                    let waiting = entries[min(entries.count - 1, ends.prefix { $0 <= taken }.count)]
+                    patience.tell("the reader of stdout has not taken entry \(waiting.handle) of \(waiting.feed) for "
+                                  + "\(patience.after.components.seconds) s; waiting on (Ctrl-C commits what it has taken)")
+                }
+                return false
+            }
             let delivered = ends.prefix { $0 <= report.taken }.count
             // Entries written whole, delivered or waiting in a pipe, count for the JSON array's
             // separators and its end.
@@ -99,6 +123,14 @@ public final class EntryPrinter: EntryOutput {
             case .output(let error)?: return DeliveryReport(delivered: delivered, failure: .output(error))
             case .stopped?: return DeliveryReport(delivered: delivered, failure: .interrupted)
             }
+        }
+    }
+
+    /// True the first time it is asked.
+    private func firstTelling() -> Bool {
+        told.withLock { told in
+            defer { told = true }
+            return !told
         }
     }
 

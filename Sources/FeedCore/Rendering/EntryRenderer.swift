@@ -38,7 +38,7 @@ public enum EntryRenderer {
         writer.raw(#","read":"#)
         writer.bool(entry.read)
         writer.raw(#","source":"#)
-        writer.raw(entry.source.text)
+        writer.raw(LoneSurrogates.replaced(in: entry.source.text))
         writer.raw("}")
     }
 

@@ -18,7 +18,7 @@ public enum OPMLWriter {
             let registration = record.registration
             var attributes: [(String, String)] = [
                 ("type", "rss"), ("text", registration.name), ("title", registration.name),
-                ("xmlUrl", Redaction.maskingPasswords(in: registration.url)),
+                ("xmlUrl", Redaction.maskingSecrets(in: registration.url)),
                 (OPML.Attribute.name, registration.name), (OPML.Attribute.kind, registration.kind.rawValue),
             ]
             if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv, tokenEnv)) }

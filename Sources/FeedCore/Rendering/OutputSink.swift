@@ -13,18 +13,19 @@ public protocol OutputSink: Sendable {
     /// The terminal's height in lines, when the sink is a terminal that says.
     var rows: Int? { get }
     /// Writes `bytes` and reports how many of them the reader has taken: for a pipe, once the
-    /// reader has read them all, gone away, or `stop` (checked while waiting) became true; for
+    /// reader has read them all, gone away, or `stop` (checked while waiting, with the bytes
+    /// taken so far) became true; for
     /// anything else, as `write` does. `boundaries` are where records end (offsets into `bytes`,
     /// ascending): a pipe gets one record at a time, so a reader never gets half of one, nor
     /// more than it is about to read.
-    func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport
+    func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: (_ taken: Int) -> Bool) -> TakenReport
 }
 
 extension OutputSink {
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
     public var columns: Int? { nil }
     public var rows: Int? { nil }
-    public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport {
+    public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: (_ taken: Int) -> Bool) -> TakenReport {
         TakenReport(writingAll: bytes.count) { () throws(OutputError) in try write(bytes) }
     }
 }
@@ -181,7 +182,7 @@ public final class FileDescriptorSink: OutputSink {
 }
 
 extension FileDescriptorSink {
-    public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: () -> Bool) -> TakenReport {
+    public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: (_ taken: Int) -> Bool) -> TakenReport {
         guard isPipe else {
             return TakenReport(writingAll: bytes.count) { () throws(OutputError) in try write(bytes) }
         }
@@ -231,7 +232,7 @@ extension FileDescriptorSink {
     }
 
     /// Waits until the reader has taken the `written` bytes just written (or stop, or leaves).
-    private func waitUntilTaken(_ written: Int, stop: () -> Bool) -> TakenReport {
+    private func waitUntilTaken(_ written: Int, stop: (_ taken: Int) -> Bool) -> TakenReport {
         var pause: useconds_t = 10
         var yields = 0
         while true {
@@ -242,7 +243,7 @@ extension FileDescriptorSink {
             if poll(&reader, 1, 0) > 0, reader.revents & Int16(POLLERR | POLLHUP) != 0 {
                 return TakenReport(taken: taken, written: written, failure: .output(OutputError(written: taken, errorNumber: EPIPE)))
             }
-            if stop() { return TakenReport(taken: taken, written: written, failure: .stopped) }
+            if stop(taken) { return TakenReport(taken: taken, written: written, failure: .stopped) }
             // A reader that is running takes the bytes within microseconds: give it the CPU
             // first, and sleep (backing off) only if it is slower than that.
             if yields < 16 {

@@ -15,10 +15,11 @@ public enum StatusRenderer {
     static func json(_ status: FeedStatus) -> [UInt8] {
         var writer = JSONWriter()
         let record = status.record
+        let url: String? = record.map { Redaction.maskingSecrets(in: $0.registration.url) }
         writer.object([
             ("name", { $0.string(status.name) }),
             ("kind", { $0.string(record?.registration.kind.rawValue) }),
-            ("url", { $0.string(record.map { Redaction.maskingPasswords(in: $0.registration.url) }) }),
+            ("url", { $0.string(url) }),
             ("token_env", { $0.string(record?.registration.tokenEnv) }),
             ("entries", { $0.number(record?.total) }),
             ("unread", { $0.number(record?.unread) }),
@@ -32,7 +33,7 @@ public enum StatusRenderer {
             ("retry_not_before", { $0.string(record?.retryNotBefore.map(Timestamp.format)) }),
             ("every_seconds", { $0.number(record?.every.map { Int($0.components.seconds) }) }),
             ("next_due", { $0.string(record?.nextDue.map(Timestamp.format)) }),
-            ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingPasswords)) }),
+            ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingSecrets)) }),
             ("last_skipped", { $0.number(record?.lastSkipped) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
             ("expressions", { writer in
@@ -45,7 +46,7 @@ public enum StatusRenderer {
     static func plain(_ status: FeedStatus) -> String {
         guard let record = status.record else { return "\(TerminalText.safe(status.name))\n" }
         let registration = record.registration
-        let url = Redaction.maskingPasswords(in: registration.url)
+        let url = Redaction.maskingSecrets(in: registration.url)
         var lines = ["\(TerminalText.safe(status.name)) (\(registration.kind.rawValue)) \(TerminalText.safe(url))"]
         var counts = "  entries: \(record.total), unread: \(record.unread)"
         if let lastRead = record.lastReadID { counts += ", read up to: \(TerminalText.safe(lastRead))" }
@@ -67,7 +68,7 @@ public enum StatusRenderer {
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(Timestamp.format(until))") }
         if let resume = record.resumeURL {
-            lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingPasswords(in: resume)))")
+            lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingSecrets(in: resume)))")
         }
         if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
         for (option, expression) in registration.expressions.expressions {  // the user's own; a preset's are in --json

@@ -20,6 +20,13 @@ extension FeedStore {
         try statements { db in try Self.record(db, name: name) }
     }
 
+    /// Whether a feed of that name is registered.
+    public func hasFeed(named name: String) throws(FeedFailure) -> Bool {
+        try statements { db in
+            try db.statement("SELECT 1 FROM feed WHERE name = ?").first([.text(name)]) { _ in true } ?? false
+        }
+    }
+
     /// Registers a feed. An existing name is a usage error unless `replace`; replacing keeps the
     /// entries but forgets validators, retry time and last error (the URL may have changed).
     public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
@@ -39,6 +46,28 @@ extension FeedStore {
                     .run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
                           SQLiteValue(feed.expressions.json), .text(Timestamp.format(.now))])
             }
+        }
+    }
+
+    /// Registers new feeds (none of their names may exist), each with how often a plain `sync`
+    /// fetches it, in one transaction: `feeds import` of thousands of outlines.
+    public func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure) {
+        try write { db in
+            let insert = try db.statement(
+                "INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let now = Timestamp.format(.now)
+            for (feed, every) in feeds {
+                try insert.run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+                                SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(every.map { Int64($0.components.seconds) })])
+            }
+        }
+    }
+
+    /// Sets (or, with nil, unsets) the environment variable a feed's token comes from.
+    public func setTokenEnv(feed: String, _ variable: String?) throws(FeedFailure) {
+        try write { db in
+            _ = try Self.record(db, name: feed)
+            try db.statement("UPDATE feed SET token_env = ? WHERE name = ?").run([SQLiteValue(variable), .text(feed)])
         }
     }
 

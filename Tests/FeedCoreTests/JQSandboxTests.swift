@@ -1,0 +1,194 @@
+@testable import FeedCore
+import Foundation
+import Testing
+
+/// Expressions from anywhere, safely (issue 24): jq runs in a sandboxed worker process, so an
+/// expression that crashes jq, runs away or eats memory fails only its own feed, sees no
+/// environment and reads no file; what jq 1.6 cannot read or tell apart is handled by feedcli.
+/// Each test runs the built `feedcli`, so a signal death would show as a status of 128 or more.
+@Suite("jq runs sandboxed in a worker", .timeLimit(.minutes(3)))
+struct JQSandboxTests {
+    /// A page of three posts whose `t` is a number past what `todate` survives (1e17).
+    static let page = #"{"posts":[{"id":1,"t":1e17,"title":"one"},{"id":2,"t":5,"title":"two"},{"id":3,"t":7,"title":"three"}]}"#
+
+    static func server() throws -> LoopbackServer {
+        try LoopbackServer { _, connection in connection.respond(200, text: page) }
+    }
+
+    static func add(_ session: StoreSession, _ name: String, _ url: String, _ options: [String]) throws {
+        let run = try session.run(["feeds", "add", name, url, "--kind", "json", "--items", ".posts[]"] + options)
+        if run.status != 0 { throw StoreSession.FeedAddFailed(stderr: run.stderr) }
+    }
+
+    /// The headline case: a crashing, a runaway and a memory-eating feed beside healthy ones.
+    @Test func aCrashARunawayAndAMemoryHogFailOnlyTheirOwnFeeds() throws {
+        let server = try Self.server()
+        let session = StoreSession()
+        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
+        let url = server.baseURL + "/p"
+        try Self.add(session, "crash", url, ["--published", ".t|todate"])
+        try Self.add(session, "runaway", url, ["--title", "first(range(1e15)|select(. < 0))"])
+        try Self.add(session, "hog", url, ["--title", "def f: [f, f]; f"])
+        for healthy in ["h1", "h2", "h3"] { try Self.add(session, healthy, url, ["--title", ".title"]) }
+        let sync = try session.feedcli("sync", "--jsonl", "--timeout", "3", "--jq-memory", "100M", "--quiet")
+        #expect(sync.status == 65, "the most serious failure, not a signal: \(sync.status) \(sync.stderr)")
+        let entries = JSONLines.objects(sync.stdout)
+        for healthy in ["h1", "h2", "h3"] {
+            #expect(entries.filter { $0["feed"] as? String == healthy }.count == 3, "\(healthy) synced as if alone")
+        }
+        #expect(entries.allSatisfy { ["h1", "h2", "h3"].contains($0["feed"] as? String ?? "") })
+        let page = "on \(url)"
+        #expect(sync.stderr.contains("crash: bad data: --published (item 1) \(page): jq crashed on it (SIGABRT)"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("runaway: bad data: --title (item 1) \(page): it ran past --timeout (3 s)"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("hog: bad data: --title (item 1) \(page): it ran out of memory (--jq-memory 100M)"),
+                "\(sync.stderr)")
+        for culprit in ["crash", "runaway", "hog"] {
+            #expect(try session.status(culprit)?["last_error_code"] as? Int == 65, "status shows \(culprit)'s failure")
+        }
+    }
+
+    /// A feed whose expression crashes jq does not stop `next --all` from reading another feed.
+    @Test func nextAcrossFeedsSurvivesACrashingFeed() throws {
+        let server = try Self.server()
+        let session = StoreSession()
+        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
+        try Self.add(session, "crash", server.baseURL + "/p", ["--published", ".t|todate"])
+        try Self.add(session, "fine", server.baseURL + "/p", ["--title", ".title"])
+        let next = try session.feedcli("next", "--all", "--json")
+        #expect(next.status < 128, "\(next.stderr)")
+        #expect((next.json as? [String: Any])?["feed"] as? String == "fine", "\(next.stdout)\(next.stderr)")
+    }
+
+    /// `$ENV` and `env` are `{}` in the worker: an expression cannot read a secret, whatever
+    /// feedcli's own environment holds.
+    @Test func expressionsSeeNoEnvironment() throws {
+        let server = try Self.server()
+        let session = StoreSession()
+        try Self.add(session, "env", server.baseURL + "/p", ["--title", "$ENV|tostring", "--text", "env|tostring"])
+        let sync = try Feedcli.run(Feedcli.onStore(session.state, ["sync", "env", "--jsonl"]),
+                                   environment: ["AWS_SECRET_ACCESS_KEY": "hunter2"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let entries = JSONLines.objects(sync.stdout)
+        #expect(entries.count == 3)
+        #expect(entries.allSatisfy { $0["title"] as? String == "{}" && $0["text"] as? String == "{}" }, "\(sync.stdout)")
+        #expect(!sync.stdout.contains("hunter2"))
+    }
+
+    /// Builtins that read input or files are refused when given (64), before jq compiles them
+    /// (jq 1.6 aborts compiling `include` without a search path); the same words as fields,
+    /// variables, keys or text are not.
+    @Test(arguments: [
+        "include \"x\"; .title", "import \"s\" as $s; .title", "[inputs]", "input", "input_filename",
+        ".title + (input|tostring)", "\"\\(input)\"", "modulemeta", ".[input:]",
+    ])
+    func expressionsThatReadInputOrFilesAreRefusedWhenGiven(expression: String) throws {
+        let session = StoreSession()
+        let add = try session.run(["feeds", "add", "x", "http://127.0.0.1:9/p", "--kind", "json", "--title", expression])
+        #expect(add.status == 64, "\(add.stderr)")
+        #expect(add.stderr.contains("reads input or files"), "\(add.stderr)")
+        #expect(try session.feedcli("status", "x").status == 66, "nothing registered")
+    }
+
+    @Test(arguments: [".input", "$input", "{input: .title}|.input", "\"input\"", ".title # input", "inputsx"])
+    func theSameWordsAsNamesOrTextAreAllowed(expression: String) {
+        #expect(JQExpressionCheck.refusedBuiltin(in: expression) == nil, "\(expression)")
+    }
+
+    /// jq's `stderr` and `debug` write nowhere a person sees.
+    @Test func jqsOwnStderrAndDebugOutputNeverReachTheTerminal() throws {
+        let server = try Self.server()
+        let session = StoreSession()
+        try Self.add(session, "noisy", server.baseURL + "/p", ["--title", ".title|stderr|debug|\"\\u001b[2J\"+."])
+        let sync = try session.feedcli("sync", "noisy")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stderr.isEmpty, "\(sync.stderr)")
+        #expect(!sync.stdout.contains("\u{1B}"), "the title's escape is shown escaped")
+    }
+
+    /// jq 1.6 rounds numbers past 2^53: two ids built by `tostring` can become one. The second
+    /// item is then a skipped item naming the first, never merged in silence.
+    @Test func twoItemsGivenOneIdAreNotMerged() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"{"posts":[{"id":12345678901234567891},{"id":12345678901234567892},{"id":12345678901234567891}]}"#)
+        }
+        let session = StoreSession()
+        try Self.add(session, "ids", server.baseURL + "/p", ["--id", ".id|tostring"])
+        let sync = try session.feedcli("sync", "ids", "--jsonl")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(JSONLines.ids(sync.stdout) == ["12345678901234567000"])
+        let warnings = sync.stderr.split(separator: "\n")
+        #expect(warnings == ["feedcli: ids: warning: skipped item 2 of \(server.baseURL)/p: same id as item 1 (12345678901234567000)"],
+                "the third is the first again, one entry: \(sync.stderr)")
+    }
+
+    /// A lone surrogate escape anywhere in a page: jq reads it as U+FFFD, the store keeps the
+    /// exact text, and JSON output writes `\ufffd`, so Debian's jq 1.6 reads every line.
+    @Test func aPageWithALoneSurrogateIsReadAndItsOutputIsReadableByJQ() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"{"posts":[{"id":1,"title":"\ud83d x"},{"id":2,"title":"ok \ud83d\ude00"}]}"#)
+        }
+        let session = StoreSession()
+        try Self.add(session, "s", server.baseURL + "/p", ["--title", ".title"])
+        let sync = try session.feedcli("sync", "s", "--jsonl")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains(#""source":{"id":1,"title":"\ufffd x"}"#), "\(sync.stdout)")
+        #expect(sync.stdout.contains("\"title\":\"ok \u{1F600}\"}"), "a pair is one character: \(sync.stdout)")
+        let stored = try FeedStore.open(at: session.state).entries(id: "1", feed: "s").first?.source.text
+        #expect(stored == #"{"id":1,"title":"\ud83d x"}"#, "the store keeps the exact text")
+        let jq = try Feedcli.shell("\"$FEEDCLI\" list s --json --state '\(session.state)' | jq -c '.[].title'")
+        #expect(jq.status == 0, "\(jq.stderr)")
+        #expect(jq.stdout == "\"ok 😀\"\n\"\u{FFFD} x\"\n", "\(jq.stdout)")
+    }
+
+    /// A path for an OPML file in the session's folder (made first: feedcli makes it only with
+    /// the store).
+    static func fileBeside(_ session: StoreSession) throws -> String {
+        let folder = (session.state as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return session.state + ".opml"
+    }
+
+    /// A hostile OPML file: a token variable it names is not taken, an expression that reads
+    /// files is refused with its reason, a masked password is refused, and the rest imports in
+    /// one transaction.
+    @Test func aHostileOPMLFileDecidesNoSecret() throws {
+        let session = StoreSession()
+        let file = try Self.fileBeside(session)
+        let ns = #"xmlns:feedcli="https://feedcli.example/opml""#
+        try """
+            <?xml version="1.0"?><opml version="2.0" \(ns)><body>
+            <outline text="rust" xmlUrl="https://blog.example/feed.json" feedcliKind="json" feedcliTokenEnv="AWS_SECRET_ACCESS_KEY"/>
+            <outline text="leak" xmlUrl="https://x.example/a" feedcliKind="json"
+              feedcliExpressions="{&quot;next_url&quot;:&quot;import \\&quot;config\\&quot; as $d {search:\\&quot;~/.docker\\&quot;}; $d|tostring&quot;}"/>
+            <outline text="masked" xmlUrl="https://me:***@x.example/b" feedcliKind="linked"/>
+            <outline text="fine" xmlUrl="https://x.example/c" feedcliKind="linked"/>
+            </body></opml>
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try session.feedcli("feeds", "import", file)
+        #expect(imported.status == 65, "something was skipped: \(imported.stderr)")
+        #expect(imported.stderr.contains("rust sends no token: the file names $AWS_SECRET_ACCESS_KEY"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("feeds set rust --token-env AWS_SECRET_ACCESS_KEY"))
+        #expect(imported.stderr.contains("skipped leak: usage: --next-url"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("reads input or files"))
+        #expect(imported.stderr.contains("skipped masked: its URL's password or key is masked"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("imported 2 of 4 feeds from \(file) (0 already there, 2 skipped)"), "\(imported.stderr)")
+        #expect(try session.status("rust")?["token_env"] is NSNull, "no token variable taken from the file")
+        #expect(try session.feedcli("feeds", "set", "rust", "--token-env", "RUST_TOKEN").status == 0)
+        #expect(try session.status("rust")?["token_env"] as? String == "RUST_TOKEN")
+    }
+
+    /// Thousands of outlines import in one transaction (39 s before; the bound here only
+    /// guards against a return to one transaction an outline, it is no speed target).
+    @Test func fiveThousandOutlinesImportInOneTransaction() throws {
+        let session = StoreSession()
+        let file = try Self.fileBeside(session)
+        let outlines = (1...5000).map { #"<outline text="f\#($0)" xmlUrl="https://x.example/\#($0)" feedcliKind="linked"/>"# }
+        try (#"<?xml version="1.0"?><opml version="2.0"><body>"# + outlines.joined() + "</body></opml>")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let started = ContinuousClock.now
+        let imported = try session.feedcli("feeds", "import", file)
+        #expect(imported.status == 0, "\(imported.stderr.suffix(300))")
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect((try session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5001, "with the built-in posts")
+    }
+}
