@@ -6,6 +6,14 @@ import Foundation
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 
+/// Started again as a jq worker (the `mapping` and `jq-worker` targets ask one), this binary
+/// serves as feedcli does and exits before libFuzzer reads any input.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    JQWorkerMain.serveIfAsked()
+    return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -22,13 +30,16 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "mapping": mapping(data)
     case "html": html(text)
     case "opml": opml(text)
+    case "jq-wire": jqWire(data)
+    case "jq-worker": jqWorker(data)
     default: fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.joined(separator: " "))")
     }
     return 0
 }
 
 enum FuzzTargets {
-    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml"]
+    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
+                      "jq-wire", "jq-worker"]
 }
 
 /// A subscription list from another reader (`feeds import`): outlines or an error, and every
@@ -197,4 +208,33 @@ private func timestamp(_ text: String) {
     }
     _ = Timestamp.normalize(text)
     _ = Excerpt.of(text, limit: 60)
+}
+
+/// What a worker sends back is read as untrusted bytes: any frame decodes or is refused, never
+/// traps; what decodes encodes to what decodes the same.
+private func jqWire(_ data: Data) {
+    let bytes = [UInt8](data)
+    if let reply = try? JQWire.reply(from: bytes) {
+        precondition((try? JQWire.reply(from: JQWire.encode(reply))) == reply, "a reply does not survive its encoding")
+    }
+    if let request = try? JQWire.request(from: bytes) {
+        precondition((try? JQWire.request(from: JQWire.encode(request))) == request, "a request does not survive its encoding")
+    }
+}
+
+/// A random expression (the first line) on a random page (the rest), through a real worker:
+/// whatever jq does with them (an error, a crash, a runaway) is the worker's end, never this
+/// process's; a reply, when there is one, has the shape asked for.
+private func jqWorker(_ data: Data) {
+    let text = String(decoding: data, as: UTF8.self)
+    let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+    let expression = String(parts.first ?? "")
+    let page = parts.count > 1 ? String(parts[1]) : "{}"
+    guard JQExpressionCheck.refusedBuiltin(in: expression) == nil else { return }
+    let request = JQMapRequest(page: LoneSurrogates.replaced(in: page), items: expression, itemLimit: 1000,
+                               fields: [".id", expression], pageExpressions: [expression])
+    let limits = JQ.Limits(memory: 0, timeout: .seconds(2))
+    guard let outcome = try? JQ.map(request, limits: limits) else { return }
+    precondition(outcome.page.count == 1, "one outcome per page expression")
+    precondition(outcome.fields.allSatisfy { $0.isEmpty || $0.count == 2 }, "two outcomes per object item")
 }

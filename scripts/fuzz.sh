@@ -9,12 +9,13 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker)
 
 out=.build/fuzz
 mkdir -p "$out"
-# The decoders and what they use: no SQLite, no logging; curl's headers only for naming jq's
-# thread, and jq's library (a C shim, compiled with the sanitizers) for the mapping step.
+# The decoders and what they use: no SQLite, no logging; curl's headers for what the shared
+# files import, and jq's library (a C shim, compiled with the sanitizers) for the mapping step,
+# which this binary serves as its own jq worker (`LLVMFuzzerInitialize`), as feedcli does.
 sources=(
   Sources/FeedCore/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
@@ -24,6 +25,7 @@ sources=(
   Sources/FeedCore/Reactive/Locked.swift
   Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift
   Sources/FeedCore/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
+  Sources/FeedCore/Models/MemorySize.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
@@ -67,6 +69,13 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     opml)
       printf '%s' '<?xml version="1.0"?><opml version="2.0"><head><title>a &amp; b</title></head><body><outline text="T"><outline type="rss" text="Daring Fireball" xmlUrl="https://daringfireball.net/feeds/json?a=1&amp;b=2" feedcliKind="jsonfeed"/></outline></body></opml>' > "$dir/nested"
       printf '%s' "<!-- c --><opml><body><outline text='A&#233;&#x1F600;' xmlUrl='https://e.x/a'></outline><![CDATA[ x ]]></body></opml>" > "$dir/quotes" ;;
+    jq-wire)  # replies as a worker writes them: a check, a filter, a failure
+      printf '\001\000' > "$dir/checked"; printf '\003\002\000\000\000\001\000' > "$dir/filtered"
+      printf '\004\001\000\000\000\000\000\000\000\002\000\000\000no' > "$dir/failed" ;;
+    jq-worker)  # an expression, a newline, a page
+      printf '%s\n%s' '.posts[]' '{"posts":[{"id":1,"t":5},{"id":"\ud800"}]}' > "$dir/items"
+      printf '%s\n%s' '.[]|.t|todate' '[{"t":1e17}]' > "$dir/crash"
+      printf '%s\n%s' '..|numbers' '[1,[2,{"a":3}]]' > "$dir/recurse" ;;
     mapping)  # the first byte picks the mapping (FuzzTargets.swift)
       for f in Fixtures/apis/*.json Fixtures/linked/*.json; do
         [ -f "$f" ] || continue
@@ -80,7 +89,7 @@ for target in "${targets[@]}"; do
   echo "fuzz: $target for ${seconds}s"
   # jq 1.6's own parser leaks a few KiB on some inputs (jv_mem_realloc, inside libjq): not
   # feedcli's memory, and harmless in a short run, so leaks are not counted for the mapping step.
-  leaks=1; [ "$target" = mapping ] && leaks=0
+  leaks=1; case "$target" in mapping|jq-worker) leaks=0 ;; esac
   (cd "$out" && ASAN_OPTIONS="detect_leaks=$leaks" FUZZ_TARGET="$target" ./feedcli-fuzz "corpus/$target" -max_total_time="$seconds" -detect_leaks=$leaks \
       -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 -artifact_prefix="crash-$target-" 2>&1 \
     | grep -E "^(#[0-9]+ +DONE|==|SUMMARY|Done|.*ERROR|.*Fatal)" || true)

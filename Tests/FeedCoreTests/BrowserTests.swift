@@ -40,3 +40,22 @@ struct BrowserTests {
         #expect(none.status == 78 && none.stderr.contains("nope2"), "\(none.stderr)")
     }
 }
+
+/// `open` says what it refuses and why (issue 24, item 7): a feed's `javascript:` link, or one
+/// that a browser would read as an option, is never handed to a browser.
+@Suite("open refuses links that are not web addresses", .timeLimit(.minutes(2)))
+struct OpenRefusalTests {
+    @Test(arguments: [("javascript:alert(document.cookie)", "will not open javascript:alert(document.cookie)"),
+                      ("--help", "will not open --help")])
+    func aLinkThatIsNotAWebAddressIsRefusedNamed(link: String, says: String) throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"id":"a","html_url":"\#(link)"}]"#)
+        }
+        let session = StoreSession()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        #expect(try session.feedcli("sync", "l").status == 0)
+        let open = try Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "/bin/false"])
+        #expect(open.status == 66, "\(open.stderr)")
+        #expect(open.stderr.contains(says) && open.stderr.contains("is not an http or https URL"), "\(open.stderr)")
+    }
+}

@@ -191,4 +191,25 @@ struct JQSandboxTests {
         #expect(ContinuousClock.now - started < .seconds(30))
         #expect((try session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5001, "with the built-in posts")
     }
+
+    /// A credential in a feed URL's query is used for the request and shown masked wherever a
+    /// URL is shown: `-v`, `status --json`, `feeds list`, the OPML export.
+    @Test func aCredentialQueryParameterIsShownMaskedEverywhere() throws {
+        let seen = Locked<[String]>([])
+        let server = try LoopbackServer { request, connection in
+            seen.withLock { $0.append(request.path) }
+            connection.respond(200, text: #"[{"id":"a"}]"#)
+        }
+        let session = StoreSession()
+        try session.add("k", server.baseURL + "/l?access_token=SECRET1&api_key=SECRET2&page=1", kind: "linked")
+        let sync = try session.feedcli("sync", "k", "-v")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(seen.value == ["/l?access_token=SECRET1&api_key=SECRET2&page=1"], "the request uses the real values")
+        let shown = [sync.stderr, try session.feedcli("status", "--json").stdout, try session.feedcli("feeds", "list").stdout,
+                     try session.feedcli("feeds", "export", "--opml").stdout]
+        for text in shown {
+            #expect(!text.contains("SECRET"), "\(text)")
+            #expect(text.contains("access_token=***"), "\(text)")
+        }
+    }
 }

@@ -127,4 +127,21 @@ struct OutputBoundaryProcessTests {
         let next = try Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(JSONLines.ids(next.stdout) == (2...10).map(String.init), "the untaken entry comes again")
     }
+
+    /// A reader that takes nothing (a script that reads only after feedcli exits) is waited for,
+    /// and after `--wait` seconds one stderr line says which entry waits and what Ctrl-C does.
+    @Test func aReaderThatTakesNothingIsToldAboutOnceAfterTheWait() throws {
+        let run = try Feedcli.start(["sync", "l", "--jsonl", "--wait", "1", "--state", state], reading: false)
+        let errors = run.err.fileHandleForReading.fileDescriptor
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(errors, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        let notice = String(decoding: line, as: UTF8.self)
+        #expect(notice.hasPrefix("feedcli: the reader of stdout has not taken entry @"), "\(notice)")
+        #expect(notice.contains(" of l for 1 s; waiting on (Ctrl-C commits what it has taken)"), "\(notice)")
+        let rest = run.finish()
+        #expect(rest.status == 0, "\(rest.stderr)")
+        #expect(rest.stderr.isEmpty, "said once: \(rest.stderr)")
+        #expect(ids(rest.stdout) == (1...10).map(String.init), "then the reader took everything")
+    }
 }

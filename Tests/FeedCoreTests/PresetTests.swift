@@ -158,6 +158,41 @@ struct PresetTests {
         #expect(JSONLines.ids(sync.stdout) == ["t3_8acx3m", "t3_8acz9q"], "\(sync.stderr)")
     }
 
+    /// One item of a wrong type skips that item, named, never the page; a field that cannot be
+    /// made is null, never a link built of a missing part (issue 24, item 4).
+    @Test(arguments: [
+        ("reddit", ["data", "title"], "{}", "skipped item 1 of", "--title gave an object, not a string"),
+        ("bluesky", ["post", "author", "handle"], "null", nil, nil),
+        ("lemmy", ["post", "published"], "12345", nil, nil),
+        ("stackexchange", ["question_id"], "true", "skipped item 1 of", "--id gave true or false, not a string or number"),
+    ] as [(String, [String], String, String?, String?)])
+    func oneBadItemOfAPresetPageSkipsOnlyThatItem(kind: String, path: [String], json: String, skipped: String?, why: String?) throws {
+        let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let api = try #require(Self.apis.first { $0.kind == kind })
+        let server = try Server(api)
+        server.elements.withLock { elements in
+            guard let first = elements.first.flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }),
+                  let broken = try? JSONSerialization.data(withJSONObject: Server.setting(first, at: path, to: value)) else { return }
+            elements[0] = String(decoding: broken, as: UTF8.self)
+        }
+        let session = StoreSession()
+        try session.add("p", server.url, kind: kind)
+        let sync = try session.feedcli("sync", "p", "--jsonl", "--max-pages", "1")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let entries = JSONLines.objects(sync.stdout)
+        if let skipped, let why {
+            #expect(entries.count == 1, "the other item of the page is kept")
+            #expect(sync.stderr.contains(skipped) && sync.stderr.contains(why), "\(sync.stderr)")
+        } else {
+            #expect(entries.count == 2 && sync.stderr.isEmpty, "\(sync.stderr)")
+            let broken = entries.last
+            switch kind {
+            case "bluesky": #expect(broken?["url"] is NSNull, "no link of a missing handle: \(broken ?? [:])")
+            default: #expect(broken?["published"] as? String == "1970-01-01T03:25:45Z", "Unix seconds: \(broken ?? [:])")
+            }
+        }
+    }
+
     /// The field choices the issue names, on the fixtures' items.
     func check(_ kind: String, entries: [[String: Any]], base: String) {
         func entry(_ id: String) -> [String: Any]? { entries.first { $0["id"] as? String == id } }

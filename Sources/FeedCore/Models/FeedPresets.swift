@@ -25,21 +25,22 @@ extension FeedKind {
             // The link is the post's page on reddit.com (its permalink), not the linked site.
             FeedPreset("a Reddit listing", documentation: "https://www.reddit.com/dev/api/#GET_new", FeedExpressions(
                        items: ".data.children[].data", id: ".name", title: ".title", text: #".selftext | select(. != "")"#,
-                       url: #""https://www.reddit.com" + .permalink"#, author: ".author", published: ".created_utc",
+                       url: #"if (.permalink | type) == "string" then "https://www.reddit.com" + .permalink else null end"#, author: ".author", published: ".created_utc",
                        cursor: ".data.after", cursorParam: "after"))
         case .bluesky:
             // app.bsky.feed.getAuthorFeed: {feed: [{post: {uri, author, record: {text, createdAt}}}], cursor}.
-            // The web address is built from the at:// URI's record key and the author's handle.
+            // The web address is built from the at:// URI's record key and the author's handle,
+            // and is null when either is missing (never `…/profile/null/…`).
             FeedPreset("a Bluesky author feed", documentation: "https://docs.bsky.app/docs/api/app-bsky-feed-get-author-feed", FeedExpressions(
                        items: ".feed[].post", id: ".uri", text: ".record.text",
-                       url: #""https://bsky.app/profile/\(.author.handle)/post/\(.uri | split("/") | last)""#,
+                       url: #"if (.author.handle | type) == "string" and (.uri | type) == "string" then "https://bsky.app/profile/\(.author.handle)/post/\(.uri | split("/") | last)" else null end"#,
                        author: ".author.handle", published: ".record.createdAt", cursor: ".cursor", cursorParam: "cursor"))
         case .discourse:
             // /latest.json: {topic_list: {topics, more_topics_url}}; the next page's URL comes
             // without `.json` (`/latest?page=1`), so it is added before the query.
             FeedPreset("a Discourse topic list", documentation: "https://docs.discourse.org/#tag/Topics/operation/listLatestTopics", FeedExpressions(
                        items: ".topic_list.topics[]", id: ".id", title: ".title", text: ".excerpt",
-                       url: #""/t/\(.slug)/\(.id)""#, published: ".created_at",
+                       url: #"if (.slug | type) == "string" and (.id | type) == "number" then "/t/\(.slug)/\(.id)" else null end"#, published: ".created_at",
                        nextURL: #".topic_list.more_topics_url // empty | split("?") | .[0] + ".json" + (if length > 1 then "?" + (.[1:] | join("?")) else "" end)"#))
         case .hn:
             // Hacker News through Algolia's search_by_date: {hits, page, nbPages}, pages from 0.
@@ -54,7 +55,7 @@ extension FeedKind {
             FeedPreset("a Lemmy post list", documentation: "https://join-lemmy.org/api/classes/LemmyHttp.html#getPosts", FeedExpressions(
                        items: ".posts[]", id: ".post.id", title: ".post.name", text: ".post.body", url: ".post.ap_id",
                        author: ".creator.name",
-                       published: #".post.published | if test("(Z|[+-][0-9][0-9]:?[0-9][0-9])$") then . else . + "Z" end"#,
+                       published: #".post.published | if type != "string" or test("(Z|[+-][0-9][0-9]:?[0-9][0-9])$") then . else . + "Z" end"#,
                        cursor: ".next_page", cursorParam: "page_cursor"))
         case .stackexchange:
             // /2.3/questions: {items, has_more, quota_max}, pages from 1. `body` only with a filter
