@@ -31,6 +31,10 @@ static struct {
     __typeof__(jv_string_length_bytes) *string_length_bytes;
     __typeof__(jv_getpath) *getpath;
     __typeof__(jq_set_nomem_handler) *set_nomem_handler;
+    __typeof__(jq_set_debug_cb) *set_debug_cb;
+    __typeof__(jv_object_get) *object_get;
+    __typeof__(jv_string) *string;
+    __typeof__(jv_number_value) *number_value;
 } jq;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -66,6 +70,10 @@ static void load(void) {
     RESOLVE(string_length_bytes, jv_string_length_bytes)
     RESOLVE(getpath, jv_getpath)
     RESOLVE(set_nomem_handler, jq_set_nomem_handler)
+    RESOLVE(set_debug_cb, jq_set_debug_cb)
+    RESOLVE(object_get, jv_object_get)
+    RESOLVE(string, jv_string)
+    RESOLVE(number_value, jv_number_value)
 #undef RESOLVE
 }
 
@@ -79,6 +87,25 @@ struct cjq_program { jq_state *state; };
 static void (*nomem_handler)(void *) = NULL;
 
 void cjq_on_out_of_memory(void (*handler)(void *)) { nomem_handler = handler; }
+
+static volatile int32_t *stage_target = NULL;
+
+void cjq_progress_follow_stages(volatile int32_t *progress) { stage_target = progress; }
+
+// jq's `debug` output: a `{"feedcli-stage": N}` marker sets the progress stage; everything else
+// (an expression's own `debug`) is dropped, never written anywhere.
+static void follow_stage(void *data, jv message) {
+    (void)data;
+    if (stage_target && jq.get_kind(message) == JV_KIND_OBJECT) {
+        jv stage = jq.object_get(jq.copy(message), jq.string("feedcli-stage"));
+        if (jq.get_kind(stage) == JV_KIND_NUMBER) {
+            double value = jq.number_value(stage);
+            if (value >= 0 && value < 100000) stage_target[0] = (int32_t)value;
+        }
+        jq.free(stage);
+    }
+    jq.free(message);
+}
 struct cjq_value { jv value; };
 
 // A message as text: a string as it is, anything else as compact JSON. Consumes `message`.
@@ -117,6 +144,7 @@ cjq_program *cjq_compile(const char *expression, char **error) {
         return NULL;
     }
     if (nomem_handler) jq.set_nomem_handler(state, nomem_handler, NULL);
+    jq.set_debug_cb(state, follow_stage, NULL);
     jq.set_error_cb(state, keep_error, error);
     if (!jq.compile(state, expression)) {
         if (!*error) *error = strdup("jq cannot compile it");

@@ -66,6 +66,9 @@ int cjq_progress_create(void);
 /// The integers of a progress memfd, mapped shared; NULL on failure.
 volatile int32_t *cjq_progress_map(int fd);
 void cjq_progress_unmap(volatile int32_t *progress);
+/// Makes jq's `debug` of a `{"feedcli-stage": N}` object set the stage of `progress` (in every
+/// program compiled after this call); any other `debug` output is dropped.
+void cjq_progress_follow_stages(volatile int32_t *progress);
 /// Sets both (ignored for NULL).
 void cjq_progress_set(volatile int32_t *progress, int32_t stage, int32_t item);
 /// One of them (0: the stage, 1: the item); -1 for NULL.

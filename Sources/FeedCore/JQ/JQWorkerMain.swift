@@ -46,6 +46,7 @@ public enum JQWorkerMain {
         // Descriptor 3 is the progress memfd (`JQProgress`); everything past it is closed.
         cjq_close_from(4)
         let progress = JQProgressWriter(shared: cjq_progress_map(3))
+        cjq_progress_follow_stages(progress.shared)
         Glibc.close(3)
         guard enterSandbox(memory: memory) else { _exit(setUpFailedStatus) }
         serve(progress: progress)
@@ -120,49 +121,45 @@ public enum JQWorkerMain {
         } catch {
             return .mapped(items: .failed(error.description), fields: [], page: [])
         }
+        // The page's program: `--items`, then the page expressions.
+        let pageLimits = [map.itemLimit] + map.pageExpressions.map { _ in 1 }
+        let pageStages = [JQProgress.Stage.items] + map.pageExpressions.indices.map { JQProgress.Stage.pageExpression($0) }
         progress.set(JQProgress(.items))
-        let items = outcome(of: map.items, on: root, limit: map.itemLimit, session: &session)
+        let onPage = run(JQOutcomeProgram.program([map.items] + map.pageExpressions, limits: pageLimits, stages: pageStages),
+                         on: root, limits: pageLimits, session: &session)
+        let items = onPage[0]
         var itemValues: [JQValue?] = []
         switch items {
         case .paths(let paths, _): itemValues = paths.map { try? session.value(at: $0, in: root) }
         case .values(let texts, _): itemValues = texts.map { try? session.value($0) }
         case .failed: break
         }
+        // The items' program: every field expression, run on each item that is an object.
+        let fieldLimits = map.fields.map { _ in 1 }
+        let fieldProgram = JQOutcomeProgram.program(map.fields, limits: fieldLimits,
+                                                    stages: map.fields.indices.map { JQProgress.Stage.field($0) })
         var fields: [[JQOutcome]] = []
         fields.reserveCapacity(itemValues.count)
         for (position, item) in itemValues.enumerated() {
-            guard let item, item.isObject else {
+            guard let item, item.isObject, !map.fields.isEmpty else {
                 fields.append([])
                 continue
             }
-            var outcomes: [JQOutcome] = []
-            for (index, expression) in map.fields.enumerated() {
-                progress.set(JQProgress(.field(index), item: position))
-                outcomes.append(outcome(of: expression, on: item, limit: 1, session: &session))
-            }
-            fields.append(outcomes)
+            progress.set(JQProgress(.field(0), item: position))
+            fields.append(run(fieldProgram, on: item, limits: fieldLimits, session: &session))
         }
-        var page: [JQOutcome] = []
-        for (index, expression) in map.pageExpressions.enumerated() {
-            progress.set(JQProgress(.pageExpression(index)))
-            page.append(outcome(of: expression, on: root, limit: 1, session: &session))
-        }
-        return .mapped(items: items, fields: fields, page: page)
+        return .mapped(items: items, fields: fields, page: Array(onPage.dropFirst()))
     }
 
-    /// The paths `expression` names on `value` when they are paths feedcli can follow, else its
-    /// values, else its error.
-    private static func outcome(of expression: String, on value: JQValue, limit: Int, session: inout JQSession) -> JQOutcome {
-        // A newline before the closing parenthesis: a comment in the expression ends there.
-        if let paths = try? session.outputs(of: "path(\n\(expression)\n)", on: value, limit: limit),
-           paths.texts.allSatisfy({ JQPath.steps($0) != nil }) {
-            return .paths(paths.texts, more: paths.more)
-        }
+    /// The outcomes of `program` (a `JQOutcomeProgram`) on `value`; each one the failure when the
+    /// program as a whole fails.
+    private static func run(_ program: String, on value: JQValue, limits: [Int], session: inout JQSession) -> [JQOutcome] {
         do {
-            let outputs = try session.outputs(of: expression, on: value, limit: limit)
-            return .values(outputs.texts, more: outputs.more)
+            let outputs = try session.outputs(of: program, on: value, limit: 1)
+            if let text = outputs.texts.first, let outcomes = JQOutcomeProgram.outcomes(text, limits: limits) { return outcomes }
+            return limits.map { _ in .failed("jq gave no answer feedcli can read") }
         } catch {
-            return .failed(error.description)
+            return limits.map { _ in .failed(error.description) }
         }
     }
 }

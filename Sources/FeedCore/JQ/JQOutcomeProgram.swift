@@ -1,0 +1,55 @@
+/// The jq programs a worker runs for a page: each expression answered with the paths it names
+/// (when they are simple: keys and whole indexes) or else its values or its error, several
+/// expressions in one program.
+///
+/// Why one program for several expressions: jq 1.6 compiles its whole builtin library with every
+/// program (about 13 ms each on this machine), so a feed of eight expressions, each tried as
+/// `path(E)` and then as `E`, spent more than 100 ms compiling. A page now costs two programs
+/// (the page's and the items'), each compiled once per worker.
+///
+/// Each expression goes in parenthesised on lines of its own, so a comment in it ends there.
+/// Before each one, a `{"feedcli-stage": N}` marker passes through `debug`, which the worker's
+/// C side reads into the shared progress (`JQProgress`), so a crash still names its option.
+enum JQOutcomeProgram {
+    /// Answers `f` with `{"p": paths}`, `{"v": values}` or `{"e": error}`, at most `$n + 1` of
+    /// them (one more than asked tells that there were more).
+    static let definition = """
+        def _feedcli_outcome(f; $n):
+          (try {p: [limit($n + 1; path(f))]} catch {e: .}) as $r
+          | if ($r | has("p")) and ($r.p | all(.[]; all(.[]; type == "string" or (type == "number" and . == floor))))
+            then $r else (try {v: [limit($n + 1; f)]} catch {e: .}) end;
+
+        """
+
+    /// One program giving an array of outcomes: `expressions[i]` at most `limits[i]` times,
+    /// after the stage marker `stages[i]`.
+    static func program(_ expressions: [String], limits: [Int], stages: [JQProgress.Stage]) -> String {
+        var text = definition + "["
+        for (index, expression) in expressions.enumerated() {
+            if index > 0 { text += ",\n" }
+            let stage = JQProgress(stages[index]).encoded.0
+            text += "({\"feedcli-stage\": \(stage)} | debug | empty),\n_feedcli_outcome((\n\(expression)\n); \(limits[index]))"
+        }
+        return text + "\n]"
+    }
+
+    /// The outcomes in the program's one output (compact JSON); nil when it is not one.
+    static func outcomes(_ text: String, limits: [Int]) -> [JQOutcome]? {
+        guard case .array(let elements)? = try? JSONParser.parse(text), elements.count == limits.count else { return nil }
+        var outcomes: [JQOutcome] = []
+        outcomes.reserveCapacity(elements.count)
+        for (element, limit) in zip(elements, limits) {
+            guard case .object(let object) = element else { return nil }
+            if case .array(let paths)? = object["p"] {
+                outcomes.append(.paths(paths.prefix(limit).map { RawJSON($0).text }, more: paths.count > limit))
+            } else if case .array(let values)? = object["v"] {
+                outcomes.append(.values(values.prefix(limit).map { RawJSON($0).text }, more: values.count > limit))
+            } else if let error = object["e"] {
+                outcomes.append(.failed(error.string ?? RawJSON(error).text))
+            } else {
+                return nil
+            }
+        }
+        return outcomes
+    }
+}
