@@ -231,7 +231,7 @@ private func jqWorker(_ data: Data) {
     let expression = String(parts.first ?? "")
     let page = parts.count > 1 ? String(parts[1]) : "{}"
     guard JQExpressionCheck.refusedBuiltin(in: expression) == nil else { return }
-    let request = JQMapRequest(page: LoneSurrogates.replaced(in: page), items: expression, itemLimit: 1000,
+    let request = JQMapRequest(page: LoneSurrogates.replaced(in: page), items: expression, itemLimit: 1000, builtItemLimit: 1000,
                                fields: [".id", expression], pageExpressions: [expression])
     let limits = JQ.Limits(memory: 0, timeout: .seconds(2))
     guard let outcome = try? JQ.map(request, limits: limits) else { return }

@@ -17,12 +17,17 @@
 #             `{"id":N}`, 1.2 million items; and of `{}`, 5.6 million items without an id),
 #             peak memory                                                               < 160 MiB
 #   json page `feedcli sync` of a json feed's page at its value limit (99,999 tiny items;
-#             jq holds a page whole), peak memory                                      < 160 MiB
+#             jq holds a page whole), peak memory of feedcli and of feedcli with its jq
+#             worker together (the processes' summed PSS, sampled)                     < 160 MiB
+#   jq        `feedcli sync` of a preset (Reddit) page: its jq expressions run in a worker
+#             process; with BEFORE=/path/to/an/older/feedcli, also that binary (jq in
+#             process), for the contract's "at most 10 ms more"                         ≤ +10 ms
 # Baselines are the fastest honest curl: `hyperfine -N` (no shell) discards stdout, so curl runs
 # without `-o`. Every store is made by feedcli (`feeds add`, `sync`), never by hand. Needs
 # nginx-light, hyperfine, jq, strace and GNU time (installed when missing).
 # FEEDCLI=/path/to/feedcli measures that binary instead of building the static release (to
-# compare versions on one machine); BENCH_OUT keeps hyperfine's tables (default: a temp folder).
+# compare versions on one machine); BENCH_OUT keeps hyperfine's tables (default: a temp folder);
+# BEFORE=/path/to/feedcli adds that binary to the jq, next and sync rows (same stores, same runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
@@ -88,6 +93,9 @@ while size + len('{"id":%d},' % n) <= limit:
     parts.append('{"id":%d}' % n); size += len(parts[-1]) + 1; n += 1
 open(f"{www}/maxpage.json", "w").write("[" + ",".join(reversed(parts)) + "]")
 open(f"{www}/noids.json", "w").write("[" + ",".join(["{}"] * ((limit - 2) // 3)) + "]")
+# A Reddit listing (the preset's fixture), for the jq worker's row.
+import shutil
+shutil.copy("Fixtures/apis/reddit.json", f"{www}/reddit.json")
 # A json feed's largest page: 200,000 values (`[`, then `{` and a comma an item).
 open(f"{www}/jqpage.json", "w").write("[" + ",".join('{"id":%d}' % n for n in range(99999, 0, -1)) + "]")
 PY
@@ -147,7 +155,8 @@ for n in $(seq 1 100); do "$feedcli" feeds add "s$n" "http://127.0.0.1:$slow_por
 from_empty idle
 for n in $(seq 1 1000); do "$feedcli" feeds add "g$n" "http://127.0.0.1:$port/g/$n.json" --kind graph --state "$work/idle.sqlite"; done
 "$feedcli" sync --quiet --state "$work/idle.sqlite" >/dev/null   # now every feed has its ETag
-journals=$(for f in empty hist page million slow idle; do
+from_empty jq; "$feedcli" feeds add r "http://127.0.0.1:$port/reddit.json" --kind reddit --state "$work/jq.sqlite"
+journals=$(for f in empty hist page million slow idle jq; do
   printf '%s %s KiB; ' "$f" "$(( $(stat -c %s "$work/$f.sqlite-wal" 2>/dev/null || echo 0) / 1024 ))"; done)
 
 # Each measure starts with the disk idle: writing back what the set-up (or the measure before)
@@ -155,10 +164,15 @@ journals=$(for f in empty hist page million slow idle; do
 hf() { sync; hyperfine -N --style basic --export-json "$out/$1.json" --export-markdown "$out/$1.md" "${@:2}" >/dev/null; }
 mean() { jq -r ".results[$2].mean" "$out/$1.json"; }
 
+before=()  # the older binary's commands, when BEFORE is given: measured beside the current one
+[ -n "${BEFORE:-}" ] && before=(1)
 hf next --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \
-  "curl -s $base/1" "$feedcli next b --state $work/s.sqlite"
+  "curl -s $base/1" "$feedcli next b --state $work/s.sqlite" ${before:+"$BEFORE next b --state $work/s.sqlite"}
 hf sync --runs 15 --warmup 2 --prepare "sh -c '$(fresh empty s)'" \
-  "curl -s $base/[1-1000]" "$feedcli sync b --max-pages 1001 --state $work/s.sqlite"
+  "curl -s $base/[1-1000]" "$feedcli sync b --max-pages 1001 --state $work/s.sqlite" \
+  ${before:+"$BEFORE sync b --max-pages 1001 --state $work/s.sqlite"}
+hf jq --runs 30 --warmup 2 --prepare "sh -c '$(fresh jq s)'" \
+  "$feedcli sync r --quiet --state $work/s.sqlite" ${before:+"$BEFORE sync r --quiet --state $work/s.sqlite"}
 hf list --runs 10 --warmup 1 "jq -c .[] $work/all.json" "$feedcli list --jsonl --state $work/hist.sqlite"
 hf history --runs 40 --warmup 2 --prepare "sh -c '$(fresh empty s); $(fresh hist t); $(fresh page u)'" \
   "$feedcli next b --state $work/s.sqlite" "$feedcli next b --state $work/t.sqlite" "$feedcli next b --state $work/u.sqlite"
@@ -176,6 +190,39 @@ page_peak() {  # page_peak PAGE [KIND]
   /usr/bin/time -f %M "$feedcli" sync m --quiet --state "$work/$1.sqlite" 2>&1 >/dev/null | tail -n 1
 }
 peak_page=$(page_peak maxpage); peak_noids=$(page_peak noids); peak_jq=$(page_peak jqpage json)
+# The same json page with its jq worker counted: the summed PSS of feedcli and its children
+# (proportional: the binary's pages both map count once), sampled every 5 ms while it runs (a
+# worker is not waited for, so time -f %M misses it).
+tree_peak() {  # tree_peak COMMAND…: the largest summed PSS of the command and its descendants, KiB
+  python3 - "$@" <<'PY'
+import os, subprocess, sys, time
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def tree(root):
+    parents = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try: parents[int(pid)] = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError): pass
+    found, frontier = {root}, [root]
+    while frontier:
+        p = frontier.pop()
+        for pid, parent in parents.items():
+            if parent == p and pid not in found: found.add(pid); frontier.append(pid)
+    return found
+def rss(pid):
+    try:
+        for line in open(f"/proc/{pid}/smaps_rollup"):
+            if line.startswith("Pss:"): return int(line.split()[1])
+    except OSError: pass
+    return 0
+peak = 0
+while child.poll() is None:
+    peak = max(peak, sum(rss(p) for p in tree(child.pid)))
+    time.sleep(0.005)
+print(peak)
+PY
+}
+from_empty jqtree; "$feedcli" feeds add m "http://127.0.0.1:$port/jqpage.json" --kind json --state "$work/jqtree.sqlite"
+peak_jq_tree=$(tree_peak "$feedcli" sync m --quiet --state "$work/jqtree.sqlite")
 page_items=$("$feedcli" status m --json --state "$work/maxpage.sqlite" | jq '.[0].entries')
 # export streams its document: memory flat for 100,000 entries, as for list.
 peak_export=$(/usr/bin/time -f %M "$feedcli" export --format atom --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
@@ -223,6 +270,14 @@ printf '| export --format atom of 100k entries, peak memory | %s MiB | | | < 64 
 printf '| sync of a 16 MiB page of %s items, peak memory | %s MiB | | | < 160 MiB |\n' "$page_items" "$((peak_page / 1024))"
 printf '| sync of a 16 MiB page of items without an id, peak memory | %s MiB | | | < 160 MiB |\n' "$((peak_noids / 1024))"
 printf '| sync of a json page of 99,999 items (its value limit), peak memory | %s MiB | | | < 160 MiB |\n' "$((peak_jq / 1024))"
+printf '| the same, feedcli and its jq worker together (summed PSS, sampled) | %s MiB | | | < 160 MiB |\n' "$((peak_jq_tree / 1024))"
+printf '| sync of a preset (Reddit) page, jq in a worker | %.1f ms | | | |\n' "$(python3 -c "print($(mean jq 0)*1000)")"
+if [ -n "${BEFORE:-}" ]; then
+  printf '| the same, BEFORE (%s) | %.1f ms | | %+.1f ms | ≤ +10 ms |\n' "$BEFORE" "$(python3 -c "print($(mean jq 1)*1000)")" \
+    "$(python3 -c "print(($(mean jq 0)-$(mean jq 1))*1000)")"
+  row next 2 0 2.0 "next vs curl -s, BEFORE"
+  row sync 2 0 1.0 "sync 1,000 posts vs one curl, BEFORE"
+fi
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"

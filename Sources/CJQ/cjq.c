@@ -170,6 +170,23 @@ void cjq_program_free(cjq_program *program) {
     free(program);
 }
 
+// `value` boxed for the caller; NULL with `*error` set (jq's message, else `otherwise`) when it is
+// jq's invalid value, or when memory runs out. Consumes `value`.
+static cjq_value *boxed(jv value, const char *otherwise, char **error) {
+    if (jq.get_kind(value) == JV_KIND_INVALID) {
+        *error = jq.invalid_has_msg(jq.copy(value)) ? message_text(jq.invalid_get_msg(value)) : strdup(otherwise);
+        return NULL;
+    }
+    cjq_value *box = malloc(sizeof *box);
+    if (!box) {
+        jq.free(value);
+        *error = strdup("out of memory");
+        return NULL;
+    }
+    box->value = value;
+    return box;
+}
+
 cjq_value *cjq_parse(const char *text, size_t length, char **error) {
     *error = NULL;
     if (cjq_load()) {
@@ -180,19 +197,7 @@ cjq_value *cjq_parse(const char *text, size_t length, char **error) {
         *error = strdup("the JSON text is too long for jq");
         return NULL;
     }
-    jv value = jq.parse_sized(text, (int)length);
-    if (jq.get_kind(value) == JV_KIND_INVALID) {
-        *error = jq.invalid_has_msg(jq.copy(value)) ? message_text(jq.invalid_get_msg(value)) : strdup("jq cannot read it");
-        return NULL;
-    }
-    cjq_value *boxed = malloc(sizeof *boxed);
-    if (!boxed) {
-        jq.free(value);
-        *error = strdup("out of memory");
-        return NULL;
-    }
-    boxed->value = value;
-    return boxed;
+    return boxed(jq.parse_sized(text, (int)length), "jq cannot read it", error);
 }
 
 void cjq_value_free(cjq_value *value) {
@@ -270,19 +275,7 @@ cjq_value *cjq_get_path(const cjq_value *root, const char *path, size_t length, 
         *error = strdup("not a path");
         return NULL;
     }
-    jv value = jq.getpath(jq.copy(root->value), steps);
-    if (jq.get_kind(value) == JV_KIND_INVALID) {
-        *error = jq.invalid_has_msg(jq.copy(value)) ? message_text(jq.invalid_get_msg(value)) : strdup("no value there");
-        return NULL;
-    }
-    cjq_value *boxed = malloc(sizeof *boxed);
-    if (!boxed) {
-        jq.free(value);
-        *error = strdup("out of memory");
-        return NULL;
-    }
-    boxed->value = value;
-    return boxed;
+    return boxed(jq.getpath(jq.copy(root->value), steps), "no value there", error);
 }
 
 int cjq_is_object(const cjq_value *value) {

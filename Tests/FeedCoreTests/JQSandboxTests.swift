@@ -47,6 +47,20 @@ struct JQSandboxTests {
         }
     }
 
+    /// A page of 300 bytes cannot become a million items: items jq builds (values, not paths into
+    /// the page) are at most as many as a page may hold values.
+    @Test func itemsBuiltByAnExpressionAreBounded() throws {
+        let server = try Self.server()
+        let session = StoreSession()
+        let add = try session.run(["feeds", "add", "many", server.baseURL + "/p", "--kind", "json",
+                                   "--items", #"range(900000) as $i | {id: $i, title: "x"}"#])
+        #expect(add.status == 0, "\(add.stderr)")
+        let sync = try session.feedcli("sync", "many")
+        #expect(sync.status == 65, "\(sync.stderr)")
+        #expect(sync.stderr.contains("--items on \(server.baseURL)/p: built more than 200000 items"), "\(sync.stderr)")
+        #expect(try session.status("many")?["entries"] as? Int == 0)
+    }
+
     /// A feed whose expression crashes jq does not stop `next --all` from reading another feed.
     @Test func nextAcrossFeedsSurvivesACrashingFeed() throws {
         let server = try Self.server()

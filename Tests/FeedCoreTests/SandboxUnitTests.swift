@@ -9,7 +9,7 @@ struct SandboxUnitTests {
     @Test func requestsAndRepliesSurviveTheWire() throws {
         let requests: [JQRequest] = [
             .check(".a | \"é\""),
-            .map(JQMapRequest(page: #"{"a":[1]}"#, items: ".a[]", itemLimit: 1_000_000, fields: [".id", "."], pageExpressions: [".n"])),
+            .map(JQMapRequest(page: #"{"a":[1]}"#, items: ".a[]", itemLimit: 1_000_000, builtItemLimit: 200_000, fields: [".id", "."], pageExpressions: [".n"])),
             .filter(expression: ".x > 1", items: ["{}", #"{"x":2}"#]),
         ]
         for request in requests { #expect(try JQWire.request(from: JQWire.encode(request)) == request) }

@@ -88,7 +88,8 @@ extension FeedCommands {
             try store.addFeeds(adding)
             note("imported \(adding.count) of \(outlines.count) feeds from \(path) (\(present) already there, \(skipped) skipped)",
                  context: context)
-            return skipped == 0 ? 0 : FeedFailure.badData("").exitCode
+            // Something skipped is the file's data not being what feedcli can add (65).
+            return skipped == 0 ? 0 : FeedFailure.badData("a feed was skipped").exitCode
         } catch {
             return fail(error, context: context)
         }

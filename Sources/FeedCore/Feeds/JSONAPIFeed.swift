@@ -26,9 +26,13 @@ struct JSONAPIFeed: PageFormat {
     /// a run is 160); real APIs' pages hold a few tens of thousands.
     static let valueLimit = 200_000
 
+    /// An item field set by an expression: its option, the expression, and where it goes (nil
+    /// for the id, which has rules of its own).
+    typealias Field = (option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)
+
     /// The item fields set by expressions, in the order they are sent to the worker.
-    private var fields: [(option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)] {
-        var fields: [(String, String, WritableKeyPath<FeedItem, String?>?)] = []
+    private var fields: [Field] {
+        var fields: [Field] = []
         if let id = expressions.id { fields.append(("--id", id, nil)) }
         for (option, expression, path) in [("--title", expressions.title, \FeedItem.title), ("--text", expressions.text, \FeedItem.text),
                                            ("--author", expressions.author, \FeedItem.author), ("--url", expressions.url, \FeedItem.url),
@@ -58,7 +62,8 @@ struct JSONAPIFeed: PageFormat {
         let fields = self.fields, pageExpression = self.pageExpression
         let request = JQMapRequest(
             page: LoneSurrogates.replaced(in: document.source.text), items: expressions.items ?? ".[]", itemLimit: Self.itemLimit,
-            fields: fields.map(\.expression), pageExpressions: pageExpression.map { [$0.expression] } ?? [])
+            builtItemLimit: Self.valueLimit, fields: fields.map(\.expression),
+            pageExpressions: pageExpression.map { [$0.expression] } ?? [])
         let outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome])
         do {
             outcomes = try JQ.map(request, limits: limits)
@@ -87,12 +92,12 @@ struct MappingFailure: Error {
 
 /// One response read from the worker's outcomes and feedcli's own parse of it.
 private struct Mapping {
-    let fields: [(option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)]
+    let fields: [JSONAPIFeed.Field]
     let base: String
     /// Each id kept so far on this page, and the item (1-based) that gave it.
     private var ids: [String: (position: Int, source: RawJSON)] = [:]
 
-    init(fields: [(option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)], base: String) {
+    init(fields: [JSONAPIFeed.Field], base: String) {
         (self.fields, self.base) = (fields, base)
     }
 
@@ -237,7 +242,7 @@ private struct Mapping {
             }
             return found
         case .values(let texts, let more):
-            if more, limit == JSONAPIFeed.itemLimit { throw tooMany(option) }
+            if more, limit == JSONAPIFeed.itemLimit { throw tooMany(option, built: true) }
             var parsed: [JSON] = []
             parsed.reserveCapacity(texts.count)
             for text in texts {
@@ -250,7 +255,9 @@ private struct Mapping {
         }
     }
 
-    private static func tooMany(_ option: String) -> MappingFailure {
-        MappingFailure(option: option, error: .runtime("gave more than \(JSONAPIFeed.itemLimit) items"))
+    private static func tooMany(_ option: String, built: Bool = false) -> MappingFailure {
+        MappingFailure(option: option, error: .runtime(built
+            ? "built more than \(JSONAPIFeed.valueLimit) items (not paths into the page): a page's items are at most as many as its values"
+            : "gave more than \(JSONAPIFeed.itemLimit) items"))
     }
 }

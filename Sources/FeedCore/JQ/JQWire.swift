@@ -22,8 +22,11 @@ struct JQMapRequest: Equatable, Sendable {
     var page: String
     /// `--items`, run on the page.
     var items: String
-    /// The most items it may give (more fails the page).
+    /// The most items it may give as paths into the page (more fails the page).
     var itemLimit: Int
+    /// The most items it may build (values, not paths: `range(1e6) | {id: .}` makes a page of
+    /// 300 bytes a million items); more fails the page.
+    var builtItemLimit: Int
     /// The field expressions (`--id`, `--title`, …), each run on every item that is an object.
     var fields: [String]
     /// The expressions run on the page itself (`--next-url`, `--cursor`).
@@ -74,6 +77,7 @@ enum JQWire {
             writer.string(map.page)
             writer.string(map.items)
             writer.integer(map.itemLimit)
+            writer.integer(map.builtItemLimit)
             writer.strings(map.fields)
             writer.strings(map.pageExpressions)
         case .filter(let expression, let items):
@@ -91,7 +95,8 @@ enum JQWire {
         case 1: request = .check(try reader.string())
         case 2:
             request = .map(JQMapRequest(page: try reader.string(), items: try reader.string(), itemLimit: try reader.integer(),
-                                        fields: try reader.strings(), pageExpressions: try reader.strings()))
+                                        builtItemLimit: try reader.integer(), fields: try reader.strings(),
+                                        pageExpressions: try reader.strings()))
         case 3: request = .filter(expression: try reader.string(), items: try reader.strings())
         default: throw Malformed()
         }

@@ -122,7 +122,8 @@ public enum JQWorkerMain {
             return .mapped(items: .failed(error.description), fields: [], page: [])
         }
         // The page's program: `--items`, then the page expressions.
-        let pageLimits = [map.itemLimit] + map.pageExpressions.map { _ in 1 }
+        let pageLimits = [JQOutcomeProgram.Limit(paths: map.itemLimit, values: map.builtItemLimit)]
+            + map.pageExpressions.map { _ in JQOutcomeProgram.Limit.one }
         let pageStages = [JQProgress.Stage.items] + map.pageExpressions.indices.map { JQProgress.Stage.pageExpression($0) }
         progress.set(JQProgress(.items))
         let onPage = run(JQOutcomeProgram.program([map.items] + map.pageExpressions, limits: pageLimits, stages: pageStages),
@@ -135,7 +136,7 @@ public enum JQWorkerMain {
         case .failed: break
         }
         // The items' program: every field expression, run on each item that is an object.
-        let fieldLimits = map.fields.map { _ in 1 }
+        let fieldLimits = map.fields.map { _ in JQOutcomeProgram.Limit.one }
         let fieldProgram = JQOutcomeProgram.program(map.fields, limits: fieldLimits,
                                                     stages: map.fields.indices.map { JQProgress.Stage.field($0) })
         var fields: [[JQOutcome]] = []
@@ -153,7 +154,9 @@ public enum JQWorkerMain {
 
     /// The outcomes of `program` (a `JQOutcomeProgram`) on `value`; each one the failure when the
     /// program as a whole fails.
-    private static func run(_ program: String, on value: JQValue, limits: [Int], session: inout JQSession) -> [JQOutcome] {
+    private static func run(
+        _ program: String, on value: JQValue, limits: [JQOutcomeProgram.Limit], session: inout JQSession
+    ) -> [JQOutcome] {
         do {
             let outputs = try session.outputs(of: program, on: value, limit: 1)
             if let text = outputs.texts.first, let outcomes = JQOutcomeProgram.outcomes(text, limits: limits) { return outcomes }
