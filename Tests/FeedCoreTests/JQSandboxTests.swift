@@ -47,6 +47,17 @@ struct JQSandboxTests {
         }
     }
 
+    /// More of what crashed feedcli with jq 1.6 inside it: each now fails its own feed, 65.
+    @Test(arguments: [".title|.[nan:]", #"reduce range(1000000) as $i (null; [.]) | "x""#, ".t|strftime(\"%Y\")"])
+    func whatCrashesJQFailsOnlyItsFeed(expression: String) throws {
+        let server = try Self.server()
+        let session = StoreSession()
+        try Self.add(session, "bad", server.baseURL + "/p", ["--title", expression])
+        let sync = try session.feedcli("sync", "bad", "--jq-memory", "200M")
+        #expect(sync.status == 65, "a failure of the feed, never a signal: \(sync.status) \(sync.stderr)")
+        #expect(sync.stderr.contains("--title (item 1) on \(server.baseURL)/p:"), "\(sync.stderr)")
+    }
+
     /// A page of 300 bytes cannot become a million items: items jq builds (values, not paths into
     /// the page) are at most as many as a page may hold values.
     @Test func itemsBuiltByAnExpressionAreBounded() throws {
