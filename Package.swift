@@ -1,9 +1,27 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// FeedCore is built as layered targets, one a folder of Sources/FeedCore, each naming only what
+// it stands on, so that a dependency pointing the wrong way does not compile (README, "How it is
+// built"). From the bottom:
+//
+//   FeedBase      platform imports, locks, a detached thread
+//   FeedModel     values: entries, feeds and what a fetch changes; exact JSON
+//   FeedReactive  cold observables, schedulers                      (on FeedBase)
+//   FeedHTTP      libcurl as cold observables                       (on FeedReactive, FeedModel)
+//   FeedJQ        jq expressions in a sandboxed worker              (on FeedModel)
+//   FeedKinds     the feed kinds, paging, fetching                  (on FeedHTTP, FeedJQ)
+//   FeedStore     the SQLite store                                  (on FeedModel only)
+//   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStore)
+//   FeedRendering text, JSON, Atom, OPML of model values            (on FeedModel only)
+//   FeedTerminal  stdout/stderr sinks, the printer, pager, progress (on FeedReactor, FeedRendering)
+//   FeedCore      the commands: the composition root                (on all of the above)
+//   FeedCLI       the executable: argument parsing, signals, exit status
+
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "feedcli",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "feedcli", targets: ["FeedCLI"]),
         .library(name: "FeedCore", targets: ["FeedCore"]),
@@ -19,6 +37,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // Links `sqlite3`: the shared library in debug builds; scripts/build-release.sh puts a
+        // folder holding only the static archive first on the search path, so releases carry it.
         .systemLibrary(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
@@ -29,33 +49,54 @@ let package = Package(
             name: "CJQ",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        .target(name: "FeedBase", path: "Sources/FeedCore/Base"),
+        .target(name: "FeedModel", dependencies: ["FeedBase"], path: "Sources/FeedCore/Model"),
+        .target(name: "FeedReactive", dependencies: ["FeedBase"], path: "Sources/FeedCore/Reactive"),
+        .target(
+            name: "FeedHTTP",
+            dependencies: ["CCurl", "FeedBase", "FeedReactive", "FeedModel"],
+            path: "Sources/FeedCore/HTTP"
+        ),
+        .target(name: "FeedJQ", dependencies: ["CJQ", "FeedBase", "FeedModel"], path: "Sources/FeedCore/JQ"),
+        .target(
+            name: "FeedKinds",
+            dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", logging],
+            path: "Sources/FeedCore/Feeds"
+        ),
+        .target(name: "FeedStore", dependencies: ["CSQLite", "FeedBase", "FeedModel"], path: "Sources/FeedCore/Store"),
+        .target(
+            name: "FeedReactor",
+            dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStore", logging],
+            path: "Sources/FeedCore/Reactor"
+        ),
+        .target(name: "FeedRendering", dependencies: ["FeedBase", "FeedModel"], path: "Sources/FeedCore/Rendering"),
+        .target(
+            name: "FeedTerminal",
+            dependencies: ["FeedBase", "FeedModel", "FeedReactor", "FeedRendering"],
+            path: "Sources/FeedCore/Terminal"
+        ),
         .target(
             name: "FeedCore",
             dependencies: [
-                "CCurl",
-                "CJQ",
-                "CSQLite",
-                .product(name: "Logging", package: "swift-log"),
+                "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore",
+                "FeedReactor", "FeedRendering", "FeedTerminal", logging,
             ],
-            linkerSettings: [
-                // Release builds carry SQLite inside the binary: loading libsqlite3.so and binding
-                // its ~1,600 symbols is a measurable share of a `next` (scripts/bench.sh).
-                .linkedLibrary("sqlite3", .when(configuration: .debug)),
-                .unsafeFlags(["-Xlinker", "-l:libsqlite3.a"], .when(configuration: .release)),
-            ]
+            path: "Sources/FeedCore/Commands"
         ),
         .executableTarget(
             name: "FeedCLI",
             dependencies: [
                 "FeedCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ]
         ),
         .testTarget(
             name: "FeedCoreTests",
             dependencies: [
                 "FeedCore",
+                // The end-to-end tests run the built `feedcli`.
+                "FeedCLI",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ]
         ),

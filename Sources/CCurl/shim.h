@@ -9,12 +9,6 @@
 #define FEEDCLI_CCURL_SHIM_H
 
 #include <curl/curl.h>
-#include <sys/prctl.h>
-
-/// Names the calling thread (for debuggers, `top -H`, and tests): `prctl` is variadic in C.
-static inline int feed_name_this_thread(const char *name) {
-    return prctl(PR_SET_NAME, name, 0, 0, 0);
-}
 
 // MARK: easy options
 

@@ -1,4 +1,16 @@
+import FoundationEssentials
+import Glibc
 import ArgumentParser
+import FeedBase
+import FeedModel
+import FeedReactive
+import FeedHTTP
+import FeedJQ
+import FeedKinds
+import FeedStore
+import FeedReactor
+import FeedRendering
+import FeedTerminal
 import FeedCore
 
 import Logging

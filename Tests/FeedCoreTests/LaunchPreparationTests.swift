@@ -1,5 +1,15 @@
 import Foundation
 import Testing
+@testable import FeedBase
+@testable import FeedModel
+@testable import FeedReactive
+@testable import FeedHTTP
+@testable import FeedJQ
+@testable import FeedKinds
+@testable import FeedStore
+@testable import FeedReactor
+@testable import FeedRendering
+@testable import FeedTerminal
 @testable import FeedCore
 
 /// The set-up a command gets on the other core while its arguments are parsed: which store it

@@ -1,3 +1,13 @@
+import FeedHTTP
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FeedReactor
+import FeedRendering
+import FeedStore
+import FeedTerminal
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// What a command needs from the world, injected so that commands run hermetically in tests:
@@ -59,7 +69,7 @@ public struct CommandContext: Sendable {
     /// read-write open is asked for, else opened now.
     /// A command that only reads never creates the store: where there is none, it reads an
     /// empty one and says so on stderr (a diagnostic; one that cannot be written changes nothing).
-    func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> FeedStore {
+    package func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> FeedStore {
         if access == .readWrite, let store = launch?.takeStore(path: statePath, wait: wait) { return store }
         if access == .readOnly, !FeedStore.exists(at: statePath) {
             try? stderr.write("feedcli: no store at \(TerminalText.safe(statePath)) yet (next, sync and feeds add create it)\n")
@@ -82,17 +92,17 @@ public struct CommandContext: Sendable {
     /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say
     /// anything: when it cannot be written either, the exit status still tells.
     /// One warning line on stderr: `feedcli: FEED: warning: …`.
-    func warn(_ message: String, feed: String) {
+    package func warn(_ message: String, feed: String) {
         try? stderr.write("feedcli: \(feed): warning: " + TerminalText.safe(message) + "\n")
     }
 
     /// A reader of stdout that takes nothing for `--wait` is told about once, on stderr.
-    var readerPatience: EntryPrinter.ReaderPatience {
+    package var readerPatience: EntryPrinter.ReaderPatience {
         let stderr = self.stderr
         return EntryPrinter.ReaderPatience(after: wait) { message in try? stderr.write("feedcli: \(TerminalText.safe(message))\n") }
     }
 
-    func report(_ failure: FeedFailure, feed: String? = nil) {
+    package func report(_ failure: FeedFailure, feed: String? = nil) {
         try? stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
     }
 }

@@ -1,3 +1,7 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,16 +13,16 @@ import Glibc
 /// hung. A run first raises its soft limit to the hard one (as far as the system lets it), then
 /// takes at most the jobs the descriptors left over can carry, and refuses clearly (78) when not
 /// even one can run.
-enum DescriptorBudget {
+package enum DescriptorBudget {
     /// Descriptors one feed in flight may hold: its lock file, a connection, a cached connection.
-    static let perFeed = 3
+    package static let perFeed = 3
     /// Kept free beyond those open at the start (the store, the standard streams, the runtime):
     /// curl's own (its wake-up pair, a socket pair per name resolution), libdispatch's timers
     /// (a timerfd each: a retry whose timer cannot get one never fires) and a margin.
-    static let reserve = 8
+    package static let reserve = 8
 
     /// `wanted` jobs, or fewer when the limit cannot carry them.
-    static func jobs(_ wanted: Int) throws(FeedFailure) -> Int {
+    package static func jobs(_ wanted: Int) throws(FeedFailure) -> Int {
         let limit = raiseSoftLimit()
         let available = limit - openDescriptors() - reserve
         guard available >= perFeed else {
@@ -29,7 +33,7 @@ enum DescriptorBudget {
     }
 
     /// Raises the soft limit of open files to the hard limit; returns the soft limit now.
-    static func raiseSoftLimit() -> Int {
+    package static func raiseSoftLimit() -> Int {
         var limits = rlimit()
         guard getrlimit(openFiles, &limits) == 0 else { return 1024 }
         if limits.rlim_cur < limits.rlim_max {
@@ -41,7 +45,7 @@ enum DescriptorBudget {
     }
 
     /// Descriptors open now (the entries of /proc/self/fd, less the one reading it).
-    static func openDescriptors() -> Int {
+    package static func openDescriptors() -> Int {
         guard let directory = opendir("/proc/self/fd") else { return 16 }
         defer { closedir(directory) }
         var count = 0

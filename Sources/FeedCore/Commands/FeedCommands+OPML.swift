@@ -1,3 +1,8 @@
+import FeedModel
+import FeedRendering
+import FoundationEssentials
+import Glibc
+
 /// Moving subscriptions in and out as OPML 2.0 (`feeds import`, `feeds export --opml`), as every
 /// feed reader offers.
 extension FeedCommands {

@@ -1,3 +1,13 @@
+import FeedHTTP
+import FeedJQ
+import FeedKinds
+import FeedModel
+import FeedReactor
+import FeedRendering
+import FeedStore
+import FeedTerminal
+import FoundationEssentials
+import Glibc
 
 /// The commands, as functions from a context to an exit status. The CLI parses arguments and calls
 /// these; everything they do is testable without a process.
@@ -254,7 +264,7 @@ public enum FeedCommands {
 
     /// The feed `feeds add` would register, its names, URL and expressions checked (nothing is
     /// asked of the network or the store); its kind is `.linked` when not given and not `json`.
-    static func validated(
+    package static func validated(
         name: String, url: String, kind: FeedKind?, tokenEnv: String?, expressions: FeedExpressions, context: CommandContext
     ) throws(FeedFailure) -> FeedRegistration {
         guard FeedRegistration.isValidName(name) else {
@@ -274,7 +284,7 @@ public enum FeedCommands {
 
     /// `feed` with its kind found out by asking its URL, unless the kind was given or its
     /// expressions make it `json`; what was found, for the person who asked.
-    static func detected(
+    package static func detected(
         _ feed: FeedRegistration, kindGiven: Bool, context: CommandContext
     ) throws -> (feed: FeedRegistration, found: String?) {
         guard !kindGiven, !feed.expressions.hasMapping else { return (feed, nil) }
@@ -408,7 +418,7 @@ public enum FeedCommands {
 
     /// Opens the store, runs one action through a fresh reactor, and tears the HTTP client down
     /// before returning (so no curl handle outlives the command).
-    static func runReactor(
+    package static func runReactor(
         _ action: FeedAction, context: CommandContext, output: any EntryOutput = EntryPrinter(
             format: .plain, layout: .list, sink: BufferSink()), access: FeedStore.Access = .readWrite,
         progress: ProgressLine? = nil
@@ -469,7 +479,7 @@ public enum FeedCommands {
     /// Runs a reading command with its stdout through a pager when one applies (see `Pager`),
     /// and waits for the user to quit it.
     private static func paging(_ context: CommandContext, _ body: (CommandContext) -> Int32) -> Int32 {
-        guard let pager = Pager.forStdout(of: context) else { return body(context) }
+        guard let pager = Pager.forStdout(context.stdout, plain: context.format == .plain, environment: context.environment) else { return body(context) }
         var paged = context
         paged.stdout = pager
         let status = body(paged)
@@ -481,12 +491,12 @@ public enum FeedCommands {
         return status
     }
 
-    static func finishReading(_ failure: OutputError?, context: CommandContext) -> Int32 {
+    package static func finishReading(_ failure: OutputError?, context: CommandContext) -> Int32 {
         guard let failure, !failure.readerIsGone else { return 0 }
         return fail(FeedFailure.output("cannot write to stdout (\(failure))"), context: context)
     }
 
-    static func fail(_ error: any Error, context: CommandContext) -> Int32 {
+    package static func fail(_ error: any Error, context: CommandContext) -> Int32 {
         let failure = FeedFailure.wrap(error)
         if failure == .interrupted || context.interruption.isTriggered { return FeedFailure.interrupted.exitCode }
         context.report(failure)

@@ -1,4 +1,8 @@
 import Dispatch
+import FeedBase
+import FeedHTTP
+import FeedStore
+import FoundationEssentials
 import Synchronization
 
 /// What a command that fetches needs first, set up on the other core while ArgumentParser parses
@@ -23,7 +27,7 @@ public final class LaunchPreparation: Sendable {
     }
 
     /// The commands that fetch: they open the store read-write and make an HTTP client.
-    static let fetchingCommands: Set<String> = ["next", "sync"]
+    package static let fetchingCommands: Set<String> = ["next", "sync"]
 
     public let storeGuess: StoreGuess?
     /// Whether curl's set-up was started (`feeds add` fetches without opening a store first).
@@ -39,7 +43,7 @@ public final class LaunchPreparation: Sendable {
         return preparation
     }
 
-    init(arguments: [String], environment: [String: String]) {
+    package init(arguments: [String], environment: [String: String]) {
         // Options come after the command's name, so the first word that is not an option is it.
         let words = arguments.prefix { $0 != "--" }.filter { !$0.hasPrefix("-") }
         let command = words.first ?? ""
@@ -50,7 +54,7 @@ public final class LaunchPreparation: Sendable {
 
     /// The store `--state PATH` or `--state=PATH` names, else the default one; nil when the
     /// command line gives `--wait` (the guess keeps to the default wait) or is ambiguous.
-    static func guessStore(_ arguments: [String], environment: [String: String]) -> StoreGuess? {
+    package static func guessStore(_ arguments: [String], environment: [String: String]) -> StoreGuess? {
         var path: String?
         var remaining = arguments.prefix { $0 != "--" }.makeIterator()
         while let argument = remaining.next() {

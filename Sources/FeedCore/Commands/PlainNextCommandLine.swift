@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The plainest `next` command line, `next [FEED] [--state PATH]` with every other option at its
 /// default, recognised without ArgumentParser.
 ///

@@ -1,10 +1,14 @@
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// Reading a response as the document a feed kind promises, with failures in feed terms: what
 /// was expected, what came instead, and (when the data fits another kind) which kind it looks
 /// like. Never a programming language's type names; at most a short excerpt of the body.
-enum FeedDocument {
+package enum FeedDocument {
     /// Parses `response`'s body as one document, building the parts `projection` names.
-    static func parse(
+    package static func parse(
         _ response: HTTPResponse, what: String, _ projection: JSONProjection = .whole
     ) throws(FeedFailure) -> JSONParser.Document {
         try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parse(response.body, projection) }
@@ -13,7 +17,7 @@ enum FeedDocument {
     /// Parses `response`'s body as a page whose items are the array at `items`; of the rest,
     /// what `rest` names is built (a kind's `pageProjection`: what it reads, and what
     /// `FeedShape` reads for its hints, joined once).
-    static func parsePage(
+    package static func parsePage(
         _ response: HTTPResponse, items: JSONParser.ItemArray, rest: JSONProjection, what: String
     ) throws(FeedFailure) -> JSONParser.PageDocument {
         try reading(response, what: what) { () throws(JSONSyntaxError) in
@@ -35,7 +39,7 @@ enum FeedDocument {
     /// The failure for a document of the wrong shape: "expected a JSON Feed object with `items`;
     /// got an array (this looks like a linked page: use --kind linked)". `value` needs only the
     /// parts `FeedShape.projection` names; the members it lists are read from `body`.
-    static func wrongShape(
+    package static func wrongShape(
         _ value: JSON, body: Data, expected: String, kind: FeedKind, what: String, arrayMember: String? = nil
     ) -> FeedFailure {
         if let arrayMember, let member = value[arrayMember], member.array == nil {
@@ -55,16 +59,16 @@ enum FeedDocument {
 
 /// Which kind a document looks like, from its shape alone (for `feeds add` without `--kind`,
 /// and for hints when a feed's data does not fit its kind).
-enum FeedShape {
+package enum FeedShape {
     /// The parts of a document `guess` reads.
-    static let projection = JSONProjection.parts([
+    package static let projection = JSONProjection.parts([
         "kind": .kindOnly, "data": .parts(["children": .kindOnly]), "topic_list": .parts(["topics": .kindOnly]),
         "hits": .kindOnly, "nbHits": .kindOnly, "posts": .parts([:], first: .members(["post", "creator"])),
         "feed": .parts([:], first: .parts(["post": .members(["uri"])])), "version": .kindOnly, "items": .kindOnly,
         "quota_max": .kindOnly, "has_more": .kindOnly, "id": .kindOnly,
     ])
 
-    static func guess(_ value: JSON) -> FeedKind? {
+    package static func guess(_ value: JSON) -> FeedKind? {
         switch value {
         case .object(let object):
             if let preset = preset(object) { return preset }
@@ -95,7 +99,7 @@ enum FeedShape {
 
 extension FeedKind {
     /// The kind in words: "a JSON Feed", "a Graph page".
-    var describedAs: String {
+    package var describedAs: String {
         switch self {
         case .indexed: "a single post (an indexed feed)"
         case .graph: "a Graph page"

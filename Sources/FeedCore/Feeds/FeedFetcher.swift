@@ -1,4 +1,8 @@
 import Dispatch
+import FeedHTTP
+import FeedModel
+import FeedReactive
+import FoundationEssentials
 import Logging
 
 /// Sends a feed's requests politely: its bearer token, conditional-GET validators, retries with
@@ -18,23 +22,23 @@ import Logging
 ///
 /// Threading: responses are handed from the HTTP client's worker thread to `workQueue`, so
 /// decoding, store work and printing never run on (or hold up) the thread that drives curl.
-struct FeedFetcher: FeedFetching {
-    let http: HTTPClient
-    let workQueue: DispatchQueue
-    let options: FetchOptions
-    let scheduler: any Scheduler
-    let random: @Sendable () -> Double
-    let environment: [String: String]
-    let logger: Logger
+package struct FeedFetcher: FeedFetching {
+    package let http: HTTPClient
+    package let workQueue: DispatchQueue
+    package let options: FetchOptions
+    package let scheduler: any Scheduler
+    package let random: @Sendable () -> Double
+    package let environment: [String: String]
+    package let logger: Logger
 
     /// The response headers `-vv` shows: what decides caching, paging and retries.
-    static func interesting(_ headers: HTTPHeaders) -> String {
+    package static func interesting(_ headers: HTTPHeaders) -> String {
         let names = ["Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Link", "Retry-After", "Location"]
         let shown = names.compactMap { name in headers[name].map { "\(name): \(Excerpt.of($0, limit: 200))" } }
         return shown.isEmpty ? "" : "; " + shown.joined(separator: "; ")
     }
 
-    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
         if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
             return .fail(FeedFailure.configuration(
@@ -81,7 +85,7 @@ struct FeedFetcher: FeedFetching {
             minimumDelay: { ($0 as? HTTPStatusFailure)?.retryAfter })
         return once
             .retry(policy, scheduler: scheduler, random: random) { attempt, delay, error in
-                logger.info("retry \(attempt) of \(shown) in \(Self.milliseconds(delay)) ms after \(FeedFailure.wrap(error))")
+                logger.info("retry \(attempt) of \(shown) in \(Self.milliseconds(delay)) ms after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")
             }
             .catch { error in
                 guard let http = error as? HTTPError else { throw error }
@@ -92,7 +96,7 @@ struct FeedFetcher: FeedFetching {
 
     /// Runs `work` on a concurrent queue of its own, then hands its result to `workQueue`, so
     /// the serial work queue never waits for it.
-    func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {
+    package func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {
         Observable<T>.deferred { .just(try work()) }
             .subscribe(on: Self.blockingQueue)
             .observe(on: workQueue)
@@ -109,5 +113,15 @@ struct FeedFetcher: FeedFetching {
 
     private static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    package init(http: HTTPClient, workQueue: DispatchQueue, options: FetchOptions, scheduler: any Scheduler, random: @escaping @Sendable () -> Double, environment: [String: String], logger: Logger) {
+        self.http = http
+        self.workQueue = workQueue
+        self.options = options
+        self.scheduler = scheduler
+        self.random = random
+        self.environment = environment
+        self.logger = logger
     }
 }

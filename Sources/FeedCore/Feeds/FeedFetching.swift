@@ -1,3 +1,8 @@
+import FeedHTTP
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+
 /// How the feed kinds fetch: `FeedFetcher` (curl, retries, tokens, logging) in the program, a
 /// table of canned responses in fast reactor tests.
 public protocol FeedFetching: Sendable {
@@ -16,19 +21,23 @@ extension FeedFetching {
         .deferred { .just(try work()) }
     }
 
-    func get(_ url: String, feed: FeedRegistration, validators: Validators? = nil) -> Observable<HTTPResponse> {
+    package func get(_ url: String, feed: FeedRegistration, validators: Validators? = nil) -> Observable<HTTPResponse> {
         get(url, feed: feed, validators: validators, acceptsNotFound: false)
     }
 
-    func get(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    package func get(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         get(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
     }
 }
 
 /// The fetcher of commands that never fetch (`status`, `feeds list`): they then start no curl
 /// and no worker thread at all.
-struct OfflineFetcher: FeedFetching {
-    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+package struct OfflineFetcher: FeedFetching {
+    package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         .fail(FeedFailure.configuration("this command does not use the network"))
+    }
+
+    package init() {
+
     }
 }

@@ -1,15 +1,20 @@
+import FeedHTTP
+import FeedJQ
+import FeedModel
+import FoundationEssentials
+
 /// One page of a paged feed, as its kind reads it.
-struct FeedPage: Sendable {
+package struct FeedPage: Sendable {
     /// The page's items in the server's order (newest first), without items lacking an id.
-    var items: PageItems
+    package var items: PageItems
     /// The next page's absolute URL, if the server gave one.
-    var next: String?
+    package var next: String?
     /// Items without a usable id, with why.
-    var skipped = SkippedItems()
+    package var skipped = SkippedItems()
 }
 
 /// How one kind reads a page from a response. The walker is shared; only this differs.
-protocol PageFormat: Sendable {
+package protocol PageFormat: Sendable {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage
     /// Whether reading a page waits for a jq worker (up to `--timeout`): the walker then reads
     /// it off the run's serial work queue, so no other feed waits behind it.
@@ -17,21 +22,21 @@ protocol PageFormat: Sendable {
 }
 
 extension PageFormat {
-    var waitsForJQ: Bool { false }
+    package var waitsForJQ: Bool { false }
 }
 
 extension JSONAPIFeed {
-    var waitsForJQ: Bool { true }
+    package var waitsForJQ: Bool { true }
 }
 
 extension FilteredPages {
-    var waitsForJQ: Bool { true }
+    package var waitsForJQ: Bool { true }
 }
 
 extension FeedRegistration {
     /// How this feed's pages are read, its filter included; nil for `indexed`, which is not
     /// paged. `jq` bounds the feed's jq expressions (time and memory).
-    func pageFormat(jq limits: JQ.Limits) -> (any PageFormat)? {
+    package func pageFormat(jq limits: JQ.Limits) -> (any PageFormat)? {
         let format: any PageFormat
         switch kind {
         case .indexed: return nil
@@ -46,7 +51,7 @@ extension FeedRegistration {
     }
 
     /// The feed's `--filter`, when it has one.
-    func itemFilter(jq limits: JQ.Limits) -> ItemFilter? {
+    package func itemFilter(jq limits: JQ.Limits) -> ItemFilter? {
         expressions.filter.map { ItemFilter(expression: $0, limits: limits) }
     }
 }

@@ -1,8 +1,11 @@
+import FeedModel
+import FoundationEssentials
+
 /// A `json` feed's `--published` value as an RFC 3339 UTC time, by the contract: RFC 3339, RFC
 /// 2822 (`Tue, 10 Jun 2003 04:00:00 +0000`), or Unix seconds or milliseconds (a number above
 /// 10^11 is taken as milliseconds: 10^11 seconds is the year 5138); anything else is nil.
-enum FeedTime {
-    static func normalize(_ value: JSON) -> String? {
+package enum FeedTime {
+    package static func normalize(_ value: JSON) -> String? {
         switch value {
         case .string(let text):
             return Timestamp.normalize(text) ?? mailDate(text).map(Timestamp.format)
@@ -22,7 +25,7 @@ enum FeedTime {
 
     /// RFC 2822's date-time: `[Day,] DD Mon YYYY HH:MM[:SS] ZONE`, ZONE `+hhmm`, `-hhmm`, `GMT`,
     /// `UT`, `UTC` or `Z`.
-    static func mailDate(_ text: String) -> Date? {
+    package static func mailDate(_ text: String) -> Date? {
         var words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         if let first = words.first, first.count == 3, Int(first) == nil { words.removeFirst() }
         guard words.count == 5, let day = Int(words[0]), (1...31).contains(day),

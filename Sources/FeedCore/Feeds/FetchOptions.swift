@@ -1,3 +1,6 @@
+import FeedJQ
+import FoundationEssentials
+
 /// The per-run knobs of fetching, from the command line.
 public struct FetchOptions: Sendable, Equatable {
     public var timeout: Duration = .seconds(30)
@@ -16,7 +19,7 @@ public struct FetchOptions: Sendable, Equatable {
     public var jqMemory = JQ.Limits.defaultMemory
 
     /// What a feed's jq expressions may use: `--jq-memory`, and `--timeout` per page.
-    var jq: JQ.Limits { JQ.Limits(memory: jqMemory, timeout: timeout) }
+    package var jq: JQ.Limits { JQ.Limits(memory: jqMemory, timeout: timeout) }
 
     public init() {}
 }

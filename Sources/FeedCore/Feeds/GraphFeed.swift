@@ -1,9 +1,14 @@
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// The `graph` kind: Graph-API style pages, `{"data": […], "paging": {"cursors": {"before",
 /// "after"}, "next", "previous"}}`, newest first, chained by `paging.next`. `limit` is only a
 /// maximum: a page may hold fewer items, or none, and still have `next`; the end is the absence
 /// of `next`.
-struct GraphFeed: PageFormat {
-    func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+package struct GraphFeed: PageFormat {
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "graph page at \(url)"
         let document = try FeedDocument.parsePage(response, items: .member("data"), rest: Self.pageProjection, what: what)
@@ -21,13 +26,13 @@ struct GraphFeed: PageFormat {
     /// `title` ← `story`; `text` ← `message`, else `story`; `author` ← `from.name`; `published` ←
     /// `created_time` (`2026-11-01T10:00:00+0000`, the Graph spelling, or RFC 3339).
     /// The parts of a page besides its items that `page` reads, and those `FeedShape` reads.
-    static let pageProjection = JSONProjection.parts(["paging": .members(["next"])]).union(FeedShape.projection)
+    package static let pageProjection = JSONProjection.parts(["paging": .members(["next"])]).union(FeedShape.projection)
 
     /// The parts of an item `item` reads.
-    static let itemProjection = JSONProjection.members(["id", "story", "message", "created_time"])
+    package static let itemProjection = JSONProjection.members(["id", "story", "message", "created_time"])
         .union(.parts(["from": .members(["name"])]))
 
-    static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
+    package static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
         guard let id = item["id"]?.id else { return nil }
         let story = item["story"]?.string
         return FeedItem(

@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 /// A response whose status means the fetch failed, before it is judged as a `FeedFailure`. Kept
 /// separate so retries can look at the status and the server's `Retry-After`.
 public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
@@ -12,7 +15,7 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// 408, 429 and 5xx may succeed later; every other failing status will not.
-    var isRetryable: Bool { status == 408 || status == 429 || (500...599).contains(status) }
+    package var isRetryable: Bool { status == 408 || status == 429 || (500...599).contains(status) }
 
     public var description: String { failure.description }
 

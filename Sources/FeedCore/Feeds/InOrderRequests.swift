@@ -1,17 +1,21 @@
+import FeedBase
+import FeedHTTP
+import FeedReactive
+import FoundationEssentials
 
 /// Requests indices `start…` through `request`, up to `inFlight` at once in a sliding window (a
 /// new request starts as soon as one finishes, not when a whole window has), and emits each
 /// answer in index order. Ends at the first 404 (not emitted; requests beyond it are cancelled)
 /// or after `count` requests. With `probesFirst`, the first request goes alone, and the window
 /// opens only once it has answered with something other than a 404.
-struct InOrderRequests: Sendable {
-    let start: Int
-    let count: Int
-    let inFlight: Int
-    let probesFirst: Bool
-    let request: @Sendable (Int) -> Observable<HTTPResponse>
+package struct InOrderRequests: Sendable {
+    package let start: Int
+    package let count: Int
+    package let inFlight: Int
+    package let probesFirst: Bool
+    package let request: @Sendable (Int) -> Observable<HTTPResponse>
 
-    var observable: Observable<(Int, HTTPResponse)> {
+    package var observable: Observable<(Int, HTTPResponse)> {
         Observable { observer in
             let run = InOrderRun(self, downstream: observer)
             run.pump()

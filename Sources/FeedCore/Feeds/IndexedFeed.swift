@@ -1,8 +1,12 @@
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+
 /// The `indexed` kind: `GET {url}/{n}` returns post `n` (jsonplaceholder's `/posts/1`…), and a
 /// 404 means "no post `n` yet", not an error. The cursor is the index requested; a post's own
 /// `id` names the entry and never moves the cursor.
-enum IndexedFeed {
-    static func url(base: String, index: Int) -> String {
+package enum IndexedFeed {
+    package static func url(base: String, index: Int) -> String {
         (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/\(index)"
     }
 
@@ -10,9 +14,9 @@ enum IndexedFeed {
     /// A post is `{userId, id, title, body}`: `title` is the title, `body` the text, `userId`
     /// (a number's exact text, or a string) the author.
     /// The parts of a post `item` reads, and what `FeedShape` reads for its hints.
-    static let projection = JSONProjection.members(["id", "title", "body", "userId"]).union(FeedShape.projection)
+    package static let projection = JSONProjection.members(["id", "title", "body", "userId"]).union(FeedShape.projection)
 
-    static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem? {
+    package static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem? {
         let what = "post at \(response.effectiveURL)"
         let document = try FeedDocument.parse(response, what: what, projection)
         guard case .object = document.value else {
@@ -32,7 +36,7 @@ enum IndexedFeed {
 
     /// The post in a 200 response when it has a usable id and passes `filter`; when it has no
     /// usable id, the skipped item (index `index`); neither when the filter keeps it out.
-    static func item(
+    package static func item(
         from response: HTTPResponse, index: Int, passing filter: ItemFilter?
     ) throws(FeedFailure) -> (item: FeedItem?, skipped: SkippedItem?) {
         guard let item = try item(from: response) else {

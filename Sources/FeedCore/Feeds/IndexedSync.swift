@@ -1,3 +1,8 @@
+import FeedBase
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+import Glibc
 
 /// Fetching an `indexed` feed: `GET {url}/{n}` for the next indices, stopping at the first 404.
 ///
@@ -11,23 +16,23 @@
 /// `next` requests one index at a time until it finds a post not stored yet (the entry comes
 /// marked read) or a 404. Posts without a usable id, or already stored under their id, are
 /// skipped: the cursor moves by the index requested, never by a post's own id.
-struct IndexedSync: Sendable {
-    let fetcher: any FeedFetching
-    let record: FeedRecord
-    let maxRequests: Int
+package struct IndexedSync: Sendable {
+    package let fetcher: any FeedFetching
+    package let record: FeedRecord
+    package let maxRequests: Int
     /// The feed's `--filter`: a post that does not pass is skipped like one without an id.
-    let filter: ItemFilter?
-    let now: @Sendable () -> Date
+    package let filter: ItemFilter?
+    package let now: @Sendable () -> Date
     /// The entries whose ids the store does not hold yet.
-    let unstored: @Sendable ([Entry]) throws -> [Entry]
-    var inFlight = 4
-    var batchSize = 64
+    package let unstored: @Sendable ([Entry]) throws -> [Entry]
+    package var inFlight = 4
+    package var batchSize = 64
 
     private var feed: FeedRegistration { record.registration }
 
     private func url(_ index: Int) -> String { IndexedFeed.url(base: feed.url, index: index) }
 
-    func sync() -> Observable<SyncStep> {
+    package func sync() -> Observable<SyncStep> {
         let start = record.nextIndex, feed = self.feed, now = self.now, unstored = self.unstored
         let batchSize = self.batchSize, maxRequests = self.maxRequests, filter = self.filter
         let fetcher = self.fetcher
@@ -107,7 +112,7 @@ struct IndexedSync: Sendable {
                         + "--replace) to have its kind found out")
     }
 
-    func next() -> Observable<SyncStep> {
+    package func next() -> Observable<SyncStep> {
         next(index: record.nextIndex, number: 1, skipped: 0)
     }
 
@@ -136,5 +141,14 @@ struct IndexedSync: Sendable {
                 return .concat([warning, next(index: index + 1, number: number + 1, skipped: skippedSoFar)])
             },
         ])
+    }
+
+    package init(fetcher: any FeedFetching, record: FeedRecord, maxRequests: Int, filter: ItemFilter?, now: @escaping @Sendable () -> Date, unstored: @escaping @Sendable ([Entry]) throws -> [Entry]) {
+        self.fetcher = fetcher
+        self.record = record
+        self.maxRequests = maxRequests
+        self.filter = filter
+        self.now = now
+        self.unstored = unstored
     }
 }

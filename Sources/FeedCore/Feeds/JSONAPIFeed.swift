@@ -1,3 +1,9 @@
+import FeedHTTP
+import FeedJQ
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// The `json` kind: any JSON response, read by the feed's jq expressions (`FeedExpressions`),
 /// run by libjq in a sandboxed worker process (`JQ`) within the run's `--timeout` and
 /// `--jq-memory`.
@@ -12,23 +18,23 @@
 /// One page is one request to the worker: the page, `--items`, every field expression (run on
 /// each item that is an object) and the next-page expression go together, and the outcomes
 /// come back together.
-struct JSONAPIFeed: PageFormat {
+package struct JSONAPIFeed: PageFormat {
     /// The registered URL, to which a cursor or page number is added.
-    let feedURL: String
-    let expressions: FeedExpressions
-    let limits: JQ.Limits
+    package let feedURL: String
+    package let expressions: FeedExpressions
+    package let limits: JQ.Limits
 
     /// The most items one response may give; a runaway `--items` stops here and fails.
-    static let itemLimit = 1_000_000
+    package static let itemLimit = 1_000_000
 
     /// The most JSON values a page may hold. jq holds a page whole, at about 500 bytes a value
     /// for small objects, so this keeps a worker's memory near 110 MiB (the contract's bound for
     /// a run is 160); real APIs' pages hold a few tens of thousands.
-    static let valueLimit = 200_000
+    package static let valueLimit = 200_000
 
     /// An item field set by an expression: its option, the expression, and where it goes (nil
     /// for the id, which has rules of its own).
-    typealias Field = (option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)
+    package typealias Field = (option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)
 
     /// The item fields set by expressions, in the order they are sent to the worker.
     private var fields: [Field] {
@@ -51,7 +57,7 @@ struct JSONAPIFeed: PageFormat {
         }
     }
 
-    func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         guard JSONParser.valueCountBound(of: response.body) <= Self.valueLimit else {
             throw .badData("page \(Redaction.maskingSecrets(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
@@ -85,9 +91,9 @@ struct JSONAPIFeed: PageFormat {
 }
 
 /// An expression's failure, with the option that gave it.
-struct MappingFailure: Error {
-    let option: String
-    let error: JQError
+package struct MappingFailure: Error {
+    package let option: String
+    package let error: JQError
 }
 
 /// One response read from the worker's outcomes and feedcli's own parse of it.

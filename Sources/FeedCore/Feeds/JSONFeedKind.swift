@@ -1,12 +1,17 @@
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// The `jsonfeed` kind: JSON Feed 1.0 / 1.1 documents (jsonfeed.org) chained by `next_url`.
 /// Unknown members and `_` extensions are ignored; a missing `title` is forgiven.
-struct JSONFeedKind: PageFormat {
-    static let versions: Set<String> = [
+package struct JSONFeedKind: PageFormat {
+    package static let versions: Set<String> = [
         "https://jsonfeed.org/version/1", "https://jsonfeed.org/version/1.1",
         "http://jsonfeed.org/version/1", "http://jsonfeed.org/version/1.1",
     ]
 
-    func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "JSON Feed at \(url)"
         let document = try FeedDocument.parsePage(response, items: .member("items"), rest: Self.pageProjection, what: what)
@@ -28,26 +33,26 @@ struct JSONFeedKind: PageFormat {
     }
 
     /// The parts of a feed or an item `authorName` reads.
-    static let authorProjection = JSONProjection.parts(["authors": .parts([:], first: .members(["name"])),
+    package static let authorProjection = JSONProjection.parts(["authors": .parts([:], first: .members(["name"])),
                                                         "author": .members(["name"])])
 
     /// The parts of a document besides its items that `page` reads, and those `FeedShape` reads.
-    static let pageProjection = JSONProjection.members(["version", "next_url"]).union(authorProjection)
+    package static let pageProjection = JSONProjection.members(["version", "next_url"]).union(authorProjection)
         .union(FeedShape.projection)
 
     /// The parts of an item `item` reads.
-    static let itemProjection = JSONProjection.members(["id", "title", "content_text", "content_html", "url", "date_published"])
+    package static let itemProjection = JSONProjection.members(["id", "title", "content_text", "content_html", "url", "date_published"])
         .union(authorProjection)
 
     /// The first name of 1.1's `authors`, else 1.0's `author`.
-    static func authorName(of value: JSON) -> String? {
+    package static func authorName(of value: JSON) -> String? {
         value["authors"]?.array?.first?["name"]?.string ?? value[["author", "name"]]?.string
     }
 
     /// `text` ← `content_text`, else `content_html`; `author` ← the item's first author's name,
     /// else the feed's (as the spec says); `published` ← `date_published`; `title`, `url` as
     /// named. Items without a non-blank `id` are skipped.
-    static func item(_ item: JSON, source: RawJSON, feedAuthor: String?) -> FeedItem? {
+    package static func item(_ item: JSON, source: RawJSON, feedAuthor: String?) -> FeedItem? {
         guard let id = item["id"]?.id else { return nil }
         return FeedItem(
             id: id, title: item["title"]?.string, text: item["content_text"]?.string ?? item["content_html"]?.string,

@@ -1,19 +1,24 @@
 import Dispatch
+import FeedBase
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// `feeds add` without `--kind`: asks the URL once and picks the kind from what it returns (a
 /// JSON Feed's `version`, a Graph `data` array, a JSON array of items), else asks `URL/1` for a
 /// post object (`indexed`). When it cannot tell, the failure (65) says what it saw; when the URL
 /// answers with an HTTP failure, the failure is that status's (77 for 401, 75 for 429 or 503…):
 /// the server's answer, not its data, is what stands in the way.
-enum KindDetection {
+package enum KindDetection {
     /// What detection found: the kind, and in words what the first page holds, for the line
     /// `feeds add` prints ("jsonfeed 'Daring Fireball', 48 entries on the first page").
-    struct Found: Equatable {
-        var kind: FeedKind
-        var summary: String
+    package struct Found: Equatable {
+        package var kind: FeedKind
+        package var summary: String
     }
 
-    static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
+    package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
         let value = answer.status == 200 ? try? JSONParser.value(of: answer.body, projection) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {

@@ -1,7 +1,12 @@
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// The `linked` kind: a JSON array per page, chained by `Link: <…>; rel="next"` (GitHub,
 /// Mastodon, json-server). Items are any objects with an `id`.
-struct LinkedFeed: PageFormat {
-    func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+package struct LinkedFeed: PageFormat {
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "linked page at \(url)"
         // The document is the item array; anything else is read only for `FeedShape`'s hints.
@@ -18,11 +23,11 @@ struct LinkedFeed: PageFormat {
     /// `user.login`, `account.acct`, `userId`; `published` ← `created_at`, `published`, `date`;
     /// `url` ← `html_url`, `url`.
     /// The parts of an item `fields` reads (and its id).
-    static let itemProjection = JSONProjection.members(
+    package static let itemProjection = JSONProjection.members(
         ["id", "title", "body", "content", "text", "message", "userId", "html_url", "url", "created_at", "published", "date"]
     ).union(.parts(["author": .members(["name", "login"]), "user": .members(["login"]), "account": .members(["acct"])]))
 
-    static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
+    package static func item(_ item: JSON, source: RawJSON) -> FeedItem? {
         guard let id = item["id"]?.id else { return nil }
         var fields = fields(of: item, source: source)
         fields.id = id
@@ -30,7 +35,7 @@ struct LinkedFeed: PageFormat {
     }
 
     /// Every field but the id by the rules above (the `json` kind's defaults too); `id` empty.
-    static func fields(of item: JSON, source: RawJSON) -> FeedItem {
+    package static func fields(of item: JSON, source: RawJSON) -> FeedItem {
         func first(_ paths: [[String]], _ read: (JSON) -> String?) -> String? {
             for path in paths {
                 if let value = item[path].flatMap(read) { return value }

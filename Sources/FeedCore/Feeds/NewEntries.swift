@@ -1,15 +1,18 @@
+import FeedModel
+import FoundationEssentials
+
 /// A walk's new entries, oldest first, made from its pages' items when asked for: a walk that
 /// found a million entries holds its pages, not a million entries, and delivers them a batch at
 /// a time.
-struct NewEntries: Sendable {
+package struct NewEntries: Sendable {
     /// Each page's new items, pages in walk order (newest first), items newest first.
-    let pages: [PageItems]
-    let feed: String
+    package let pages: [PageItems]
+    package let feed: String
     /// The fetch time every entry carries (RFC 3339).
-    let fetchedAt: String
-    let count: Int
+    package let fetchedAt: String
+    package let count: Int
 
-    init(pages: [PageItems], feed: String, fetchedAt: String) {
+    package init(pages: [PageItems], feed: String, fetchedAt: String) {
         self.pages = pages
         self.feed = feed
         self.fetchedAt = fetchedAt
@@ -17,7 +20,7 @@ struct NewEntries: Sendable {
     }
 
     /// The entries at `positions`, counted from the oldest (0) to the newest (`count - 1`).
-    func entries(_ positions: Range<Int>) -> [Entry] {
+    package func entries(_ positions: Range<Int>) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(positions.count)
         var page = pages.count - 1

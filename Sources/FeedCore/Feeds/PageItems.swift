@@ -1,3 +1,7 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// A page's items as its kind reads them, in the server's order (newest first), without the
 /// items that have no usable id.
 ///
@@ -6,10 +10,10 @@
 /// are read again, a batch at a time, to be delivered. So what a page costs to hold is its body
 /// and a few bytes an item, not a tree of its values. The `json` kind's items are read by jq
 /// expressions and kept as they come.
-struct PageItems: RandomAccessCollection, Sendable {
+package struct PageItems: RandomAccessCollection, Sendable {
     /// How a kind makes an item of one element (its value and compact text); nil when the
     /// element has no usable id.
-    typealias Reader = @Sendable (JSON, RawJSON) -> FeedItem?
+    package typealias Reader = @Sendable (JSON, RawJSON) -> FeedItem?
 
     private enum Storage: Sendable {
         case read([FeedItem])
@@ -20,7 +24,7 @@ struct PageItems: RandomAccessCollection, Sendable {
 
     private let storage: Storage
 
-    init(_ items: [FeedItem] = []) {
+    package init(_ items: [FeedItem] = []) {
         storage = .read(items)
     }
 
@@ -31,7 +35,7 @@ struct PageItems: RandomAccessCollection, Sendable {
     /// The elements of `spans` that `reader` makes an item of, reading only the parts
     /// `projection` names (the fields the reader uses); the others are skipped items (position
     /// on `page`, and why by the id rule).
-    static func reading(
+    package static func reading(
         _ spans: ItemSpans, page: String, projection: JSONProjection, reader: @escaping Reader
     ) -> (items: PageItems, skipped: SkippedItems) {
         var positions: [UInt32] = []
@@ -49,16 +53,16 @@ struct PageItems: RandomAccessCollection, Sendable {
         return (PageItems(storage: .spans(spans, positions: positions, projection: projection, reader: reader)), skipped)
     }
 
-    var startIndex: Int { 0 }
+    package var startIndex: Int { 0 }
 
-    var endIndex: Int {
+    package var endIndex: Int {
         switch storage {
         case .read(let items): items.count
         case .spans(_, let positions, _, _): positions.count
         }
     }
 
-    subscript(position: Int) -> FeedItem {
+    package subscript(position: Int) -> FeedItem {
         switch storage {
         case .read(let items):
             return items[position]
@@ -71,7 +75,7 @@ struct PageItems: RandomAccessCollection, Sendable {
     }
 
     /// These items only (positions in this collection, ascending), read the same way.
-    func keeping(_ kept: [Int]) -> PageItems {
+    package func keeping(_ kept: [Int]) -> PageItems {
         switch storage {
         case .read(let items):
             return PageItems(kept.map { items[$0] })

@@ -1,3 +1,7 @@
+import FeedBase
+import FeedModel
+import FeedReactive
+import FoundationEssentials
 
 /// Fetching a paged feed (`graph`, `jsonfeed`, `linked`): a walk from the feed's URL for what is
 /// new, then, with the page budget left, a backfill walk from where an earlier walk was cut.
@@ -16,20 +20,20 @@
 /// Delivered in part, a top batch commits its oldest entries (and the cut) but not the
 /// validators, so the next run walks again and stops at them; a backfill batch commits its
 /// oldest entries and keeps the cursor, so the next backfill walk sees the rest again.
-struct PagedSync: Sendable {
-    let fetcher: any FeedFetching
-    let format: any PageFormat
-    let record: FeedRecord
-    let maxPages: Int
-    let now: @Sendable () -> Date
+package struct PagedSync: Sendable {
+    package let fetcher: any FeedFetching
+    package let format: any PageFormat
+    package let record: FeedRecord
+    package let maxPages: Int
+    package let now: @Sendable () -> Date
     /// Which of these ids the store holds.
-    let storedIDs: @Sendable ([String]) throws -> Set<String>
+    package let storedIDs: @Sendable ([String]) throws -> Set<String>
 
     /// The most entries one batch of the top walk delivers and commits: a disk that fills up
     /// mid-run keeps the batches that fit, and a run that stops prints at most one batch again.
-    static let batchSize = 100
+    package static let batchSize = 100
 
-    func sync() -> Observable<SyncStep> {
+    package func sync() -> Observable<SyncStep> {
         let record = self.record, now = self.now
         return walk(from: record.registration.url, validators: record.validators, mode: .untilStored, maxPages: maxPages,
                     pageOffset: 0) { outcome in
@@ -49,7 +53,7 @@ struct PagedSync: Sendable {
     /// cursor is kept however far the run gets) and starts the count of skipped items; only the
     /// last commits the validators, so a run that stops early walks again next time. Always at
     /// least one batch: a walk that found nothing new still records its fetch.
-    static func batches(
+    package static func batches(
         _ entries: NewEntries, fetchedAt: Date, validators: Validators?, cut: FetchCommit.Cursor, skipped: Int
     ) -> FetchedBatches {
         let count = max((entries.count + batchSize - 1) / batchSize, 1)
@@ -102,17 +106,26 @@ struct PagedSync: Sendable {
             ])
         }
     }
+
+    package init(fetcher: any FeedFetching, format: any PageFormat, record: FeedRecord, maxPages: Int, now: @escaping @Sendable () -> Date, storedIDs: @escaping @Sendable ([String]) throws -> Set<String>) {
+        self.fetcher = fetcher
+        self.format = format
+        self.record = record
+        self.maxPages = maxPages
+        self.now = now
+        self.storedIDs = storedIDs
+    }
 }
 
 /// What one walk found, gathered while it runs.
-struct WalkOutcome: Sendable {
-    var pages: [PagingWalker.WalkedPage] = []
-    var pagesRequested = 0
-    var notModified = false
+package struct WalkOutcome: Sendable {
+    package var pages: [PagingWalker.WalkedPage] = []
+    package var pagesRequested = 0
+    package var notModified = false
     /// The next-page link that answered 404, 410 or 414, ending the walk.
-    var deadLink: (url: String, status: Int)?
+    package var deadLink: (url: String, status: Int)?
 
-    mutating func add(_ step: PagingWalker.Step) {
+    package mutating func add(_ step: PagingWalker.Step) {
         switch step {
         case .requesting(_, let number): pagesRequested = number
         case .page(let page): pages.append(page)
@@ -122,11 +135,11 @@ struct WalkOutcome: Sendable {
     }
 
     /// How many items the walk's pages held without a usable id.
-    var skippedCount: Int { pages.reduce(0) { $0 + $1.skipped.count } }
+    package var skippedCount: Int { pages.reduce(0) { $0 + $1.skipped.count } }
 
     /// The walk's warnings: each skipped item (as many as are named), and a dead or unusable
     /// link that ended it.
-    var warnings: [SyncStep] {
+    package var warnings: [SyncStep] {
         pages.flatMap { $0.skipped.messages(page: $0.url) }.map { .warning($0) }
             + pages.compactMap(\.unusableNext).map { .warning($0 + "; the walk ended there and kept what it had fetched") }
             + (deadLink.map { link in
@@ -136,13 +149,13 @@ struct WalkOutcome: Sendable {
     }
 
     /// The first page's validators, to commit once everything new is delivered.
-    var validators: Validators? { notModified ? nil : pages.first?.validators }
+    package var validators: Validators? { notModified ? nil : pages.first?.validators }
 
     /// Where the walk would have gone had the page budget not stopped it.
-    var unfollowedNext: String? { pages.last?.unfollowedNext }
+    package var unfollowedNext: String? { pages.last?.unfollowedNext }
 
     /// The new entries, oldest first (walks see newest first).
-    func entries(feed: String, fetchedAt: Date) -> NewEntries {
+    package func entries(feed: String, fetchedAt: Date) -> NewEntries {
         NewEntries(pages: pages.map(\.fresh), feed: feed, fetchedAt: Timestamp.format(fetchedAt))
     }
 }

@@ -1,3 +1,10 @@
+import FeedBase
+import FeedHTTP
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+import Glibc
+
 /// Walks any paged kind, newest page first, for `sync`. One walker for all kinds; a
 /// `PageFormat` reads each page.
 ///
@@ -12,15 +19,15 @@
 /// space, another scheme), which is not requested at all. Any other failure of a later page
 /// fails the walk as before. A page read by jq expressions is read off the run's work queue
 /// (`FeedFetching.blocking`).
-struct PagingWalker: Sendable {
-    enum Mode: Sendable {
+package struct PagingWalker: Sendable {
+    package enum Mode: Sendable {
         /// Looking for what is new at the top: a page with a stored entry is where it ends.
         case untilStored
         /// Backfilling older pages: stored entries are skipped, the walk goes on.
         case throughStored
     }
 
-    enum Step: Sendable {
+    package enum Step: Sendable {
         /// About to request page `number` (1-based).
         case requesting(url: String, number: Int)
         case page(WalkedPage)
@@ -30,7 +37,7 @@ struct PagingWalker: Sendable {
         case deadLink(url: String, status: Int)
     }
 
-    struct WalkedPage: Sendable {
+    package struct WalkedPage: Sendable {
         /// Items not stored yet, in the server's order (newest first).
         var fresh: PageItems
         /// The first page's validators (nil for later pages).
@@ -45,15 +52,15 @@ struct PagingWalker: Sendable {
         var unusableNext: String?
     }
 
-    let fetcher: any FeedFetching
-    let format: any PageFormat
-    let feed: FeedRegistration
-    let maxPages: Int
-    let mode: Mode
+    package let fetcher: any FeedFetching
+    package let format: any PageFormat
+    package let feed: FeedRegistration
+    package let maxPages: Int
+    package let mode: Mode
     /// Which of these ids the store holds.
-    let storedIDs: @Sendable ([String]) throws -> Set<String>
+    package let storedIDs: @Sendable ([String]) throws -> Set<String>
 
-    func walk(from url: String, validators: Validators?) -> Observable<Step> {
+    package func walk(from url: String, validators: Validators?) -> Observable<Step> {
         // One set of the ids seen for the whole walk, shared by its pages' steps: a set passed
         // along by value was copied by every page that added to it, while earlier pages' steps
         // still held their copies (a 10-page walk of a million ids held ten growing sets).
@@ -120,7 +127,7 @@ struct PagingWalker: Sendable {
     }
 
     /// How many ids one store lookup asks about: a page's ids are never all held at once.
-    static let lookupSize = 1_000
+    package static let lookupSize = 1_000
 
     /// The items of a page that the store does not hold and this walk has not seen (they are
     /// added to `seen`), and whether the store holds any of the page's items. Each item's id is

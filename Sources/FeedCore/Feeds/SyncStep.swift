@@ -1,6 +1,9 @@
+import FeedModel
+import FoundationEssentials
+
 /// What a feed's fetching strategy reports while it runs: each request as it starts (for the
 /// progress line), and each batch of new entries ready to be delivered and committed.
-enum SyncStep: Sendable {
+package enum SyncStep: Sendable {
     case requesting(url: String, number: Int)
     case batch(FetchedBatch)
     /// Several batches of one feed, oldest first, delivered as one block and committed one by one.
@@ -12,28 +15,28 @@ enum SyncStep: Sendable {
 /// New entries and the bookkeeping that goes with them, not committed yet: the reactor first
 /// delivers the entries (prints them), then commits what `commit(delivered:)` says for as many
 /// as got out, so that nothing unprinted is committed and the next run goes on from there.
-struct FetchedBatch: Sendable {
+package struct FetchedBatch: Sendable {
     /// New entries, oldest first, none of them stored yet.
-    var entries: [Entry]
+    package var entries: [Entry]
     /// The commit when every entry was delivered (also when there are none: a fetch that found
     /// nothing new still records its time and clears the last error).
-    var complete: FetchCommit
+    package var complete: FetchCommit
     /// The commit when only the first `k` entries (`0 < k < entries.count`) got out.
-    var partial: @Sendable (_ delivered: Int) -> FetchCommit
+    package var partial: @Sendable (_ delivered: Int) -> FetchCommit
 
-    init(entries: [Entry], complete: FetchCommit, partial: @escaping @Sendable (Int) -> FetchCommit) {
+    package init(entries: [Entry], complete: FetchCommit, partial: @escaping @Sendable (Int) -> FetchCommit) {
         self.entries = entries
         self.complete = complete
         self.partial = partial
     }
 
     /// A batch that commits only when all of it (at most one entry, or none) got out.
-    init(entries: [Entry], complete: FetchCommit) {
+    package init(entries: [Entry], complete: FetchCommit) {
         self.init(entries: entries, complete: complete, partial: { _ in complete })
     }
 
     /// What to commit when `delivered` entries got out; nil when nothing may be committed.
-    func commit(delivered: Int) -> FetchCommit? {
+    package func commit(delivered: Int) -> FetchCommit? {
         if delivered >= entries.count { return complete }
         return delivered == 0 ? nil : partial(delivered)
     }
@@ -41,8 +44,8 @@ struct FetchedBatch: Sendable {
 
 /// Batches of one feed's new entries, oldest first, each made only when it is delivered (so a
 /// walk that found a million entries never holds them all at once).
-struct FetchedBatches: Sendable {
-    let count: Int
+package struct FetchedBatches: Sendable {
+    package let count: Int
     /// The batch at `index` (`0..<count`).
-    let batch: @Sendable (_ index: Int) -> FetchedBatch
+    package let batch: @Sendable (_ index: Int) -> FetchedBatch
 }

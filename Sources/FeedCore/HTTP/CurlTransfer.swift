@@ -1,4 +1,6 @@
 import CCurl
+import FeedReactive
+import FoundationEssentials
 
 /// One request in flight: an easy handle, the buffers its callbacks fill, and the observer that
 /// gets the outcome.
@@ -7,9 +9,9 @@ import CCurl
 /// the callbacks from inside `curl_multi_perform` on that thread, and the worker keeps the
 /// transfer alive (in its table) for as long as the handle is in the multi handle, which is why the
 /// callbacks' user data can be unretained.
-final class CurlTransfer {
-    let easy: UnsafeMutableRawPointer
-    let observer: Observer<HTTPResponse>
+package final class CurlTransfer {
+    package let easy: UnsafeMutableRawPointer
+    package let observer: Observer<HTTPResponse>
     private let maxBodySize: Int
     private let startedAt = ContinuousClock.now
     private var body = Data()
@@ -22,7 +24,7 @@ final class CurlTransfer {
 
     /// Configures `reusing` (a handle of an earlier transfer, reset) or a new handle; fails with
     /// `HTTPError` if curl refuses an option.
-    init(request: HTTPRequest, userAgent: String, observer: Observer<HTTPResponse>,
+    package init(request: HTTPRequest, userAgent: String, observer: Observer<HTTPResponse>,
          reusing handle: UnsafeMutableRawPointer? = nil) throws(HTTPError) {
         guard let easy = handle ?? curl_easy_init() else {
             throw HTTPError(.other, message: "curl_easy_init failed")
@@ -118,7 +120,7 @@ final class CurlTransfer {
     }
 
     /// The outcome once curl reports the transfer done.
-    func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+    package func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         if headersTooLarge { return .failure(.headersTooLarge) }
         if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(HTTPError(.bodyTooLarge, message: "response body exceeds \(maxBodySize) bytes",
@@ -139,7 +141,7 @@ final class CurlTransfer {
     /// Frees what this transfer gave curl and returns its handle with every option reset
     /// (`curl_easy_reset`), for the next transfer or for `curl_easy_cleanup`. Call once, after
     /// removing the handle from the multi handle.
-    func release() -> UnsafeMutableRawPointer {
+    package func release() -> UnsafeMutableRawPointer {
         curl_easy_reset(easy)
         curl_slist_free_all(headerList)
         headerList = nil

@@ -1,5 +1,9 @@
 import CCurl
 import Dispatch
+import FeedBase
+import FeedReactive
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The thread that owns a curl multi handle and runs every transfer of one `HTTPClient`.
@@ -14,9 +18,9 @@ import Synchronization
 /// `CURLMOPT_MAX_HOST_CONNECTIONS` caps transfers per host (curl queues the rest). Easy handles
 /// of finished transfers are reset and kept for the next ones (up to `idleHandles`): a new
 /// handle is a large zeroed allocation, which a sync of 1,000 posts would otherwise pay per post.
-final class CurlWorker: Sendable {
+package final class CurlWorker: Sendable {
     /// What a request hears when the client shut down before it ended.
-    static let shutDown = HTTPError(.cancelled, message: "the HTTP client shut down")
+    package static let shutDown = HTTPError(.cancelled, message: "the HTTP client shut down")
 
     private enum Command {
         case start(id: Int, request: HTTPRequest, observer: Observer<HTTPResponse>)
@@ -43,7 +47,7 @@ final class CurlWorker: Sendable {
     }
 
     /// How many reset easy handles the worker keeps for reuse.
-    static let idleHandles = 8
+    package static let idleHandles = 8
 
     private let multi: MultiHandle
     private let inbox = Mutex(Inbox())
@@ -54,7 +58,7 @@ final class CurlWorker: Sendable {
     /// is checked on every wake-up, and comparing it is far cheaper than asking for a name.
     private let workerThread = Atomic<UInt>(0)
 
-    init(userAgent: String, maxConnectionsPerHost: Int) throws(HTTPError) {
+    package init(userAgent: String, maxConnectionsPerHost: Int) throws(HTTPError) {
         CurlGlobal.initialize()
         guard let raw = curl_multi_init() else { throw HTTPError(.other, message: "curl_multi_init failed") }
         _ = feed_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
@@ -67,7 +71,7 @@ final class CurlWorker: Sendable {
     }
 
     /// Queues a transfer; its outcome goes to `observer` on the worker thread. Returns its id.
-    func start(_ request: HTTPRequest, observer: Observer<HTTPResponse>) -> Int? {
+    package func start(_ request: HTTPRequest, observer: Observer<HTTPResponse>) -> Int? {
         inbox.withLock { inbox -> Int? in
             guard !inbox.isShuttingDown else { return nil }
             defer { inbox.nextID += 1 }
@@ -78,7 +82,7 @@ final class CurlWorker: Sendable {
     }
 
     /// Aborts transfer `id` if it is still running; its observer hears nothing more.
-    func cancel(_ id: Int) {
+    package func cancel(_ id: Int) {
         inbox.withLock { inbox in
             guard !inbox.isShuttingDown else { return }
             inbox.commands.append(.cancel(id: id))
@@ -89,7 +93,7 @@ final class CurlWorker: Sendable {
     /// Aborts every transfer, frees every handle and ends the thread; every caller but the worker
     /// thread itself waits for that, not only the first (a second caller that returned at once
     /// let `main` exit while `curl_multi_cleanup` still ran). Idempotent.
-    func shutdown() {
+    package func shutdown() {
         inbox.withLock { inbox in
             guard !inbox.isShuttingDown else { return }
             wake(&inbox)
@@ -101,7 +105,7 @@ final class CurlWorker: Sendable {
     }
 
     /// Whether the worker has freed every handle and ended.
-    var hasFinished: Bool { isDone.load(ordering: .acquiring) }
+    package var hasFinished: Bool { isDone.load(ordering: .acquiring) }
 
     /// Wakes the worker from `curl_multi_poll`. Called only with the inbox locked and before
     /// `isShuttingDown` is set: the worker reads that flag under the same lock before it cleans
@@ -199,10 +203,10 @@ final class CurlWorker: Sendable {
 }
 
 /// `curl_global_init`, exactly once per process, before the first handle.
-enum CurlGlobal {
+package enum CurlGlobal {
     private static let once: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
-    static func initialize() { once }
+    package static func initialize() { once }
 }

@@ -1,4 +1,8 @@
 import Dispatch
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+
 /// An HTTP client on libcurl whose requests are cold observables.
 ///
 /// `get(_:)` sends nothing until subscription, and sends again for each subscription. Disposing
@@ -37,7 +41,7 @@ public final class HTTPClient: Sendable {
     public func shutdown() { worker.shutdown() }
 
     /// Whether `shutdown` has finished freeing every handle.
-    var hasShutDown: Bool { worker.hasFinished }
+    package var hasShutDown: Bool { worker.hasFinished }
 
     /// Does curl's process-wide set-up (`curl_global_init`: OpenSSL reads its configuration,
     /// about 0.7 ms) now, once per process; a client made meanwhile on another thread waits for

@@ -1,4 +1,5 @@
 import CCurl
+import FoundationEssentials
 
 /// Why a request produced no response. `message` is curl's own explanation (its error buffer) when
 /// it gave one, for `--verbose` and for `status`.
@@ -55,13 +56,13 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Response headers larger than this are refused: no feed needs more, and a server sending
     /// endless headers must not exhaust memory.
-    static let maxHeaderBytes = 256 * 1024
+    package static let maxHeaderBytes = 256 * 1024
 
-    static var headersTooLarge: HTTPError {
+    package static var headersTooLarge: HTTPError {
         HTTPError(.malformedReply, message: "the response headers exceed \(maxHeaderBytes / 1024) KiB")
     }
 
-    static func from(curl code: CURLcode, message: String) -> HTTPError {
+    package static func from(curl code: CURLcode, message: String) -> HTTPError {
         let kind: Kind
         switch code {
         case CURLE_URL_MALFORMAT: kind = .invalidURL
@@ -99,7 +100,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension HTTPError.Kind {
     /// The kind in words, for messages (never the case name).
-    var summary: String {
+    package var summary: String {
         switch self {
         case .invalidURL: "invalid URL"
         case .unsupportedProtocol: "unsupported protocol"

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Response or request header fields in the order received. Lookup ignores case; repeated fields
 /// are all kept (`values(for:)`), and `subscript` joins them as RFC 9110 allows for list fields.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// One GET request and the limits it runs under. Defaults are the contract's.
 public struct HTTPRequest: Sendable, Equatable {
     public var url: String

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// jq expressions, run by jq's own library (libjq 1.6) in a sandboxed worker process
 /// (`JQWorkerMain`, `JQWorkers`), never in feedcli's own: a crash, a runaway or a memory hog of
 /// one expression fails the feed it worked for and nothing else.
@@ -36,7 +38,7 @@ public enum JQ {
     }
 
     /// The expressions of `request` on its page; a failure says what the worker was working on.
-    static func map(_ request: JQMapRequest, limits: Limits) throws(JQWorkers.Failure) -> (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]) {
+    package static func map(_ request: JQMapRequest, limits: Limits) throws(JQWorkers.Failure) -> (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]) {
         guard case .mapped(let items, let fields, let page) = try ask(.map(request), limits: limits),
               fields.count <= request.itemLimit, fields.allSatisfy({ $0.isEmpty || $0.count == request.fields.count }),
               page.count == request.pageExpressions.count else {
@@ -47,7 +49,7 @@ public enum JQ {
 
     /// Whether each of `items` (JSON texts) passes `expression`; an error names the item's
     /// position (0-based).
-    static func filter(_ expression: String, items: [String], limits: Limits) throws(JQWorkers.Failure) -> Result<[Bool], FilterFailure> {
+    package static func filter(_ expression: String, items: [String], limits: Limits) throws(JQWorkers.Failure) -> Result<[Bool], FilterFailure> {
         switch try ask(.filter(expression: expression, items: items), limits: limits) {
         case .filtered(let passes) where passes.count == items.count: return .success(passes)
         case .filterFailed(let position, let message) where items.indices.contains(position):
@@ -56,9 +58,9 @@ public enum JQ {
         }
     }
 
-    struct FilterFailure: Error {
-        let position: Int
-        let message: String
+    package struct FilterFailure: Error {
+        package let position: Int
+        package let message: String
     }
 
     private static func ask(_ request: JQRequest, limits: Limits) throws(JQWorkers.Failure) -> JQReply {

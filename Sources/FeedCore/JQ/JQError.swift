@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 /// Why a jq expression gave no result.
 public enum JQError: Error, Sendable, Equatable, CustomStringConvertible {
     /// jq cannot compile it; jq's message.

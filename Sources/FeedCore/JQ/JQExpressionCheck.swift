@@ -1,3 +1,6 @@
+import FoundationEssentials
+import Glibc
+
 /// Finds the builtins of jq that read outside the expression and its input, which feedcli
 /// refuses when an expression is given (`feeds add`, `feeds set`, `feeds import`), before jq
 /// compiles it: jq 1.6 aborts while compiling `include` or `import` without a search path, and
@@ -9,9 +12,9 @@
 /// a slice's `.[input:]`) are
 /// not calls; a word followed by `::` is a module name. What it misses the worker still
 /// contains: no file can be opened there, and nothing there sees the environment.
-enum JQExpressionCheck {
+package enum JQExpressionCheck {
     /// The builtins refused, by name.
-    static let refused: Set<String> = [
+    package static let refused: Set<String> = [
         "import", "include", "input", "inputs", "input_filename", "modulemeta", "get_search_list",
     ]
 
@@ -22,7 +25,7 @@ enum JQExpressionCheck {
     }
 
     /// The first refused builtin `expression` calls, or nil.
-    static func refusedBuiltin(in expression: String) -> String? {
+    package static func refusedBuiltin(in expression: String) -> String? {
         let bytes = Array(expression.utf8)
         var index = 0
         var open: [Open] = []

@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 /// The jq programs a worker runs for a page: each expression answered with the paths it names
 /// (when they are simple: keys and whole indexes) or else its values or its error, several
 /// expressions in one program.
@@ -10,10 +13,10 @@
 /// Each expression goes in parenthesised on lines of its own, so a comment in it ends there.
 /// Before each one, a `{"feedcli-stage": N}` marker passes through `debug`, which the worker's
 /// C side reads into the shared progress (`JQProgress`), so a crash still names its option.
-enum JQOutcomeProgram {
+package enum JQOutcomeProgram {
     /// Answers `f` with `{"p": paths}` (at most `$n + 1`), `{"v": values}` (at most `$m + 1`)
     /// or `{"e": error}`; one more than asked tells that there were more.
-    static let definition = """
+    package static let definition = """
         def _feedcli_outcome(f; $n; $m):
           (try {p: [limit($n + 1; path(f))]} catch {e: .}) as $r
           | if ($r | has("p")) and ($r.p | all(.[]; all(.[]; type == "string" or (type == "number" and . == floor))))
@@ -22,7 +25,7 @@ enum JQOutcomeProgram {
         """
 
     /// How many outputs an expression may give: as paths into the page, and as values jq built.
-    struct Limit: Equatable {
+    package struct Limit: Equatable {
         var paths: Int
         var values: Int
 
@@ -31,7 +34,7 @@ enum JQOutcomeProgram {
 
     /// One program giving an array of outcomes: `expressions[i]` within `limits[i]`, after the
     /// stage marker `stages[i]`.
-    static func program(_ expressions: [String], limits: [Limit], stages: [JQProgress.Stage]) -> String {
+    package static func program(_ expressions: [String], limits: [Limit], stages: [JQProgress.Stage]) -> String {
         var text = definition + "["
         for (index, expression) in expressions.enumerated() {
             if index > 0 { text += ",\n" }
@@ -42,7 +45,7 @@ enum JQOutcomeProgram {
     }
 
     /// The outcomes in the program's one output (compact JSON); nil when it is not one.
-    static func outcomes(_ text: String, limits: [Limit]) -> [JQOutcome]? {
+    package static func outcomes(_ text: String, limits: [Limit]) -> [JQOutcome]? {
         guard case .array(let elements)? = try? JSONParser.parse(text), elements.count == limits.count else { return nil }
         var outcomes: [JQOutcome] = []
         outcomes.reserveCapacity(elements.count)

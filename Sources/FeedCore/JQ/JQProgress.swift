@@ -1,11 +1,12 @@
 import CJQ
+import FoundationEssentials
 
 /// What a jq worker is working on, written into two integers that feedcli and the worker both
 /// map (a memfd handed to the worker as descriptor 3), so that when a worker dies of an
 /// expression, feedcli can say which option on which item it was ("--published on item 3").
 /// A plain store per step: nothing is sent, so the hot path pays nothing measurable.
-struct JQProgress: Equatable, Sendable {
-    enum Stage: Equatable, Sendable {
+package struct JQProgress: Equatable, Sendable {
+    package enum Stage: Equatable, Sendable {
         /// jq was reading the page (or an item, for `--filter`).
         case reading
         /// `--items`.
@@ -18,11 +19,11 @@ struct JQProgress: Equatable, Sendable {
         case filter
     }
 
-    var stage: Stage
+    package var stage: Stage
     /// The item's position (0-based), for a field or the filter.
-    var item: Int
+    package var item: Int
 
-    var encoded: (Int32, Int32) {
+    package var encoded: (Int32, Int32) {
         let stage: Int32 = switch self.stage {
         case .reading: 0
         case .items: 1
@@ -33,11 +34,11 @@ struct JQProgress: Equatable, Sendable {
         return (stage, Int32(clamping: item))
     }
 
-    init(_ stage: Stage, item: Int = 0) {
+    package init(_ stage: Stage, item: Int = 0) {
         (self.stage, self.item) = (stage, item)
     }
 
-    init?(stage: Int32, item: Int32) {
+    package init?(stage: Int32, item: Int32) {
         switch stage {
         case 0: self.stage = .reading
         case 1: self.stage = .items
@@ -52,10 +53,10 @@ struct JQProgress: Equatable, Sendable {
 }
 
 /// The worker's side of the shared integers: set before each step. Only on the worker's thread.
-struct JQProgressWriter {
-    let shared: UnsafeMutablePointer<Int32>?
+package struct JQProgressWriter {
+    package let shared: UnsafeMutablePointer<Int32>?
 
-    func set(_ progress: JQProgress) {
+    package func set(_ progress: JQProgress) {
         let (stage, item) = progress.encoded
         cjq_progress_set(shared, stage, item)
     }

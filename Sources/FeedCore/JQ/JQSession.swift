@@ -1,13 +1,16 @@
 import CJQ
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// What the jq worker (`JQWorkerMain`) works with: compiled programs (each expression compiled
 /// once and kept) and values parsed by jq. It exists only on the worker's one thread: it is not
 /// `Sendable`, and neither is `JQValue`.
-struct JQSession: ~Copyable {
+package struct JQSession: ~Copyable {
     private var programs: [String: OpaquePointer] = [:]
 
     /// `expression` compiled, from the cache when it was compiled before.
-    mutating func program(_ expression: String) throws(JQError) -> OpaquePointer {
+    package mutating func program(_ expression: String) throws(JQError) -> OpaquePointer {
         if let program = programs[expression] { return program }
         var error: UnsafeMutablePointer<CChar>?
         guard let program = cjq_compile(expression, &error) else {
@@ -21,7 +24,7 @@ struct JQSession: ~Copyable {
     }
 
     /// `text` (one JSON value) as jq's value.
-    func value(_ text: String) throws(JQError) -> JQValue {
+    package func value(_ text: String) throws(JQError) -> JQValue {
         var error: UnsafeMutablePointer<CChar>?
         var text = text
         let value = text.withUTF8 { bytes in
@@ -32,7 +35,7 @@ struct JQSession: ~Copyable {
     }
 
     /// The value at `path` (a jq path as JSON text) in `root`.
-    func value(at path: String, in root: JQValue) throws(JQError) -> JQValue {
+    package func value(at path: String, in root: JQValue) throws(JQError) -> JQValue {
         var error: UnsafeMutablePointer<CChar>?
         var path = path
         let value = path.withUTF8 { bytes in
@@ -44,7 +47,7 @@ struct JQSession: ~Copyable {
 
     /// Frees the compiled programs when more than `count` are kept (a worker lives for a whole
     /// run, and a fuzzer sends it endless new expressions).
-    mutating func forgetProgramsBeyond(_ count: Int) {
+    package mutating func forgetProgramsBeyond(_ count: Int) {
         guard programs.count > count else { return }
         for program in programs.values { cjq_program_free(program) }
         programs = [:]
@@ -52,7 +55,7 @@ struct JQSession: ~Copyable {
 
     /// The outputs of `expression` run on `value`, as compact JSON texts: at most `limit`, and
     /// whether there were more.
-    mutating func outputs(of expression: String, on value: JQValue, limit: Int) throws(JQError) -> (texts: [String], more: Bool) {
+    package mutating func outputs(of expression: String, on value: JQValue, limit: Int) throws(JQError) -> (texts: [String], more: Bool) {
         let program = try program(expression)
         var outputs = cjq_outputs()
         var more: Int32 = 0
@@ -81,12 +84,12 @@ struct JQSession: ~Copyable {
 }
 
 /// A value parsed by jq, freed when released; only on the worker's thread.
-final class JQValue {
-    let pointer: OpaquePointer
+package final class JQValue {
+    package let pointer: OpaquePointer
 
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
-    var isObject: Bool { cjq_is_object(pointer) != 0 }
+    package var isObject: Bool { cjq_is_object(pointer) != 0 }
 
     deinit { cjq_value_free(pointer) }
 }

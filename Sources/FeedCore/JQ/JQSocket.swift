@@ -1,8 +1,11 @@
+import FoundationEssentials
+import Glibc
+
 /// Frames (`JQWire`) over the socket between feedcli and a jq worker: blocking in the worker,
 /// with a deadline in feedcli. Sends use `MSG_NOSIGNAL`, so a peer that is gone is an error to
 /// handle, never a SIGPIPE (a test process does not ignore it as feedcli does).
-enum JQSocket {
-    enum Failure: Error, Equatable {
+package enum JQSocket {
+    package enum Failure: Error, Equatable {
         /// The deadline passed.
         case timedOut
         /// The peer closed the socket, or it failed.
@@ -13,17 +16,17 @@ enum JQSocket {
 
     /// One frame from `descriptor`; nil at the end of the stream or on any failure. For the
     /// worker, which waits as long as feedcli keeps it.
-    static func readFrame(_ descriptor: Int32) -> [UInt8]? {
+    package static func readFrame(_ descriptor: Int32) -> [UInt8]? {
         try? readFrame(descriptor, deadline: nil)
     }
 
     /// Writes one frame to `descriptor`; false when the peer is gone.
-    static func writeFrame(_ body: [UInt8], to descriptor: Int32) -> Bool {
+    package static func writeFrame(_ body: [UInt8], to descriptor: Int32) -> Bool {
         (try? writeFrame(body, to: descriptor, deadline: nil)) != nil
     }
 
     /// One frame, waiting until `deadline` (nil: for ever).
-    static func readFrame(_ descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) -> [UInt8] {
+    package static func readFrame(_ descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) -> [UInt8] {
         var header = [UInt8](repeating: 0, count: 4)
         try receive(into: &header, from: descriptor, deadline: deadline)
         let length = header.enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
@@ -34,7 +37,7 @@ enum JQSocket {
     }
 
     /// Writes one frame, waiting until `deadline` (nil: for ever) for room.
-    static func writeFrame(_ body: [UInt8], to descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) {
+    package static func writeFrame(_ body: [UInt8], to descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) {
         guard body.count <= JQWire.frameLimit else { throw .malformed }
         let length = UInt32(body.count)
         let header = (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }

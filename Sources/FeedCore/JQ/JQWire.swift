@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 /// What feedcli and its jq worker (`JQWorkerMain`) say to each other over their socket: one
 /// request, then one reply, each a frame of a 4-byte little-endian length and that many bytes.
 ///
@@ -5,7 +8,7 @@
 /// and it can die half way through a reply: every byte it sends is read as untrusted. Decoding
 /// never traps; a reply that does not decode is the worker's failure ("sent a reply feedcli
 /// cannot read"), never feedcli's crash (fuzzed: the `jq-wire` target).
-enum JQRequest: Equatable, Sendable {
+package enum JQRequest: Equatable, Sendable {
     /// Does `expression` compile? (`feeds add`, `feeds set`, `feeds import`.)
     case check(String)
     /// The expressions of a `json` feed (or a preset) on one page.
@@ -17,24 +20,33 @@ enum JQRequest: Equatable, Sendable {
 /// One page and the expressions a `json` feed reads it with. Every expression is answered by
 /// the paths it names when it names simple paths, else by its values (`JQOutcome`), so feedcli
 /// can read the values at those paths from its own exact parse of the page.
-struct JQMapRequest: Equatable, Sendable {
+package struct JQMapRequest: Equatable, Sendable {
     /// The page as JSON text jq 1.6 can read (lone surrogate escapes replaced, `JSONText`).
-    var page: String
+    package var page: String
     /// `--items`, run on the page.
-    var items: String
+    package var items: String
     /// The most items it may give as paths into the page (more fails the page).
-    var itemLimit: Int
+    package var itemLimit: Int
     /// The most items it may build (values, not paths: `range(1e6) | {id: .}` makes a page of
     /// 300 bytes a million items); more fails the page.
-    var builtItemLimit: Int
+    package var builtItemLimit: Int
     /// The field expressions (`--id`, `--title`, …), each run on every item that is an object.
-    var fields: [String]
+    package var fields: [String]
     /// The expressions run on the page itself (`--next-url`, `--cursor`).
-    var pageExpressions: [String]
+    package var pageExpressions: [String]
+
+    package init(page: String, items: String, itemLimit: Int, builtItemLimit: Int, fields: [String], pageExpressions: [String]) {
+        self.page = page
+        self.items = items
+        self.itemLimit = itemLimit
+        self.builtItemLimit = builtItemLimit
+        self.fields = fields
+        self.pageExpressions = pageExpressions
+    }
 }
 
 /// What one expression gave on one value.
-enum JQOutcome: Equatable, Sendable {
+package enum JQOutcome: Equatable, Sendable {
     /// The paths its outputs are at (`["data","children",0]`), as jq's compact JSON.
     case paths([String], more: Bool)
     /// Its outputs as compact JSON texts: the expression builds values (`"\(.a)-\(.b)"`).
@@ -43,7 +55,7 @@ enum JQOutcome: Equatable, Sendable {
     case failed(String)
 }
 
-enum JQReply: Equatable, Sendable {
+package enum JQReply: Equatable, Sendable {
     /// The compile error, or nil when it compiles.
     case checked(String?)
     /// `--items`' outcome, each item's field outcomes (in the request's order; none for an item
@@ -58,15 +70,15 @@ enum JQReply: Equatable, Sendable {
 }
 
 /// The frames' encoding: tags, lengths and strings, little-endian.
-enum JQWire {
+package enum JQWire {
     /// A frame's most bytes: a page is at most `--max-size`, and the worker's memory is bounded.
-    static let frameLimit = Int(UInt32.max)
+    package static let frameLimit = Int(UInt32.max)
 
-    struct Malformed: Error {}
+    package struct Malformed: Error {}
 
     // MARK: requests
 
-    static func encode(_ request: JQRequest) -> [UInt8] {
+    package static func encode(_ request: JQRequest) -> [UInt8] {
         var writer = Writer()
         switch request {
         case .check(let expression):
@@ -88,7 +100,7 @@ enum JQWire {
         return writer.bytes
     }
 
-    static func request(from bytes: [UInt8]) throws(Malformed) -> JQRequest {
+    package static func request(from bytes: [UInt8]) throws(Malformed) -> JQRequest {
         var reader = Reader(bytes)
         let request: JQRequest
         switch try reader.byte() {
@@ -106,7 +118,7 @@ enum JQWire {
 
     // MARK: replies
 
-    static func encode(_ reply: JQReply) -> [UInt8] {
+    package static func encode(_ reply: JQReply) -> [UInt8] {
         var writer = Writer()
         switch reply {
         case .checked(let error):
@@ -137,7 +149,7 @@ enum JQWire {
         return writer.bytes
     }
 
-    static func reply(from bytes: [UInt8]) throws(Malformed) -> JQReply {
+    package static func reply(from bytes: [UInt8]) throws(Malformed) -> JQReply {
         var reader = Reader(bytes)
         let reply: JQReply
         switch try reader.byte() {
@@ -173,7 +185,7 @@ enum JQWire {
 
     // MARK: the encoding
 
-    struct Writer {
+    package struct Writer {
         var bytes: [UInt8] = []
 
         mutating func byte(_ value: UInt8) { bytes.append(value) }
@@ -222,7 +234,7 @@ enum JQWire {
     }
 
     /// Reads what `Writer` wrote; every read checks that the bytes are there.
-    struct Reader {
+    package struct Reader {
         private let bytes: [UInt8]
         private var offset = 0
 

@@ -1,4 +1,7 @@
 import CJQ
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// The jq worker: feedcli itself, started again by `JQWorkers` under the program name
 /// `feedcli-jq-worker`, which runs every jq expression outside feedcli's own process.
@@ -28,9 +31,9 @@ public enum JQWorkerMain {
     /// The name (`argv[0]`) a worker is started under.
     public static let programName = "feedcli-jq-worker"
     /// The exit status of a worker that ran out of memory.
-    static let outOfMemoryStatus: Int32 = 3
+    package static let outOfMemoryStatus: Int32 = 3
     /// The exit status of a worker that could not set up its sandbox, or read a request.
-    static let setUpFailedStatus: Int32 = 4
+    package static let setUpFailedStatus: Int32 = 4
 
     /// Serves as a jq worker, and exits, when this process was started as one; otherwise
     /// returns at once and notes that this program can be its own worker (`JQWorkers` then
@@ -84,7 +87,7 @@ public enum JQWorkerMain {
         }
     }
 
-    static func answer(_ request: JQRequest, session: inout JQSession, progress: JQProgressWriter) -> JQReply {
+    package static func answer(_ request: JQRequest, session: inout JQSession, progress: JQProgressWriter) -> JQReply {
         switch request {
         case .check(let expression):
             progress.set(JQProgress(.reading))
@@ -168,15 +171,15 @@ public enum JQWorkerMain {
 }
 
 /// A jq path (`["data","children",0]`) as steps feedcli follows in its own parse of a page.
-enum JQPath {
-    enum Step: Equatable {
+package enum JQPath {
+    package enum Step: Equatable {
         case key(String)
         case index(Int)
     }
 
     /// The steps of a path's JSON text; nil when it has a step feedcli does not follow (a slice,
     /// a fractional index).
-    static func steps(_ text: String) -> [Step]? {
+    package static func steps(_ text: String) -> [Step]? {
         guard let steps = (try? JSONParser.parse(text))?.array else { return nil }
         var result: [Step] = []
         result.reserveCapacity(steps.count)
@@ -195,7 +198,7 @@ enum JQPath {
 
     /// The value at `steps` in `node` (null past its end, as jq's `getpath`); nil when a step
     /// does not fit the value (a key of an array).
-    static func value(at steps: [Step], in node: JSON) -> JSON? {
+    package static func value(at steps: [Step], in node: JSON) -> JSON? {
         var current = node
         for step in steps {
             switch (step, current) {

@@ -1,4 +1,6 @@
 import CJQ
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The jq workers of this process (`JQWorkerMain` says what one is): started on first need, one
@@ -9,25 +11,30 @@ import Synchronization
 /// Threading: `ask` blocks its caller until the reply or the deadline; it may be called from any
 /// number of threads at once (each gets a worker of its own). Idle workers are kept under a
 /// lock; a checked-out worker belongs to its caller alone.
-final class JQWorkers: Sendable {
-    static let shared = JQWorkers()
+package final class JQWorkers: Sendable {
+    package static let shared = JQWorkers()
 
     /// Set by `JQWorkerMain.serveIfAsked`: this program can be its own worker.
-    static let selfCanServe = Atomic<Bool>(false)
+    package static let selfCanServe = Atomic<Bool>(false)
 
     private let idle = Mutex<[JQWorkerProcess]>([])
     /// How many idle workers are kept (more are ended when returned).
     private static let idleLimit = 16
 
     /// Why a worker gave no reply, and what it was working on when it stopped.
-    struct Failure: Error {
-        let error: JQError
-        let progress: JQProgress?
+    package struct Failure: Error {
+        package let error: JQError
+        package let progress: JQProgress?
+
+        package init(error: JQError, progress: JQProgress?) {
+            self.error = error
+            self.progress = progress
+        }
     }
 
     /// The reply to `request`, from a worker with `memory` bytes (0: unbounded), waiting at most
     /// `timeout`.
-    func ask(_ request: JQRequest, memory: Int, timeout: Duration) throws(Failure) -> JQReply {
+    package func ask(_ request: JQRequest, memory: Int, timeout: Duration) throws(Failure) -> JQReply {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let frame = JQWire.encode(request)
         let worker: JQWorkerProcess
@@ -71,7 +78,7 @@ final class JQWorkers: Sendable {
 
     /// The program a worker runs: this one when it serves as a worker (feedcli), else the
     /// `feedcli` beside this program (the test runner, built in the same folder).
-    static func executable() throws(JQError) -> String {
+    package static func executable() throws(JQError) -> String {
         if selfCanServe.load(ordering: .acquiring) { return "/proc/self/exe" }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -90,10 +97,10 @@ final class JQWorkers: Sendable {
 /// caller uses it. The progress pointer (`nonisolated(unsafe)`) is read only after the worker has
 /// ended and been waited for, so nothing writes it while it is read; it is unmapped once, by the
 /// caller that ends the worker.
-final class JQWorkerProcess: Sendable {
-    let pid: pid_t
-    let socket: Int32
-    let memory: Int
+package final class JQWorkerProcess: Sendable {
+    package let pid: pid_t
+    package let socket: Int32
+    package let memory: Int
     nonisolated(unsafe) private let progress: UnsafeMutablePointer<Int32>?
 
     private init(pid: pid_t, socket: Int32, memory: Int, progress: UnsafeMutablePointer<Int32>?) {
@@ -102,7 +109,7 @@ final class JQWorkerProcess: Sendable {
 
     /// Starts `executable` as a worker (`JQWorkerMain`): no environment, its socket as stdin and
     /// stdout, `/dev/null` as stderr, default signal dispositions, a process group of its own.
-    static func start(executable: String, memory: Int) throws(JQError) -> JQWorkerProcess {
+    package static func start(executable: String, memory: Int) throws(JQError) -> JQWorkerProcess {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw .unavailable("feedcli cannot start its jq worker: \(String(cString: strerror(errno)))")
@@ -146,7 +153,7 @@ final class JQWorkerProcess: Sendable {
 
     /// Ends the worker after `failure` of an exchange with it, and says what became of it and
     /// what it was working on.
-    func end(after failure: JQSocket.Failure, timeout: Duration) -> JQWorkers.Failure {
+    package func end(after failure: JQSocket.Failure, timeout: Duration) -> JQWorkers.Failure {
         if failure == .timedOut || failure == .malformed { kill(pid, SIGKILL) }
         Glibc.close(socket)
         var status: Int32 = 0
@@ -167,7 +174,7 @@ final class JQWorkerProcess: Sendable {
     }
 
     /// Ends an idle worker: it reads the end of its socket and exits.
-    func close() {
+    package func close() {
         Glibc.close(socket)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// A handle that cancels work: a subscription, a scheduled action, a network transfer.

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// One event of an observable sequence. A sequence follows the grammar `next* (failed | completed)?`:
 /// any number of elements, then at most one terminal event, then nothing.
 public enum Event<Element: Sendable>: Sendable {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// How `flatMap` combines the inner observables it creates.
 public enum FlattenStrategy: Sendable, Equatable {
     /// One inner at a time, in the order of the outer elements; later ones wait their turn.

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension Observable {
     /// Emits `element` then completes, synchronously on subscription.
     public static func just(_ element: Element) -> Observable {

@@ -1,3 +1,5 @@
+import FeedBase
+import FoundationEssentials
 import Synchronization
 
 extension Observable {

@@ -1,4 +1,6 @@
 import Dispatch
+import FeedBase
+import FoundationEssentials
 
 extension Observable {
     /// Subscribes to the source on `queue` instead of the subscribing thread, so a producer that

@@ -1,3 +1,6 @@
+import FeedBase
+import FoundationEssentials
+
 extension Observable {
     /// Transforms each element. A thrown error fails the sequence and disposes the source.
     public func map<T: Sendable>(_ transform: @escaping @Sendable (Element) throws -> T) -> Observable<T> {

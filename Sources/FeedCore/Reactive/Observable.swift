@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A cold, push-based sequence of values over time.
 ///
 /// Nothing happens until `subscribe`: each subscription runs the producer anew, so an

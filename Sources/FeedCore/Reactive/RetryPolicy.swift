@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// When and how long to wait before a retry: exponential backoff with full jitter.
 ///
 /// Retry `n` (1-based) waits a uniformly random time in `0 ... min(cap, base × 2^(n-1))`

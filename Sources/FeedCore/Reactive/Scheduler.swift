@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// Where delayed work runs. Injected wherever time matters (retry backoff) so that tests can use a

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// A hot multicast source: what is sent to it reaches every current subscriber, in subscription

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// The consumer's end of one subscription. It enforces the event grammar and owns the producer's
@@ -9,7 +10,7 @@ import Synchronization
 /// - The handler runs outside the lock, so it may dispose this subscription or subscribe to others
 ///   re-entrantly. An event already being delivered when another thread calls `dispose()` may
 ///   still finish delivering; no event starts after `dispose()` returns.
-final class Subscription<Element: Sendable>: Disposable {
+package final class Subscription<Element: Sendable>: Disposable {
     private struct Box: ~Copyable {
         var handler: (@Sendable (Event<Element>) -> Void)?
         var teardown: (any Disposable)?
@@ -17,15 +18,15 @@ final class Subscription<Element: Sendable>: Disposable {
     }
     private let box: Mutex<Box>
 
-    init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
+    package init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
         box = Mutex(Box(handler: handler))
     }
 
-    var observer: Observer<Element> {
+    package var observer: Observer<Element> {
         Observer { [self] event in self.deliver(event) }
     }
 
-    func attach(teardown: any Disposable) {
+    package func attach(teardown: any Disposable) {
         let stoppedAlready = box.withLock { box -> Bool in
             if box.isStopped { return true }
             box.teardown = teardown
@@ -34,7 +35,7 @@ final class Subscription<Element: Sendable>: Disposable {
         if stoppedAlready { teardown.dispose() }
     }
 
-    func deliver(_ event: Event<Element>) {
+    package func deliver(_ event: Event<Element>) {
         let handler = box.withLock { box -> (@Sendable (Event<Element>) -> Void)? in
             guard !box.isStopped else { return nil }
             if event.isTerminal {
@@ -49,7 +50,7 @@ final class Subscription<Element: Sendable>: Disposable {
         if event.isTerminal { takeTeardown()?.dispose() }
     }
 
-    func dispose() {
+    package func dispose() {
         box.withLock { box in
             box.isStopped = true
             box.handler = nil

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What the user asked for.
 public enum FeedAction: Sendable, Equatable {
     /// Deliver the oldest unread entry of the feed, fetching first when none is unread; with no
@@ -13,7 +15,7 @@ public enum FeedAction: Sendable, Equatable {
     case loadStatus(feeds: [String])
 
     /// The feeds the action names (empty means all).
-    var feeds: [String] {
+    package var feeds: [String] {
         switch self {
         case .next(let feed): feed.map { [$0] } ?? []
         case .sync(let feeds), .loadStatus(let feeds), .nextOfAll(let feeds): feeds

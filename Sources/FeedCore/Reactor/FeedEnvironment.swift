@@ -1,4 +1,9 @@
 import Dispatch
+import FeedHTTP
+import FeedKinds
+import FeedReactive
+import FeedStore
+import FoundationEssentials
 import Logging
 
 /// Everything the feed reactor reaches outside itself, injected: the store and the fetcher
@@ -21,7 +26,7 @@ public struct FeedEnvironment: Sendable {
     /// at once (tests that run synchronously).
     public var commitQueue: DispatchQueue?
     /// The progress line, drawn from the state stream (`FeedReactor.transform(state:)`).
-    public var progress: ProgressLine?
+    public var progress: (any RunProgress)?
     /// Told of each step of delivering a feed's entries, for tests that interrupt a run at
     /// every step.
     public var onStep: @Sendable (RunStep) -> Void
@@ -29,7 +34,7 @@ public struct FeedEnvironment: Sendable {
     public init(
         store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
-        commitQueue: DispatchQueue? = nil, progress: ProgressLine? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
     ) {
         self.store = store
         self.fetcher = fetcher
@@ -51,7 +56,7 @@ public struct FeedEnvironment: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         now: @escaping @Sendable () -> Date = { Date() }, environment: [String: String] = [:],
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
-        progress: ProgressLine? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        progress: (any RunProgress)? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
     ) -> FeedEnvironment {
         let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
                                   random: random, environment: environment, logger: logger)
@@ -61,9 +66,9 @@ public struct FeedEnvironment: Sendable {
 
     /// Decoding, store work and printing run here, one at a time, never on the HTTP client's
     /// worker thread.
-    static let workQueue = DispatchQueue(label: "feedcli.work")
+    package static let workQueue = DispatchQueue(label: "feedcli.work")
     /// Waiting for a feed's lock blocks a thread of this queue, never the caller or the work queue.
-    static let lockQueue = DispatchQueue(label: "feedcli.locks", attributes: .concurrent)
+    package static let lockQueue = DispatchQueue(label: "feedcli.locks", attributes: .concurrent)
 }
 
 /// The steps of a run around its output, in order, as `FeedEnvironment.onStep` reports them.

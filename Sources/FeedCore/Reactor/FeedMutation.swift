@@ -1,3 +1,5 @@
+import FeedModel
+import FoundationEssentials
 
 /// What happened, as `reduce` learns it. Every change of `FeedReactorState` comes through one of
 /// these; per-feed state always arrives as the store's own record, never recomputed.
@@ -26,15 +28,4 @@ public indirect enum FeedMutation: Sendable, Equatable {
     /// Fetching, storing or printing failed. For a feed, nothing of its cursor changed (its
     /// record with the error arrives as `.loaded`); with no feed, the whole run stopped.
     case failed(feed: String?, FeedFailure)
-}
-
-/// What the reactor is doing for a feed right now, for the progress line.
-public enum FeedActivity: Sendable, Equatable {
-    case idle
-    /// Waiting for another feedcli run on this feed to finish.
-    case waitingForLock
-    /// Reading the store.
-    case delivering
-    /// Requesting `url`: page `page` of a walk (1-based), or index `page` of an indexed feed.
-    case fetching(url: String, page: Int)
 }

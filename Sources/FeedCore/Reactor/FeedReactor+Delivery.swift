@@ -1,9 +1,15 @@
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+import Glibc
+
 /// The delivery step: entries are printed through `environment.output` first, then committed as
 /// far as they got out. No store transaction is open while printing.
 extension FeedReactor {
     /// Turns a strategy's steps into mutations: requests into activity, batches into delivery
     /// and commit.
-    func settle(
+    package func settle(
         _ steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool
     ) -> Observable<FeedMutation> {
         steps.flatMap(.concat) { step -> Observable<FeedMutation> in
@@ -33,7 +39,7 @@ extension FeedReactor {
     /// The delivery step: prints the batch's entries, commits as many as got out (with the
     /// cursor that goes with them), and stops the run when the output failed. No store
     /// transaction is open while printing, so a slow reader holds up no other run.
-    func deliverAndCommit(
+    package func deliverAndCommit(
         _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
     ) throws -> Observable<FeedMutation> {
         environment.onStep(.fetched)
@@ -51,7 +57,7 @@ extension FeedReactor {
 
     /// Prints and commits a batch that has entries, at once; what happened, and the failure that
     /// stops the run when the output failed.
-    func deliverAndCommitNow(
+    package func deliverAndCommitNow(
         _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
     ) throws -> (mutations: [FeedMutation], stop: FeedFailure?) {
         var batch = batch
@@ -79,7 +85,7 @@ extension FeedReactor {
     }
 
     /// The failure that stops a run whose output failed or was interrupted.
-    static func stop(_ failure: DeliveryReport.Failure, unprinted: String) -> FeedFailure {
+    package static func stop(_ failure: DeliveryReport.Failure, unprinted: String) -> FeedFailure {
         switch failure {
         case .interrupted: .interrupted
         case .output(let error): .output("cannot write to stdout (\(error)): \(unprinted)")

@@ -1,3 +1,7 @@
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FoundationEssentials
 
 /// One feed's work: under its lock, bracketed by activity, its failure recorded.
 extension FeedReactor {
@@ -5,7 +9,7 @@ extension FeedReactor {
     /// records a failure in the store and turns it into `.failed`. An unknown feed fails (66)
     /// before any file is touched; `listed` says the name was just read from the store, which
     /// spares that look-up (a feed removed meanwhile is skipped, found gone under the lock).
-    func perFeed(
+    package func perFeed(
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
         let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
@@ -41,7 +45,7 @@ extension FeedReactor {
         return .concat([.just(.activity(feed: name, .waitingForLock)), work, .just(.activity(feed: name, .idle))])
     }
 
-    func recordFailure(_ error: any Error, feed: String) -> Observable<FeedMutation> {
+    package func recordFailure(_ error: any Error, feed: String) -> Observable<FeedMutation> {
         var retryNotBefore: Date?
         if let status = error as? HTTPStatusFailure, let delay = status.retryAfter, [429, 503].contains(status.status) {
             retryNotBefore = environment.now().addingTimeInterval(Double(delay.components.seconds))
@@ -59,7 +63,7 @@ extension FeedReactor {
 
     /// The time the server asked not to be asked before, while it still holds (and `--force` was
     /// not given); nil when the feed may be fetched.
-    func retryNotBefore(_ record: FeedRecord) -> Date? {
+    package func retryNotBefore(_ record: FeedRecord) -> Date? {
         guard !environment.options.force, let until = record.retryNotBefore, until > environment.now() else { return nil }
         return until
     }

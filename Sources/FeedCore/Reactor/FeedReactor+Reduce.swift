@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 extension FeedReactor {
     /// Pure: the next state from the current state and one mutation. Per-feed records are
     /// assigned as the store returned them; nothing here recomputes what the store keeps.

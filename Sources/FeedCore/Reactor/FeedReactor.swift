@@ -1,3 +1,8 @@
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+import Glibc
 
 /// The reactor behind `next`, `sync` and `status`.
 ///
@@ -16,7 +21,7 @@ public struct FeedReactor: Reactor {
     public let environment: FeedEnvironment
     public let initialState = FeedReactorState()
     /// Writes the bookkeeping of quiet feeds together (see `GroupCommit`).
-    let groupCommit: GroupCommit
+    package let groupCommit: GroupCommit
 
     public init(environment: FeedEnvironment) {
         self.environment = environment
@@ -74,7 +79,7 @@ public struct FeedReactor: Reactor {
     /// The oldest unread entry of `feeds` (all when nil; `names` are their names) by publication;
     /// when none is unread, a quiet sync of those that are due (`--every`, unless `--force`),
     /// then the oldest of what it stored.
-    func nextOfAll(_ feeds: [String]?, names: [String]) -> Observable<FeedMutation> {
+    package func nextOfAll(_ feeds: [String]?, names: [String]) -> Observable<FeedMutation> {
         let store = environment.store
         return .deferred {
             if let oldest = try store.oldestUnread(feeds: feeds) {
@@ -93,7 +98,7 @@ public struct FeedReactor: Reactor {
 
     /// Delivers the oldest unread entry; with none, fetches (indexed: the next post; paged: a
     /// sync that stores unread, then the oldest of those).
-    func next(_ record: FeedRecord) throws -> Observable<FeedMutation> {
+    package func next(_ record: FeedRecord) throws -> Observable<FeedMutation> {
         let store = environment.store
         if let entry = try store.oldestUnread(feed: record.name) { return try deliverStored(entry) }
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
@@ -107,7 +112,7 @@ public struct FeedReactor: Reactor {
     }
 
     /// Prints a stored entry, then marks it read.
-    func deliverStored(_ entry: Entry) throws -> Observable<FeedMutation> {
+    package func deliverStored(_ entry: Entry) throws -> Observable<FeedMutation> {
         var entry = entry
         entry.read = true
         environment.onStep(.delivering)
@@ -125,7 +130,7 @@ public struct FeedReactor: Reactor {
     // MARK: sync
 
     /// Syncs `feeds`, up to `--jobs` at once; `listed`: the names were just read from the store.
-    func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
+    package func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
             perFeed(feed, listed: listed) { record in
                 if respectsEvery, let until = record.notDue(at: environment.now()) { return .just(.skipped(feed: feed, until: until)) }
@@ -135,7 +140,7 @@ public struct FeedReactor: Reactor {
     }
 
     /// Fetches what is new of one feed, prints it (when `printing`) and commits what was printed.
-    func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
+    package func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
         if let format = record.registration.pageFormat(jq: environment.options.jq) {
@@ -150,7 +155,7 @@ public struct FeedReactor: Reactor {
         return settle(steps, feed: record.name, printing: printing, marksDelivered: false)
     }
 
-    func indexed(_ record: FeedRecord) -> IndexedSync {
+    package func indexed(_ record: FeedRecord) -> IndexedSync {
         let store = environment.store, name = record.name
         return IndexedSync(fetcher: environment.fetcher, record: record,
                            maxRequests: environment.options.maxPages ?? FeedKind.indexed.defaultMaxPages,
@@ -163,7 +168,7 @@ public struct FeedReactor: Reactor {
 extension FeedFailure {
     /// Failures that end the whole run rather than one feed: the output is gone, or the user
     /// interrupted.
-    var stopsTheRun: Bool {
+    package var stopsTheRun: Bool {
         switch self {
         case .output, .interrupted: true
         default: false

@@ -1,3 +1,5 @@
+import FeedModel
+import FoundationEssentials
 
 /// The reactor's state: per feed, what the store says and what this run did; plus the entries
 /// this action delivered.
@@ -20,24 +22,5 @@ public struct FeedReactorState: Sendable, Equatable {
     /// Every failure of the current action.
     public var failures: [FeedFailure] {
         feeds.keys.sorted().compactMap { feeds[$0]?.failure } + (failure.map { [$0] } ?? [])
-    }
-}
-
-/// One feed's state.
-public struct FeedStatus: Sendable, Equatable {
-    public var name: String
-    /// As last read from (or left by a write to) the store.
-    public var record: FeedRecord?
-    public var activity: FeedActivity = .idle
-    /// This action's failure, if any.
-    public var failure: FeedFailure?
-    /// Not fetched in this action because of a stored `Retry-After`.
-    public var skippedUntil: Date?
-    /// This action's warnings (one stderr line each).
-    public var warnings: [String] = []
-
-    public init(name: String, record: FeedRecord? = nil) {
-        self.name = name
-        self.record = record
     }
 }

@@ -1,4 +1,10 @@
 import Dispatch
+import FeedBase
+import FeedModel
+import FeedReactive
+import FeedStore
+import FoundationEssentials
+import Glibc
 
 /// Gathers the commits of fetches that found nothing new and writes them in one transaction.
 ///
@@ -14,7 +20,7 @@ import Dispatch
 /// Threading: `commit` may be called from any thread; outcomes are delivered on `queue`. Without
 /// a queue (reactor tests on an in-memory store), each commit is written at once, on the
 /// subscribing thread, and the whole run stays synchronous.
-final class GroupCommit: Sendable {
+package final class GroupCommit: Sendable {
     private struct Waiting: Sendable {
         var feed: String
         var commit: FetchCommit
@@ -25,14 +31,14 @@ final class GroupCommit: Sendable {
     private let queue: DispatchQueue?
     private let waiting = Locked<[Waiting]>([])
 
-    init(store: any FeedStoring, queue: DispatchQueue?) {
+    package init(store: any FeedStoring, queue: DispatchQueue?) {
         self.store = store
         self.queue = queue
     }
 
     /// Commits `commit` of `feed` together with the others gathered meanwhile; emits the feed's
     /// record after it. Cold: nothing is queued until subscription.
-    func commit(feed: String, _ commit: FetchCommit) -> Observable<FeedRecord> {
+    package func commit(feed: String, _ commit: FetchCommit) -> Observable<FeedRecord> {
         Observable { [self] observer in
             let entry = Waiting(feed: feed, commit: commit, observer: observer)
             guard let queue else {

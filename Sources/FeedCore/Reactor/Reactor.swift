@@ -1,3 +1,6 @@
+import FeedReactive
+import FoundationEssentials
+
 /// A reactor turns what the user asked for into state, in the manner of ReactorKit:
 ///
 ///     Action ──mutate──▶ Mutation* ──reduce──▶ State

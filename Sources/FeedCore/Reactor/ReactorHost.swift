@@ -1,4 +1,8 @@
 import Dispatch
+import FeedBase
+import FeedReactive
+import FoundationEssentials
+import Glibc
 
 /// Runs a `Reactor`: takes actions, processes them one at a time, publishes state.
 ///

@@ -1,3 +1,7 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// Renders entries in the three output formats. Renderers only format: they never touch the
 /// network or the store.
 public enum EntryRenderer {
@@ -18,7 +22,7 @@ public enum EntryRenderer {
 
     /// The contract's keys in their fixed order, written straight into the buffer (no
     /// intermediate values: listing 10^6 entries is rendering-bound).
-    static func write(_ entry: Entry, to writer: inout JSONWriter) {
+    package static func write(_ entry: Entry, to writer: inout JSONWriter) {
         writer.raw(#"{"feed":"#)
         writer.string(entry.feed)
         writer.raw(#","id":"#)
@@ -82,7 +86,7 @@ public enum EntryRenderer {
 
     /// `line` cut to `width` characters, its last one `…`, when it is longer (a terminal wraps
     /// what does not fit, and a list reads best one entry a line).
-    static func fitting(_ line: String, width: Int?) -> String {
+    package static func fitting(_ line: String, width: Int?) -> String {
         guard let width, width > 1, line.count > width else { return line }
         return line.prefix(width - 1) + "…"
     }

@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 /// The document `feedcli export` writes: stored entries, newest first, as one JSON Feed 1.1 or
 /// Atom 1.0 (RFC 4287) document, written entry by entry (the command streams it, so memory stays
 /// flat however many entries there are).
@@ -6,18 +9,18 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case atom
 }
 
-struct FeedExportWriter {
-    let format: ExportFormat
+package struct FeedExportWriter {
+    package let format: ExportFormat
     /// The feeds exported, for the title and the document's id.
-    let feeds: [String]
+    package let feeds: [String]
     /// When the exported feeds last changed (Atom's `updated`).
-    let updated: String
+    package let updated: String
 
     /// With several feeds, an item's id is `FEED/ID`, unique across them.
     private var multiFeed: Bool { feeds.count != 1 }
     private var title: String { feeds.count == 1 ? feeds[0] : "feedcli" }
 
-    func header() -> [UInt8] {
+    package func header() -> [UInt8] {
         switch format {
         case .jsonfeed:
             var writer = JSONWriter()
@@ -40,7 +43,7 @@ struct FeedExportWriter {
     }
 
     /// One entry; `first` for the first one written (JSON needs the commas between).
-    func entry(_ entry: Entry, first: Bool) -> [UInt8] {
+    package func entry(_ entry: Entry, first: Bool) -> [UInt8] {
         let id = multiFeed ? "\(entry.feed)/\(entry.id)" : entry.id
         let isHTML = entry.text.map(HTMLText.looksLikeHTML) ?? false
         switch format {
@@ -82,7 +85,7 @@ struct FeedExportWriter {
         }
     }
 
-    func footer() -> [UInt8] {
+    package func footer() -> [UInt8] {
         switch format {
         case .jsonfeed: Array("\n]}\n".utf8)
         case .atom: Array("</feed>\n".utf8)
@@ -91,8 +94,14 @@ struct FeedExportWriter {
 
     /// A tag URI (RFC 4151) that never changes for what it names: `tag:feedcli,2026:` and the
     /// name percent-encoded (feed names need none; ids may hold anything).
-    static func tag(_ name: String) -> String {
+    package static func tag(_ name: String) -> String {
         "tag:feedcli,2026:" + name.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             .map { URLQuery.encode(String($0)) }.joined(separator: "/")
+    }
+
+    package init(format: ExportFormat, feeds: [String], updated: String) {
+        self.format = format
+        self.feeds = feeds
+        self.updated = updated
     }
 }

@@ -1,17 +1,20 @@
+import FoundationEssentials
+import Glibc
+
 /// HTML in an entry's text, shown as text for a person: paragraphs and blocks separated by a
 /// blank line, `<br>` as a line break, list items as bullets, links as numbered references
 /// (`text [1]`, listed under the entry), entities decoded, scripts and styles dropped, every
 /// other tag removed, runs of white space collapsed. A forgiving scan, not a parser: whatever
 /// the markup, it ends in text.
-enum HTMLText {
-    struct Rendered: Equatable {
+package enum HTMLText {
+    package struct Rendered: Equatable {
         var text: String
         var links: [String]
     }
 
     /// Whether `text` looks like HTML (a tag or an entity), so that plain text with a `<` is left
     /// alone.
-    static func looksLikeHTML(_ text: String) -> Bool {
+    package static func looksLikeHTML(_ text: String) -> Bool {
         guard text.contains("<") || text.contains("&") else { return false }
         let lower = text.lowercased()
         return ["<p", "<br", "<a ", "</", "<li", "<div", "<img", "<em", "<strong", "<b>", "<i>", "<blockquote", "<h"]
@@ -42,7 +45,7 @@ enum HTMLText {
         return false
     }
 
-    static func render(_ html: String) -> Rendered {
+    package static func render(_ html: String) -> Rendered {
         var output = ""
         var links: [String] = []
         var openLinks: [String?] = []
@@ -145,7 +148,7 @@ enum HTMLText {
     ]
 
     /// `&amp;`, `&#8212;`, `&#x2014;` and the common named entities decoded; anything else kept.
-    static func decodeEntities(_ text: String) -> String {
+    package static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = Substring(text)
@@ -180,8 +183,8 @@ enum HTMLText {
 
 /// Word wrapping for a terminal: each line of `text` broken at spaces to at most `width`
 /// characters (a longer word stands alone).
-enum TextWrapping {
-    static func wrap(_ text: String, width: Int) -> String {
+package enum TextWrapping {
+    package static func wrap(_ text: String, width: Int) -> String {
         guard width > 10 else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.count > width else { return String(line) }

@@ -1,3 +1,7 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline type="rss">`
 /// whose `xmlUrl` is the feed URL (so any reader can take the list; only JSON feeds fetch), with
 /// feedcli's own attributes (`OPML.Attribute`) keeping its name, kind, token variable, `--every`
@@ -31,7 +35,7 @@ public enum OPMLWriter {
     }
 
     /// OPML's dates are RFC 822's: `Wed, 25 Nov 2026 01:55:14 GMT`.
-    static func rfc822(_ date: Date) -> String {
+    package static func rfc822(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+
 /// `status` in plain text: one line a feed, as a dashboard (name, kind, unread/total, last fetch
 /// as an age, when a plain sync fetches it next, an error mark), under a header, in columns.
 /// `feeds list` shows the same feeds in detail (`StatusRenderer.plain`); `--json` has it all.
@@ -14,13 +17,13 @@ public enum StatusOverview {
         return Array((line(header, "") + rows.map { line($0.cells, $0.mark) }.joined()).utf8)
     }
 
-    struct Row {
+    package struct Row {
         var cells: [String]
         /// `! 75 temporary failure…` for a feed whose last fetch failed; empty otherwise.
         var mark: String
     }
 
-    static func row(_ status: FeedStatus, now: Date) -> Row {
+    package static func row(_ status: FeedStatus, now: Date) -> Row {
         let name = TerminalText.safe(status.name)
         guard let record = status.record else { return Row(cells: [name, "", "", "", ""], mark: "") }
         let fetched = record.lastFetchAt.map { age(from: $0, to: now) + " ago" } ?? "never"
@@ -31,7 +34,7 @@ public enum StatusOverview {
 
     /// When a plain `sync` fetches the feed next: `now`, `in 28m`, `never` (`--every never`),
     /// or after the server's `Retry-After`.
-    static func next(_ record: FeedRecord, now: Date) -> String {
+    package static func next(_ record: FeedRecord, now: Date) -> String {
         if record.every == EveryDuration.never { return "never" }
         let due = [record.nextDue, record.retryNotBefore].compactMap { $0 }.max()
         guard let due, due > now else { return "now" }
@@ -39,7 +42,7 @@ public enum StatusOverview {
     }
 
     /// A duration in its largest whole unit: `42s`, `5m`, `3h`, `2d`.
-    static func age(from start: Date, to end: Date) -> String {
+    package static func age(from start: Date, to end: Date) -> String {
         // Clamped before the conversion: a time read back from a store edited by hand is no trap.
         let interval = end.timeIntervalSince(start)
         let seconds = interval.isFinite ? Int(min(max(interval, 0), 1e15).rounded(.down)) : 0

@@ -1,3 +1,7 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
+
 /// Renders feeds and their polling state for `status` and `feeds list`.
 public enum StatusRenderer {
     public static func render(_ statuses: [FeedStatus], format: OutputFormat) -> [UInt8] {
@@ -12,7 +16,7 @@ public enum StatusRenderer {
         }
     }
 
-    static func json(_ status: FeedStatus) -> [UInt8] {
+    package static func json(_ status: FeedStatus) -> [UInt8] {
         var writer = JSONWriter()
         let record = status.record
         let url: String? = record.map { Redaction.maskingSecrets(in: $0.registration.url) }
@@ -43,7 +47,7 @@ public enum StatusRenderer {
         return writer.bytes
     }
 
-    static func plain(_ status: FeedStatus) -> String {
+    package static func plain(_ status: FeedStatus) -> String {
         guard let record = status.record else { return "\(TerminalText.safe(status.name))\n" }
         let registration = record.registration
         let url = Redaction.maskingSecrets(in: registration.url)

@@ -1,3 +1,6 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// An exclusive lock between processes, held through `flock(2)` on a file.
 ///

@@ -1,45 +1,6 @@
-
-/// What a successful fetch changes, committed together with its entries in one transaction.
-public struct FetchCommit: Sendable, Equatable {
-    /// What to do with the backfill cursor (`resume_url`).
-    public enum Cursor: Sendable, Equatable {
-        case keep
-        case set(String)
-        case clear
-    }
-
-    public var fetchedAt: Date
-    /// New `next_index` of an `indexed` feed; nil leaves it.
-    public var nextIndex: Int?
-    /// New validators of the first page; nil leaves them.
-    public var validators: Validators?
-    public var resume: Cursor
-    /// The entries are older than every stored entry of the feed (backfill): they are placed
-    /// before them, so `next` still delivers oldest first.
-    public var isBackfill: Bool
-    /// Items of this fetch that had no usable id: the count `status` shows as the last sync's.
-    public var skipped: SkipCount
-
-    /// How a commit changes the feed's count of skipped items.
-    public enum SkipCount: Sendable, Equatable {
-        /// The first commit of a sync: the count starts here.
-        case set(Int)
-        /// A later commit of the same sync (a backfill walk, another batch).
-        case add(Int)
-    }
-
-    public init(
-        fetchedAt: Date, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
-        isBackfill: Bool = false, skipped: SkipCount = .set(0)
-    ) {
-        self.fetchedAt = fetchedAt
-        self.nextIndex = nextIndex
-        self.validators = validators
-        self.resume = resume
-        self.isBackfill = isBackfill
-        self.skipped = skipped
-    }
-}
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// Entries: delivery, storage, listing.
 ///
@@ -153,7 +114,7 @@ extension FeedStore {
     }
 
     /// `count` entry numbers, oldest entry first.
-    static func reserve(_ db: SQLiteConnection, count: Int, backfill: Bool) throws -> [Int64] {
+    package static func reserve(_ db: SQLiteConnection, count: Int, backfill: Bool) throws -> [Int64] {
         guard count > 0 else { return [] }
         let n = Int64(count)
         // Rows stored some other way (an older feedcli, a script) are respected: seq is the rowid,
@@ -191,7 +152,7 @@ extension FeedStore {
         try read { db in try Self.entries(db, reference: reference, feed: feed) }
     }
 
-    static func entries(_ db: SQLiteConnection, reference: String, feed: String?) throws -> [Entry] {
+    package static func entries(_ db: SQLiteConnection, reference: String, feed: String?) throws -> [Entry] {
         func all(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Entry] {
             var found: [Entry] = []
             try db.statement(sql).forEach(arguments) { row in
@@ -232,7 +193,7 @@ extension FeedStore {
 
     /// An id that several feeds hold names no entry by itself: a usage error (64) that names the
     /// feeds and asks for `--feed` (marking all of them would change feeds the user never meant).
-    static func refuseAmbiguous(_ reference: String, _ entries: [Entry]) throws(FeedFailure) {
+    package static func refuseAmbiguous(_ reference: String, _ entries: [Entry]) throws(FeedFailure) {
         guard entries.count > 1 else { return }
         let feeds = entries.map(\.feed)
         throw .usage("entry \(reference) is in \(feeds.count) feeds (\(feeds.joined(separator: ", "))); "
@@ -306,11 +267,11 @@ extension FeedStore {
     /// The columns an entry is read from, in the order `entry(_:)` reads them by position
     /// (positions, not names: a name lookup per column per row costs more than the rest when
     /// listing a million entries).
-    static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
+    package static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
 
     /// Required columns are read as required: a NULL where the schema forbids one is a damaged
     /// store (74, naming the column), never an empty id or source made up.
-    static func entry(_ row: SQLiteRow) throws(FeedFailure) -> Entry {
+    package static func entry(_ row: SQLiteRow) throws(FeedFailure) -> Entry {
         Entry(feed: try row.requiredText(0), id: try row.requiredText(1), title: row.text(2), text: row.text(3),
               author: row.text(4), url: row.text(5), published: row.text(6), fetchedAt: try row.requiredText(7),
               read: row.bool(8), source: RawJSON(compactText: try row.requiredText(9)), seq: Int64(try row.requiredInteger(10)))

@@ -1,4 +1,7 @@
 import CSQLite
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// Registered feeds and their polling state.
 extension FeedStore {
@@ -123,7 +126,7 @@ extension FeedStore {
 
     /// One feed's record, through a statement compiled once per connection (a sync of many feeds
     /// reads one record per feed, and compiling costs more than running).
-    static func record(_ db: SQLiteConnection, name: String) throws -> FeedRecord {
+    package static func record(_ db: SQLiteConnection, name: String) throws -> FeedRecord {
         guard let record = try db.statement(feedQuery + " WHERE name = ?").first([.text(name)], record) else {
             var names: [String] = []
             try db.statement("SELECT name FROM feed ORDER BY name").forEach { row in
@@ -137,7 +140,7 @@ extension FeedStore {
 
     /// How often SQLite has compiled the cached record query again since it was first compiled
     /// (`SQLITE_STMTSTATUS_REPREPARE`): a test holds the store to its statement cache with it.
-    func recordQueryRecompilations() throws(FeedFailure) -> Int32 {
+    package func recordQueryRecompilations() throws(FeedFailure) -> Int32 {
         try statements { db in
             sqlite3_stmt_status(try db.statement(Self.feedQuery + " WHERE name = ?").handle, SQLITE_STMTSTATUS_REPREPARE, 0)
         }
@@ -146,7 +149,7 @@ extension FeedStore {
     /// Runs `update`, an `UPDATE feed … WHERE name = ?` of one feed, and returns the feed's record
     /// after it, read by the same statement (`RETURNING`): half the statements of an update
     /// followed by a read, for the write every fetch ends with.
-    static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String) throws -> FeedRecord {
+    package static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String) throws -> FeedRecord {
         guard let record = try db.statement(update + " RETURNING " + recordColumns).first(arguments, record) else {
             throw FeedFailure.notFound("no feed named \(name)")
         }

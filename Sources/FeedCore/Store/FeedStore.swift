@@ -1,4 +1,7 @@
 import CSQLite
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// The SQLite store behind every command: feeds, their polling state, and their entries.
 ///
@@ -26,8 +29,8 @@ public final class FeedStore: Sendable {
     /// The path as given (for messages).
     public let path: String
     /// The path with symlinks resolved: what SQLite opens and what locks are keyed by.
-    let resolvedPath: String
-    let database: SQLiteDatabase
+    package let resolvedPath: String
+    package let database: SQLiteDatabase
     private let wait: Duration
     /// Whether this connection may write, and so bounds the journal when it closes.
     private let writes: Bool
@@ -203,7 +206,7 @@ public final class FeedStore: Sendable {
     }
 
     /// Runs `body` in a read transaction (one snapshot, however many statements).
-    func read<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
+    package func read<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
         do {
             return try database.withConnection { db in try db.transaction(immediate: false) { try body(db) } }
         } catch {
@@ -214,7 +217,7 @@ public final class FeedStore: Sendable {
     /// Runs `body`, whose statements each stand alone, outside any transaction: SQLite makes each
     /// statement atomic by itself, and a BEGIN and COMMIT would cost as much as the statement.
     /// For one-statement reads, and for writes whose one change needs no companion.
-    func statements<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
+    package func statements<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
         do {
             return try database.withConnection(body)
         } catch {
@@ -223,7 +226,7 @@ public final class FeedStore: Sendable {
     }
 
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
-    func write<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
+    package func write<T>(_ body: (SQLiteConnection) throws -> T) throws(FeedFailure) -> T {
         do {
             return try database.withConnection { db in try db.transaction(immediate: true) { try body(db) } }
         } catch {

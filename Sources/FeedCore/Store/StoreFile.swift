@@ -1,9 +1,12 @@
 import CSQLite
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// The store as a file: recognising a feedcli store without writing to it, resolving its path,
 /// naming lock files, and saying what went wrong in words (never SQL, never a type dump).
-enum StoreFile {
-    struct Header {
+package enum StoreFile {
+    package struct Header {
         /// The journal is WAL (the header's read and write versions are 2).
         var isWAL: Bool
     }
@@ -11,7 +14,7 @@ enum StoreFile {
     /// Refuses a non-empty file that is not SQLite, or a SQLite database of another application,
     /// reading only (the file is left untouched). nil when there is no store yet (no file, or an
     /// empty one).
-    static func checkIsFeedcliStore(_ path: String) throws(FeedFailure) -> Header? {
+    package static func checkIsFeedcliStore(_ path: String) throws(FeedFailure) -> Header? {
         try refuseSpecialFiles(path)
         // Non-blocking: a FIFO that appeared since the check must not hold the open.
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -42,7 +45,7 @@ enum StoreFile {
     /// (`.locks`) exists but is not what it must be (a regular file; a folder): opening a FIFO
     /// blocks until someone writes to it, and a device is no store. Symlinks are followed (a
     /// store reached through one is fine).
-    static func refuseSpecialFiles(_ path: String) throws(FeedFailure) {
+    package static func refuseSpecialFiles(_ path: String) throws(FeedFailure) {
         for (file, wantsFolder) in [(path, false), (path + "-wal", false), (path + "-shm", false), (path + ".locks", true)] {
             var info = stat()
             guard stat(file, &info) == 0 else { continue }
@@ -62,20 +65,20 @@ enum StoreFile {
     }
 
     /// `path` with every symlink resolved (the path itself when that fails).
-    static func resolve(_ path: String) -> String {
+    package static func resolve(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// Whether this process may write the store: the file and its folder (for the journal).
-    static func isWritable(_ path: String) -> Bool {
+    package static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0 && access(folder(of: path).isEmpty ? "." : folder(of: path), W_OK) == 0
     }
 
     /// The folder part of `path` ("" for a bare file name, "/" for a file at the root), as
     /// `NSString.deletingLastPathComponent` gave it.
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -86,14 +89,14 @@ enum StoreFile {
     }
 
     /// Whether a non-empty WAL journal exists beside the store.
-    static func hasJournal(_ path: String) -> Bool {
+    package static func hasJournal(_ path: String) -> Bool {
         var info = stat()
         return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 
     /// `text` with every byte outside `[A-Za-z0-9._-]` percent-encoded, so that any feed name is
     /// one harmless file name (no `/`, no `..` of its own: callers add a prefix).
-    static func fileNameSafe(_ text: String) -> String {
+    package static func fileNameSafe(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
             switch byte {
@@ -108,7 +111,7 @@ enum StoreFile {
     }
 
     /// A path made safe inside a `file:` URI.
-    static func uriEscaped(_ path: String) -> String {
+    package static func uriEscaped(_ path: String) -> String {
         var escaped = ""
         for character in path {
             switch character {
@@ -122,7 +125,7 @@ enum StoreFile {
     }
 
     /// A store error as the failure the user sees.
-    static func failure(_ error: any Error, path: String) -> FeedFailure {
+    package static func failure(_ error: any Error, path: String) -> FeedFailure {
         if let failure = error as? FeedFailure { return failure }
         guard let database = error as? SQLiteError else {
             return .storeAccess("\(path): \(describe(error))")
@@ -138,7 +141,7 @@ enum StoreFile {
     }
 
     /// An error in a few words: SQLite's message without the statement, cut short.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         Excerpt.of("\(error)", limit: 200)
     }
 }

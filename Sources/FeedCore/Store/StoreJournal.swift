@@ -1,4 +1,6 @@
 import CSQLite
+import FoundationEssentials
+import Glibc
 
 /// The bound on the store's write-ahead journal (`-wal`): at most a few MiB once any command has
 /// closed the store, whatever came before, so no short command pays for an earlier big one.
@@ -25,20 +27,20 @@ import CSQLite
 ///
 /// A run killed before its close leaves the journal as it was: every committed transaction is in
 /// it, and the next run's close bounds it.
-enum StoreJournal {
+package enum StoreJournal {
     /// What SQLite's automatic checkpoint leaves at most (1,000 pages of 4 KiB, with frame
     /// headers) plus headroom: a journal above it held a big transaction or a stalled checkpoint.
-    static let closeThreshold: Int64 = 6 * 1024 * 1024
+    package static let closeThreshold: Int64 = 6 * 1024 * 1024
     /// Frames of the current generation (each a 4 KiB page) that the next process to open the
     /// store would read to rebuild the journal's index: about 1 MiB.
-    static let framesThreshold: UInt32 = 256
+    package static let framesThreshold: UInt32 = 256
     /// The size a restarted journal is cut to (`PRAGMA journal_size_limit`).
-    static let sizeLimit = 4 * 1024 * 1024
+    package static let sizeLimit = 4 * 1024 * 1024
     /// How long the closing checkpoint waits for another process's reader or writer.
-    static let busyWait: Int32 = 200
+    package static let busyWait: Int32 = 200
 
     /// The journal's size in bytes beside the store at `path`; 0 when it has none.
-    static func size(besideStoreAt path: String) -> Int64 {
+    package static func size(besideStoreAt path: String) -> Int64 {
         var info = stat()
         guard stat(path + "-wal", &info) == 0 else { return 0 }
         return Int64(info.st_size)
@@ -47,7 +49,7 @@ enum StoreJournal {
     /// The frames of the journal's current generation, from the `-shm` file's index header
     /// (`mxFrame`, a native-endian 32-bit field at offset 16: SQLite's documented WAL-index
     /// format); 0 when there is none or it cannot be read. A heuristic: read without a lock.
-    static func frames(besideStoreAt path: String) -> UInt32 {
+    package static func frames(besideStoreAt path: String) -> UInt32 {
         let descriptor = open(path + "-shm", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }
@@ -57,14 +59,14 @@ enum StoreJournal {
     }
 
     /// Sets the journal's size limit on a connection that writes.
-    static func limit(_ connection: SQLiteConnection) throws(SQLiteError) {
+    package static func limit(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.execute("PRAGMA journal_size_limit = \(sizeLimit)")
     }
 
     /// Checkpoints and truncates the journal of the store at `path` when it is over the
     /// threshold; returns whether it did. Best effort: a busy store keeps its journal for a later run.
     @discardableResult
-    static func bound(_ connection: SQLiteConnection, storeAt path: String) -> Bool {
+    package static func bound(_ connection: SQLiteConnection, storeAt path: String) -> Bool {
         guard size(besideStoreAt: path) > closeThreshold || frames(besideStoreAt: path) > framesThreshold else { return false }
         connection.resetStatements()  // a statement left mid-read would hold the journal open
         sqlite3_busy_timeout(connection.handle, busyWait)

@@ -1,12 +1,15 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// The store's schema, as versioned migrations. A migration, once released, never changes: add a
 /// new one instead.
-enum StoreSchema {
+package enum StoreSchema {
     /// `PRAGMA application_id` of a feedcli store ("FEED"), so feedcli never writes to a SQLite
     /// file that is someone else's.
-    static let applicationID: Int32 = 0x4645_4544
+    package static let applicationID: Int32 = 0x4645_4544
 
-    static var migrator: SQLiteMigrator {
+    package static var migrator: SQLiteMigrator {
         var migrator = SQLiteMigrator()
         migrator.register("v1: feeds and entries") { db in
             try db.execute("PRAGMA application_id = \(applicationID)")

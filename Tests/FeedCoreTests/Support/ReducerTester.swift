@@ -1,4 +1,14 @@
 import CustomDump
+import FeedBase
+import FeedModel
+import FeedReactive
+import FeedHTTP
+import FeedJQ
+import FeedKinds
+import FeedStore
+import FeedReactor
+import FeedRendering
+import FeedTerminal
 import FeedCore
 import Testing
 

@@ -1,16 +1,17 @@
 import CSQLite
+import FoundationEssentials
 
 /// One SQLite connection and the statements compiled on it.
 ///
 /// Not thread-safe by itself: `SQLiteDatabase` is the only owner, and it uses a connection only
 /// while holding its lock. Opened with `SQLITE_OPEN_NOMUTEX` for that reason (SQLite's own mutex
 /// would only repeat that lock).
-final class SQLiteConnection {
-    let handle: OpaquePointer
+package final class SQLiteConnection {
+    package let handle: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens `path` (a `file:` URI when `flags` has `SQLITE_OPEN_URI`).
-    init(path: String, flags: Int32) throws(SQLiteError) {
+    package init(path: String, flags: Int32) throws(SQLiteError) {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -28,7 +29,7 @@ final class SQLiteConnection {
 
     /// `sql` compiled once and kept: later calls return the same statement, reset by its next
     /// `bind`. One statement per call site is expected; SQL built per call would fill the cache.
-    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = cache[sql] { return cached }
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
@@ -39,7 +40,7 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql`, one or more statements without parameters (pragmas, migrations).
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -50,17 +51,17 @@ final class SQLiteConnection {
     }
 
     /// Resets every cached statement, ending any read a stepped statement still holds.
-    func resetStatements() {
+    package func resetStatements() {
         for statement in cache.values { sqlite3_reset(statement.handle) }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs `body` in a transaction: `IMMEDIATE` takes the write lock at once (so a writer
     /// waits at BEGIN, under the busy timeout, never fails halfway to upgrade); `DEFERRED` reads
     /// one snapshot. Rolled back when `body` throws.
-    func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
         try statement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").run()
         let value: T
         do {
@@ -80,7 +81,7 @@ final class SQLiteConnection {
         return value
     }
 
-    func error(_ code: Int32) -> SQLiteError {
+    package func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, connection: handle)
     }
 }

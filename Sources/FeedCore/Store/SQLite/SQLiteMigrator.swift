@@ -1,27 +1,29 @@
+import FoundationEssentials
+
 /// Versioned schema migrations, applied in order, each once, each in its own transaction.
 ///
 /// Which ones are applied is kept in `grdb_migrations`, the table GRDB's migrator used when
 /// feedcli was built on GRDB: stores made by those releases keep their history.
-struct SQLiteMigrator {
-    struct Migration {
+package struct SQLiteMigrator {
+    package struct Migration {
         var identifier: String
         var apply: (SQLiteConnection) throws -> Void
     }
 
-    var migrations: [Migration] = []
+    package var migrations: [Migration] = []
 
-    mutating func register(_ identifier: String, _ apply: @escaping (SQLiteConnection) throws -> Void) {
+    package mutating func register(_ identifier: String, _ apply: @escaping (SQLiteConnection) throws -> Void) {
         migrations.append(Migration(identifier: identifier, apply: apply))
     }
 
     /// Whether every migration is applied. Reads only.
-    func isComplete(_ connection: SQLiteConnection) throws -> Bool {
+    package func isComplete(_ connection: SQLiteConnection) throws -> Bool {
         let applied = try appliedIdentifiers(connection)
         return migrations.allSatisfy { applied.contains($0.identifier) }
     }
 
     /// Applies the missing migrations.
-    func migrate(_ connection: SQLiteConnection) throws {
+    package func migrate(_ connection: SQLiteConnection) throws {
         try connection.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         let applied = try appliedIdentifiers(connection)
         for migration in migrations where !applied.contains(migration.identifier) {

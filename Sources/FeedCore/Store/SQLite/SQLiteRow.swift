@@ -1,33 +1,35 @@
 import CSQLite
+import FeedModel
+import FoundationEssentials
 
 /// The current row of a stepping statement, read by column position.
 ///
 /// Valid only until the statement steps again: values are copied out as they are read. Text is
 /// read byte for byte whether SQLite holds it as text or as a blob (schema v3 keeps entry text as
 /// blobs so that NUL survives).
-struct SQLiteRow {
-    let statement: OpaquePointer
+package struct SQLiteRow {
+    package let statement: OpaquePointer
 
-    func isNull(_ column: Int32) -> Bool {
+    package func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(statement, column) == SQLITE_NULL
     }
 
-    func int64(_ column: Int32) -> Int64 {
+    package func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(statement, column)
     }
 
-    func int(_ column: Int32) -> Int {
+    package func int(_ column: Int32) -> Int {
         Int(truncatingIfNeeded: sqlite3_column_int64(statement, column))
     }
 
-    func optionalInt(_ column: Int32) -> Int? {
+    package func optionalInt(_ column: Int32) -> Int? {
         isNull(column) ? nil : int(column)
     }
 
     /// An integer column that the schema keeps typed: nil for NULL, and a failure of the store
     /// naming the column when a damaged or hand-edited store holds anything else there (SQLite
     /// would read text as 0).
-    func integer(_ column: Int32) throws(FeedFailure) -> Int? {
+    package func integer(_ column: Int32) throws(FeedFailure) -> Int? {
         switch sqlite3_column_type(statement, column) {
         case SQLITE_NULL: nil
         case SQLITE_INTEGER: int(column)
@@ -37,13 +39,13 @@ struct SQLiteRow {
     }
 
     /// `integer(column)` of a NOT NULL column, or a failure of the store naming it.
-    func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
+    package func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
         guard let value = try integer(column) else { throw empty(column) }
         return value
     }
 
     /// `text(column)` of a NOT NULL column, or a failure of the store naming it.
-    func requiredText(_ column: Int32) throws(FeedFailure) -> String {
+    package func requiredText(_ column: Int32) throws(FeedFailure) -> String {
         guard let value = text(column) else { throw empty(column) }
         return value
     }
@@ -53,16 +55,16 @@ struct SQLiteRow {
     }
 
     /// The column's name in the result, for messages.
-    func name(_ column: Int32) -> String {
+    package func name(_ column: Int32) -> String {
         sqlite3_column_name(statement, column).map { String(cString: $0) } ?? "\(column)"
     }
 
-    func bool(_ column: Int32) -> Bool {
+    package func bool(_ column: Int32) -> Bool {
         sqlite3_column_int64(statement, column) != 0
     }
 
     /// The column's bytes as UTF-8 text (invalid sequences repaired), nil for NULL.
-    func text(_ column: Int32) -> String? {
+    package func text(_ column: Int32) -> String? {
         guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
         // `column_blob` first, then `column_bytes`: SQLite's documented order for an exact length.
         let bytes = sqlite3_column_blob(statement, column)
@@ -72,7 +74,7 @@ struct SQLiteRow {
     }
 
     /// Text of a column that is never NULL by the schema; "" if it is anyway.
-    func string(_ column: Int32) -> String {
+    package func string(_ column: Int32) -> String {
         text(column) ?? ""
     }
 }

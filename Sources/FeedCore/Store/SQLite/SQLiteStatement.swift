@@ -1,30 +1,32 @@
 import CSQLite
+import FoundationEssentials
+import Glibc
 
 /// A value bound to a statement's parameter.
-enum SQLiteValue {
+package enum SQLiteValue {
     case null
     case integer(Int64)
     case text(String)
     /// Text bound as a blob: SQLite keeps every byte, NUL included (see schema v3).
     case blob(String)
 
-    init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
-    init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
-    init(_ value: Int32?) { self = value.map { .integer(Int64($0)) } ?? .null }
-    init(_ value: Bool) { self = .integer(value ? 1 : 0) }
-    init(_ value: String?) { self = value.map { .text($0) } ?? .null }
-    static func blob(_ value: String?) -> SQLiteValue { value.map { .blob($0) } ?? .null }
+    package init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    package init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+    package init(_ value: Int32?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    package init(_ value: Bool) { self = .integer(value ? 1 : 0) }
+    package init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    package static func blob(_ value: String?) -> SQLiteValue { value.map { .blob($0) } ?? .null }
 }
 
 /// A prepared statement, owned by one `SQLiteConnection` and used only under its lock.
 ///
 /// Statements are compiled once and kept by the connection (`SQLiteConnection.statement(_:)`):
 /// compiling costs more than running the small statements the store runs per feed.
-final class SQLiteStatement {
-    let handle: OpaquePointer
+package final class SQLiteStatement {
+    package let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
 
-    init(handle: OpaquePointer, connection: SQLiteConnection) {
+    package init(handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
         self.connection = connection
     }
@@ -32,7 +34,7 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Resets the statement and binds `arguments` to its parameters, in order.
-    func bind(_ arguments: [SQLiteValue]) throws(SQLiteError) {
+    package func bind(_ arguments: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         // A missing argument would bind NULL in silence; an extra one would be dropped.
@@ -72,7 +74,7 @@ final class SQLiteStatement {
     }
 
     /// Steps once: a row (read it before stepping again), or nil when the statement is done.
-    func step() throws(SQLiteError) -> SQLiteRow? {
+    package func step() throws(SQLiteError) -> SQLiteRow? {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return SQLiteRow(statement: handle)
         case SQLITE_DONE: return nil
@@ -83,7 +85,7 @@ final class SQLiteStatement {
     }
 
     /// Runs the statement to its end, ignoring rows.
-    func run(_ arguments: [SQLiteValue] = []) throws(SQLiteError) {
+    package func run(_ arguments: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(arguments)
         while try step() != nil {}
         sqlite3_reset(handle)
@@ -91,7 +93,7 @@ final class SQLiteStatement {
 
     /// The first row, read by `read`, after running the statement to its end (so that a write
     /// with `RETURNING` is complete); nil when there is none.
-    func first<T>(_ arguments: [SQLiteValue] = [], _ read: (SQLiteRow) throws -> T) throws -> T? {
+    package func first<T>(_ arguments: [SQLiteValue] = [], _ read: (SQLiteRow) throws -> T) throws -> T? {
         try bind(arguments)
         defer { sqlite3_reset(handle) }
         guard let row = try step() else { return nil }
@@ -101,7 +103,7 @@ final class SQLiteStatement {
     }
 
     /// Reads rows one at a time until `body` returns false or they run out.
-    func forEach(_ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Bool) throws {
+    package func forEach(_ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Bool) throws {
         try bind(arguments)
         defer { sqlite3_reset(handle) }
         while let row = try step(), try body(row) {}

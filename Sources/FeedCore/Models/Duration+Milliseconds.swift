@@ -1,8 +1,0 @@
-extension Duration {
-    /// Whole milliseconds, rounded up so that a tiny positive duration is never 0 ("no limit" to curl).
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int(clamping: millis)
-    }
-}

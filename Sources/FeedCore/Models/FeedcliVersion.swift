@@ -1,4 +1,0 @@
-/// The version of feedcli, for `--version` and the `User-Agent`.
-public enum FeedcliVersion {
-    public static let current = "0.2.0"
-}

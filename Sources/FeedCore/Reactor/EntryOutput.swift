@@ -1,0 +1,34 @@
+import FeedModel
+import FoundationEssentials
+
+/// Where a run hands entries to the user: the reactor delivers a block of entries here and
+/// commits only those reported delivered (contract: nothing unprinted is committed).
+public protocol EntryOutput: Sendable {
+    /// Writes `entries` (one feed's block, oldest first) and reports how many got out whole.
+    func deliver(_ entries: [Entry]) -> DeliveryReport
+    /// Runs `body`, in which this thread's deliveries form one block: no other thread's
+    /// delivery comes in between (a feed delivered and committed in several batches).
+    func exclusively<T>(_ body: () throws -> T) rethrows -> T
+}
+
+extension EntryOutput {
+    public func exclusively<T>(_ body: () throws -> T) rethrows -> T { try body() }
+}
+
+/// How a delivery went: the first `delivered` entries were written completely; the rest were not.
+public struct DeliveryReport: Sendable, Equatable {
+    public enum Failure: Sendable, Equatable {
+        /// The output could not take them (disk full, descriptor closed, reader gone).
+        case output(OutputError)
+        /// The user interrupted (Ctrl-C, SIGTERM) before they were written.
+        case interrupted
+    }
+
+    public var delivered: Int
+    public var failure: Failure?
+
+    public init(delivered: Int, failure: Failure? = nil) {
+        self.delivered = delivered
+        self.failure = failure
+    }
+}

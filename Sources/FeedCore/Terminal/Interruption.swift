@@ -1,0 +1,76 @@
+import FeedBase
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// Ctrl-C, as seen by a command: the CLI triggers it from its signal handler; the running command
+/// has registered what to cancel (its HTTP client, which aborts the request in flight before
+/// anything of it is committed).
+public final class Interruption: Sendable {
+    private struct State: ~Copyable {
+        var isTriggered = false
+        var handlers: [@Sendable () -> Void] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var isTriggered: Bool { state.withLock { $0.isTriggered } }
+
+    /// Runs `handler` on trigger (at once if already triggered).
+    public func onTrigger(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.isTriggered { return true }
+            state.handlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    public func trigger() {
+        let handlers = state.withLock { state in
+            defer { state.handlers = [] }
+            state.isTriggered = true
+            return state.handlers
+        }
+        for handler in handlers { handler() }
+    }
+}
+
+extension Interruption {
+    /// Blocks `signals` in the calling thread and so in every thread it starts afterwards: call
+    /// it first thing in `main`, and a signal that arrives before `triggering(on:)` waits for it
+    /// instead of taking its default action (SIGTERM would kill the process, 143).
+    public static func block(_ signals: [Int32]) {
+        var set = Self.set(of: signals)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Triggers this interruption when one of `signals` (blocked by `block`) arrives: a thread
+    /// of its own waits for them with `sigwait`, triggers, then runs `afterwards` (the CLI's last
+    /// resort: exit after a grace period, should the command be stuck elsewhere).
+    public func triggering(on signals: [Int32], afterwards: @escaping @Sendable () -> Void) {
+        _ = DetachedThread.start(named: "feedcli-signals") { [self] in
+            var set = Self.set(of: signals)
+            var number: Int32 = 0
+            while sigwait(&set, &number) != 0 {}
+            trigger()
+            afterwards()
+        }
+    }
+
+    /// Whether one of `signals` has arrived and waits, not yet taken by `triggering(on:)`'s
+    /// thread: with `isTriggered`, "was this run interrupted", without a race at its very end.
+    public static func isPending(_ signals: [Int32]) -> Bool {
+        var pending = sigset_t()
+        sigpending(&pending)
+        return signals.contains { sigismember(&pending, $0) == 1 }
+    }
+
+    private static func set(of signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        return set
+    }
+}
