@@ -11,11 +11,15 @@ cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib --scratch-path .build-static --product feedcli)
 # The toolchain links the C++ runtime as `-lstdc++`, which finds the shared library first. A
 # folder holding only the static archive, searched first, makes it the static one.
+# SQLite likewise (CSQLite links `sqlite3`): the binary carries it, so no start binds its symbols.
+mkdir -p .build-static/static-libs
 archive="$(find /usr/lib/gcc -name libstdc++.a 2>/dev/null | sort -V | tail -n 1)"
-if [ -n "$archive" ]; then
-  mkdir -p .build-static/static-libs
-  ln -sf "$archive" .build-static/static-libs/libstdc++.a
-  flags+=(-Xlinker -L"$PWD/.build-static/static-libs")
-fi
+[ -n "$archive" ] && ln -sf "$archive" .build-static/static-libs/libstdc++.a
+sqlite="$(find /usr/lib -name libsqlite3.a 2>/dev/null | head -n 1)"
+[ -n "$sqlite" ] && ln -sf "$sqlite" .build-static/static-libs/libsqlite3.a
+flags+=(-Xlinker -L"$PWD/.build-static/static-libs")
+# FeedCore is several modules: generic code of one (the reactive operators, the store's rows) is
+# specialized where another uses it, as it was when they were one module.
+flags+=(-Xswiftc -cross-module-optimization)
 swift build "${flags[@]}" 2>&1 | grep -v "the use of \`mktemp' is dangerous" | tail -n 1 >&2
 echo "$(swift build "${flags[@]}" --show-bin-path)/feedcli"

@@ -17,26 +17,34 @@ mkdir -p "$out"
 # files import, and jq's library (a C shim, compiled with the sanitizers) for the mapping step,
 # which this binary serves as its own jq worker (`LLVMFuzzerInitialize`), as feedcli does.
 sources=(
-  Sources/FeedCore/JSON/*.swift
+  Sources/FeedCore/Model/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
-  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed}.swift
+  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed,LinkHeader}.swift
   Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime,SkippedItem,PageItems}.swift
-  Sources/FeedCore/{Platform,DetachedThread}.swift
-  Sources/FeedCore/Reactive/Locked.swift
-  Sources/FeedCore/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,LinkHeader,StringEdges}.swift
-  Sources/FeedCore/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
-  Sources/FeedCore/Models/MemorySize.swift
+  Sources/FeedCore/Base/{DetachedThread,Locked}.swift
+  Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
+  Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
+  Sources/FeedCore/Model/Models/MemorySize.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
 )
+# The files come from several of FeedCore's targets and are compiled here as one module; each
+# target they import is an empty module of that name, so that their `import`s resolve.
+stubs=(FeedBase FeedModel FeedReactive FeedHTTP FeedJQ FeedKinds)
 binary="$out/feedcli-fuzz"
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binary" 2>/dev/null)" ]; then
   echo "fuzz: building $binary"
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJQ/include Sources/CJQ/cjq.c -o "$out/cjq.o"
+  mkdir -p "$out/stubs"
+  : > "$out/stubs/empty.swift"
+  for module in "${stubs[@]}"; do
+    swiftc -emit-module -parse-as-library -swift-version 6 -package-name feedcli -module-name "$module" \
+      "$out/stubs/empty.swift" -emit-module-path "$out/stubs/$module.swiftmodule"
+  done
   # The linker warns about every ASan helper symbol; keep its output unless the build fails.
   if ! swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
-      -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
+      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     exit 1
   fi

@@ -19,7 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 
-swift build --build-tests
+# A target that imports one it does not declare (a layer reaching sideways or up) fails the build.
+swift build --build-tests --explicit-target-dependency-import-check error
 # A test that hangs must fail the run, with every thread's stack printed, rather than hold CI
 # until its own time limit (Swift Testing's `.timeLimit` cannot end a test blocked in a wait).
 swift test &

@@ -1,15 +1,12 @@
 import FoundationEssentials
 import Glibc
 import ArgumentParser
-import FeedBase
 import FeedModel
 import FeedReactive
-import FeedHTTP
 import FeedJQ
 import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
 import FeedTerminal
 import FeedCore
 

@@ -1,8 +1,6 @@
 import FoundationEssentials
 import Glibc
-import FeedBase
 import FeedModel
-import FeedReactive
 import FeedHTTP
 import FeedJQ
 import FeedKinds
