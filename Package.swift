@@ -20,6 +20,11 @@ import PackageDescription
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
+// SQLite is linked as the shared library, except by scripts/build-release.sh, which sets
+// FEEDCLI_STATIC_SQLITE and links the archive into the binary instead (loading libsqlite3.so and
+// binding its symbols is a measurable share of a `next`).
+let sqlite: [LinkerSetting] = Context.environment["FEEDCLI_STATIC_SQLITE"] == nil ? [.linkedLibrary("sqlite3")] : []
+
 let package = Package(
     name: "feedcli",
     products: [
@@ -37,8 +42,6 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // Links `sqlite3`: the shared library in debug builds; scripts/build-release.sh puts a
-        // folder holding only the static archive first on the search path, so releases carry it.
         .systemLibrary(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
@@ -63,7 +66,12 @@ let package = Package(
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", logging],
             path: "Sources/FeedCore/Feeds"
         ),
-        .target(name: "FeedStore", dependencies: ["CSQLite", "FeedBase", "FeedModel"], path: "Sources/FeedCore/Store"),
+        .target(
+            name: "FeedStore",
+            dependencies: ["CSQLite", "FeedBase", "FeedModel"],
+            path: "Sources/FeedCore/Store",
+            linkerSettings: sqlite
+        ),
         .target(
             name: "FeedReactor",
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStore", logging],
@@ -80,15 +88,15 @@ let package = Package(
             dependencies: [
                 "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore",
                 "FeedReactor", "FeedRendering", "FeedTerminal", logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/FeedCore/Commands"
         ),
         .executableTarget(
             name: "FeedCLI",
             dependencies: [
-                "FeedCore",
+                "FeedCore", "FeedModel", "FeedJQ", "FeedTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                logging,
             ]
         ),
         .testTarget(

@@ -11,13 +11,17 @@ cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib --scratch-path .build-static --product feedcli)
 # The toolchain links the C++ runtime as `-lstdc++`, which finds the shared library first. A
 # folder holding only the static archive, searched first, makes it the static one.
-# SQLite likewise (CSQLite links `sqlite3`): the binary carries it, so no start binds its symbols.
-mkdir -p .build-static/static-libs
 archive="$(find /usr/lib/gcc -name libstdc++.a 2>/dev/null | sort -V | tail -n 1)"
-[ -n "$archive" ] && ln -sf "$archive" .build-static/static-libs/libstdc++.a
-sqlite="$(find /usr/lib -name libsqlite3.a 2>/dev/null | head -n 1)"
-[ -n "$sqlite" ] && ln -sf "$sqlite" .build-static/static-libs/libsqlite3.a
-flags+=(-Xlinker -L"$PWD/.build-static/static-libs")
+if [ -n "$archive" ]; then
+  mkdir -p .build-static/static-libs
+  ln -sf "$archive" .build-static/static-libs/libstdc++.a
+  flags+=(-Xlinker -L"$PWD/.build-static/static-libs")
+fi
+# SQLite inside the binary, so no start binds its symbols: with FEEDCLI_STATIC_SQLITE the package
+# links no shared SQLite (Package.swift), and the archive (one object, SQLite's amalgamation) is
+# linked whole, wherever the linker meets it on the line.
+export FEEDCLI_STATIC_SQLITE=1
+flags+=(-Xlinker --whole-archive -Xlinker -l:libsqlite3.a -Xlinker --no-whole-archive)
 # FeedCore is several modules: generic code of one (the reactive operators, the store's rows) is
 # specialized where another uses it, as it was when they were one module.
 flags+=(-Xswiftc -cross-module-optimization)

@@ -2,13 +2,6 @@ import FoundationEssentials
 import Glibc
 import ArgumentParser
 import FeedModel
-import FeedReactive
-import FeedJQ
-import FeedKinds
-import FeedStore
-import FeedReactor
-import FeedTerminal
-import FeedCore
 
 /// Catches a mistyped subcommand before the parser sees it: swift-argument-parser suggests
 /// close option names but reads an unknown subcommand as a stray argument, and `help X` of an

@@ -1,9 +1,6 @@
 import FoundationEssentials
-import Glibc
-import FeedStore
-import FeedReactor
 import FeedTerminal
-import FeedCore
+import Glibc
 
 /// Process-level signal wiring.
 ///

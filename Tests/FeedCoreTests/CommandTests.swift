@@ -13,7 +13,7 @@ import Foundation
 import Testing
 
 /// Commands called in-process with an injected context: output sinks, clock and environment.
-@Suite("FeedCommands with an injected context", .serialized, .timeLimit(.minutes(3)))
+@Suite("Commands with an injected context", .serialized, .timeLimit(.minutes(3)))
 struct CommandTests {
     let posts: PostsServer
     let stdout = BufferSink()
@@ -27,14 +27,13 @@ struct CommandTests {
         context = CommandContext(
             statePath: temporaryStorePath(), fetch: fetch, stdout: stdout, stderr: stderr,
             now: { Date(timeIntervalSince1970: 1_795_000_000) })
-        #expect(FeedCommands.addFeed(FeedRegistration(name: "local", url: posts.url, kind: .indexed),
-                                     replace: false, context: context) == 0)
+        #expect(runCommand(FeedsAdd.self, ["local", posts.url, "--kind", "indexed"], context) == 0)
     }
 
     @Test func nextPrintsTheEntryWithTheInjectedClock() {
         var json = context
         json.format = .json
-        #expect(FeedCommands.next(feed: "local", context: json) == 0)
+        #expect(Next.run(feed: "local", json) == 0)
         #expect(stdout.text.hasPrefix(#"{"feed":"local","id":"1","title":"sunt aut facere"#))
         #expect(stdout.text.contains(#""fetched_at":"2026-11-18T11:06:40Z","read":true,"source":{"#))
         #expect(stderr.text.isEmpty)
@@ -44,19 +43,19 @@ struct CommandTests {
         var shown = context
         shown.showsProgress = true
         posts.setDelay(0.05)
-        #expect(FeedCommands.next(feed: "local", context: shown) == 0)
+        #expect(Next.run(feed: "local", shown) == 0)
         #expect(stderr.text.contains("feedcli: local, index 1: \(posts.url)/1"), "indexed feeds count indices, not pages")
         #expect(stderr.text.hasSuffix("\r\u{1B}[K"), "the line is erased before the command ends")
         var quiet = context
         quiet.showsProgress = false
         let before = stderr.text
-        #expect(FeedCommands.next(feed: "local", context: quiet) == 0)
+        #expect(Next.run(feed: "local", quiet) == 0)
         #expect(stderr.text == before)
     }
 
     @Test func syncReportsEachFailingFeedOnItsOwnLine() {
         posts.failNext(500)
-        #expect(FeedCommands.sync(feeds: ["local"], context: context) == 75)
+        #expect(runCommand(Sync.self, ["local"], context) == 75)
         #expect(stdout.text.isEmpty)
         // Four indices are in flight at once, so the 500 may answer any of them.
         #expect(stderr.text.hasPrefix("feedcli: local: temporary failure, try later: HTTP 500 from \(posts.url)/"))
@@ -68,7 +67,7 @@ struct CommandTests {
         var interrupted = context
         interrupted.interruption = interruption
         interruption.trigger()
-        #expect(FeedCommands.next(feed: "local", context: interrupted) == 130)
+        #expect(Next.run(feed: "local", interrupted) == 130)
         #expect(stdout.text.isEmpty)
     }
 

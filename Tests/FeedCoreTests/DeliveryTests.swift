@@ -31,10 +31,8 @@ struct DeliveryTests {
         fetch.retries = 0
         let context = CommandContext(statePath: temporaryStorePath(), fetch: fetch, format: format, stdout: stdout,
                                      stderr: stderr)
-        #expect(FeedCommands.addFeed(FeedRegistration(name: "l", url: linked.url, kind: .linked), replace: false,
-                                     context: context) == 0)
-        #expect(FeedCommands.addFeed(FeedRegistration(name: "p", url: posts.url, kind: .indexed), replace: false,
-                                     context: context) == 0)
+        #expect(runCommand(FeedsAdd.self, ["l", linked.url, "--kind", "linked"], context) == 0)
+        #expect(runCommand(FeedsAdd.self, ["p", posts.url, "--kind", "indexed"], context) == 0)
         return context
     }
 
@@ -51,7 +49,7 @@ struct DeliveryTests {
 
     @Test func aDiskThatFillsUpMidSyncCommitsExactlyWhatWasPrinted() throws {
         let full = BufferSink()
-        #expect(FeedCommands.sync(feeds: ["l"], context: context(stdout: full)) == 0)
+        #expect(runCommand(Sync.self, ["l"], context(stdout: full)) == 0)
         let lines = full.text.split(separator: "\n", omittingEmptySubsequences: false)
         let capacity = lines.prefix(3).map { $0.utf8.count + 1 }.reduce(0, +) + 10  // 3 lines and a bit of the 4th
 
@@ -59,7 +57,7 @@ struct DeliveryTests {
         let stderr = BufferSink()
         var run = context(stdout: disk, stderr: stderr)
         run.fetch.jobs = 1  // l's block first, so the disk fills inside it (feeds in flight together may print p's first)
-        #expect(FeedCommands.sync(feeds: ["l", "p"], context: run) == 74)
+        #expect(runCommand(Sync.self, ["l", "p"], run) == 74)
         #expect(printedIDs(disk.text) == ["1", "2", "3"])
         #expect(try stored(run, feed: "l").map(\.id) == ["1", "2", "3"], "only what was printed is committed")
         #expect(try stored(run, feed: "p").isEmpty, "the run stopped: later feeds are not fetched")
@@ -69,7 +67,7 @@ struct DeliveryTests {
         let rest = BufferSink()
         var again = run
         again.stdout = rest
-        #expect(FeedCommands.sync(feeds: ["l"], context: again) == 0)
+        #expect(runCommand(Sync.self, ["l"], again) == 0)
         #expect(printedIDs(rest.text) == (4...10).map(String.init), "the next sync delivers the rest, once")
     }
 
@@ -77,7 +75,7 @@ struct DeliveryTests {
     func everyKindOfWriteFailureStopsTheRunWith74(errorNumber: Int32) throws {
         let stderr = BufferSink()
         let run = context(stdout: BufferSink(capacity: 0, errorNumber: errorNumber), stderr: stderr)
-        #expect(FeedCommands.sync(feeds: [], context: run) == 74)
+        #expect(runCommand(Sync.self, [], run) == 74)
         #expect(try stored(run, feed: "l").isEmpty && stored(run, feed: "p").isEmpty)
         #expect(stderr.text.contains("cannot write to stdout (\(String(cString: strerror(errorNumber))))"))
         #expect(stderr.text.contains(": 0 of "))
@@ -86,19 +84,19 @@ struct DeliveryTests {
     @Test func nextMarksReadOnlyWhatItPrinted() throws {
         let stderr = BufferSink()
         let failing = context(stdout: BufferSink(capacity: 0), stderr: stderr, format: .plain)
-        #expect(FeedCommands.next(feed: "p", context: failing) == 74, "a fetched post")
+        #expect(Next.run(feed: "p", failing) == 74, "a fetched post")
         #expect(try stored(failing, feed: "p").isEmpty, "not stored as read, so the next run fetches it again")
         #expect(stderr.text.contains("cannot write to stdout (No space left on device): the entry was not stored"))
 
-        #expect(FeedCommands.sync(feeds: ["l"], context: { var c = failing; c.stdout = BufferSink(); return c }()) == 0)
-        #expect(FeedCommands.next(feed: "l", context: failing) == 74, "a stored unread entry")
+        #expect(runCommand(Sync.self, ["l"], { var c = failing; c.stdout = BufferSink(); return c }()) == 0)
+        #expect(Next.run(feed: "l", failing) == 74, "a stored unread entry")
         #expect(try stored(failing, feed: "l").allSatisfy { !$0.read })
         #expect(stderr.text.contains("the entry l/1 was not marked read"))
 
         let out = BufferSink()
         var working = failing
         working.stdout = out
-        #expect(FeedCommands.next(feed: "l", context: working) == 0)
+        #expect(Next.run(feed: "l", working) == 0)
         #expect(out.text.hasPrefix("[@") && out.text.contains(" l] post 1\n"), "the same entry comes again")
         #expect(try stored(failing, feed: "l").first?.read == true)
     }
@@ -132,7 +130,7 @@ struct DeliveryTests {
     }
 
     @Test func syncInterruptedAtEveryStepPrintsAndCommitsTogether() throws {
-        try interruptingAtEveryStep({ FeedCommands.sync(feeds: ["l", "p"], context: $0) }) { printed, run in
+        try interruptingAtEveryStep({ runCommand(Sync.self, ["l", "p"], $0) }) { printed, run in
             // Feeds run together (`--jobs`), so their blocks may come in either order; each
             // feed's own entries keep theirs.
             for feed in ["l", "p"] {
@@ -143,7 +141,7 @@ struct DeliveryTests {
     }
 
     @Test func nextInterruptedAtEveryStepPrintsAndMarksTogether() throws {
-        try interruptingAtEveryStep({ FeedCommands.next(feed: "p", context: $0) }) { printed, run in
+        try interruptingAtEveryStep({ Next.run(feed: "p", $0) }) { printed, run in
             let read = try stored(run, feed: "p").filter(\.read).map(\.id)
             #expect(printed.map(\.id) == read)
         }
@@ -153,8 +151,8 @@ struct DeliveryTests {
             quiet.stdout = BufferSink()
             quiet.onStep = { _ in }
             quiet.interruption = Interruption()
-            _ = FeedCommands.sync(feeds: ["l"], context: quiet)
-            return FeedCommands.next(feed: "l", context: context)
+            _ = runCommand(Sync.self, ["l"], quiet)
+            return Next.run(feed: "l", context)
         }) { printed, run in
             let read = try stored(run, feed: "l").filter(\.read).map(\.id)
             #expect(printed.map(\.id) == read)
@@ -172,7 +170,7 @@ struct DeliveryTests {
                 FeedRegistration(name: "x\(outcomes.value.count)", url: "http://127.0.0.1/", kind: .linked), replace: false)) != nil
             outcomes.withLock { $0.append(wrote) }
         }
-        #expect(FeedCommands.sync(feeds: ["l", "p"], context: run) == 0)
+        #expect(runCommand(Sync.self, ["l", "p"], run) == 0)
         #expect(!outcomes.value.isEmpty && outcomes.value.allSatisfy { $0 })
     }
 
@@ -180,13 +178,13 @@ struct DeliveryTests {
         let threads = Locked<Set<String>>([])
         var run = context(stdout: BufferSink())
         run.onStep = { _ in threads.withLock { _ = $0.insert(Thread.current.name ?? "") } }
-        #expect(FeedCommands.sync(feeds: ["l", "p"], context: run) == 0)
+        #expect(runCommand(Sync.self, ["l", "p"], run) == 0)
         #expect(!threads.value.isEmpty && !threads.value.contains("feedcli.curl"))
     }
 
     @Test func readersStopQuietlyWhenTheReaderLeavesAndFailLoudlyOtherwise() throws {
         let run = context(stdout: BufferSink())
-        #expect(FeedCommands.sync(feeds: ["l"], context: run) == 0)
+        #expect(runCommand(Sync.self, ["l"], run) == 0)
         for (errorNumber, expected) in [(EPIPE, Int32(0)), (ENOSPC, 74), (EBADF, 74)] {
             for format in OutputFormat.allCases {
                 let stderr = BufferSink()
@@ -194,9 +192,9 @@ struct DeliveryTests {
                 reader.stdout = BufferSink(capacity: 20, errorNumber: errorNumber)
                 reader.stderr = stderr
                 reader.format = format
-                #expect(FeedCommands.list(feed: nil, unreadOnly: false, limit: nil, context: reader) == expected)
-                #expect(FeedCommands.show(id: "3", feed: "l", context: reader) == expected)
-                #expect(FeedCommands.status(feeds: [], context: reader) == expected)
+                #expect(runCommand(List.self, [], reader) == expected)
+                #expect(runCommand(Show.self, ["3", "--feed", "l"], reader) == expected)
+                #expect(runCommand(Status.self, [], reader) == expected)
                 #expect(stderr.text.isEmpty == (expected == 0), "\(stderr.text)")
             }
         }

@@ -11,6 +11,7 @@ import Testing
 @testable import FeedRendering
 @testable import FeedTerminal
 @testable import FeedCore
+@testable import FeedCLI
 
 /// The set-up a command gets on the other core while its arguments are parsed: which store it
 /// guesses, that it opens only a store that needs no change, and that the command takes it
@@ -21,7 +22,7 @@ struct LaunchPreparationTests {
 
     @Test func theFetchingCommandsGuessTheStoreTheirCommandLineNames() {
         func guess(_ arguments: String...) -> LaunchPreparation.StoreGuess? {
-            LaunchPreparation(arguments: arguments, environment: environment).storeGuess
+            CommandLinePreparse(arguments, environment: environment).storeGuess
         }
         let wait = CommandContext.defaultWait
         #expect(guess("next") == .init(path: "/state/default.sqlite", wait: wait))
@@ -38,7 +39,7 @@ struct LaunchPreparationTests {
 
     @Test func curlIsSetUpForEveryCommandThatFetches() {
         func prepares(_ arguments: String...) -> Bool {
-            LaunchPreparation(arguments: arguments, environment: environment).preparesCurl
+            CommandLinePreparse(arguments, environment: environment).preparesCurl
         }
         #expect(prepares("next"))
         #expect(prepares("sync", "--jobs", "2"))
@@ -69,7 +70,7 @@ struct LaunchPreparationTests {
     @Test func theCommandTakesTheStoreOpenedAheadOnceAndOnlyWhenItIsTheSame() throws {
         let path = temporaryStorePath()
         _ = try FeedStore.open(at: path).feeds()
-        let launch = LaunchPreparation.start(arguments: ["next", "--state", path], environment: [:])
+        let launch = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
         #expect(launch.takeStore(path: path + "-other", wait: CommandContext.defaultWait) == nil)
         #expect(launch.takeStore(path: path, wait: .seconds(5)) == nil)
         #expect(launch.takeStore(path: path, wait: CommandContext.defaultWait) != nil)
@@ -83,11 +84,11 @@ struct LaunchPreparationTests {
         func context(_ launch: LaunchPreparation) -> CommandContext {
             CommandContext(statePath: path, stdout: BufferSink(), stderr: BufferSink(), launch: launch)
         }
-        let reader = LaunchPreparation.start(arguments: ["next", "--state", path], environment: [:])
+        let reader = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
         _ = try context(reader).openStore(access: .readOnly)
         #expect(reader.takeStore(path: path, wait: CommandContext.defaultWait) != nil)
 
-        let writer = LaunchPreparation.start(arguments: ["next", "--state", path], environment: [:])
+        let writer = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
         _ = try context(writer).openStore()
         #expect(writer.takeStore(path: path, wait: CommandContext.defaultWait) == nil, "openStore() took it")
     }

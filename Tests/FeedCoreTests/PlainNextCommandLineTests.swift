@@ -9,6 +9,7 @@ import FeedReactor
 import FeedRendering
 import FeedTerminal
 import FeedCore
+@testable import FeedCLI
 import Foundation
 import Testing
 

@@ -134,7 +134,7 @@ struct StoreEdgeTests {
         var fetch = FetchOptions()
         fetch.retries = 0
         let context = CommandContext(statePath: state, fetch: fetch, stdout: BufferSink(), stderr: BufferSink(), now: { later })
-        #expect(FeedCommands.sync(feeds: ["g"], context: context) == 0, "a 304")
+        #expect(runCommand(Sync.self, ["g"], context) == 0, "a 304")
         let recovered = try status("g")
         #expect(recovered["last_error"] is NSNull && recovered["last_error_code"] is NSNull)
         #expect(recovered["last_fetch_at"] as? String == Timestamp.format(later))

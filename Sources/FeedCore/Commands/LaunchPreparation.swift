@@ -24,10 +24,12 @@ public final class LaunchPreparation: Sendable {
     public struct StoreGuess: Equatable, Sendable {
         public var path: String
         public var wait: Duration
-    }
 
-    /// The commands that fetch: they open the store read-write and make an HTTP client.
-    package static let fetchingCommands: Set<String> = ["next", "sync"]
+        public init(path: String, wait: Duration) {
+            self.path = path
+            self.wait = wait
+        }
+    }
 
     public let storeGuess: StoreGuess?
     /// Whether curl's set-up was started (`feeds add` fetches without opening a store first).
@@ -35,43 +37,18 @@ public final class LaunchPreparation: Sendable {
     private let store = Mutex<FeedStore?>(nil)
     private let pending = DispatchGroup()
 
-    /// Starts the set-up `arguments` (the command line without the program's name) call for, on
-    /// another thread; nothing for commands that do not fetch.
-    public static func start(arguments: [String], environment: [String: String]) -> LaunchPreparation {
-        let preparation = LaunchPreparation(arguments: arguments, environment: environment)
+    /// Starts opening the store `storeGuess` names (when one is given) and curl's set-up (when
+    /// `preparesCurl`), on another thread; the executable's first look at the command line says
+    /// which (`CommandLinePreparse`).
+    public static func start(storeGuess: StoreGuess?, preparesCurl: Bool) -> LaunchPreparation {
+        let preparation = LaunchPreparation(storeGuess: storeGuess, preparesCurl: preparesCurl)
         preparation.begin()
         return preparation
     }
 
-    package init(arguments: [String], environment: [String: String]) {
-        // Options come after the command's name, so the first word that is not an option is it.
-        let words = arguments.prefix { $0 != "--" }.filter { !$0.hasPrefix("-") }
-        let command = words.first ?? ""
-        preparesCurl = Self.fetchingCommands.contains(command) || words.starts(with: ["feeds", "add"])
-        storeGuess = Self.fetchingCommands.contains(command)
-            ? Self.guessStore(arguments, environment: environment) : nil
-    }
-
-    /// The store `--state PATH` or `--state=PATH` names, else the default one; nil when the
-    /// command line gives `--wait` (the guess keeps to the default wait) or is ambiguous.
-    package static func guessStore(_ arguments: [String], environment: [String: String]) -> StoreGuess? {
-        var path: String?
-        var remaining = arguments.prefix { $0 != "--" }.makeIterator()
-        while let argument = remaining.next() {
-            if argument == "--wait" || argument.hasPrefix("--wait=") { return nil }
-            let value: String?
-            if argument == "--state" {
-                value = remaining.next()
-            } else if argument.hasPrefix("--state=") {
-                value = String(argument.dropFirst("--state=".count))
-            } else {
-                continue
-            }
-            guard path == nil, let value, !value.isEmpty else { return nil }
-            path = value
-        }
-        return StoreGuess(path: path ?? CommandContext.defaultStatePath(environment: environment),
-                          wait: CommandContext.defaultWait)
+    private init(storeGuess: StoreGuess?, preparesCurl: Bool) {
+        self.storeGuess = storeGuess
+        self.preparesCurl = preparesCurl
     }
 
     private func begin() {

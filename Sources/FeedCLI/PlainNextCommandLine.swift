@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// The plainest `next` command line, `next [FEED] [--state PATH]` with every other option at its
 /// default, recognised without ArgumentParser.
@@ -16,20 +15,20 @@ import FoundationEssentials
 /// recognised: ArgumentParser parses those lines, and answers every mistake, as for every other
 /// command. What is recognised here means what ArgumentParser would make of it; the tests run
 /// both on the same lines and compare.
-public struct PlainNextCommandLine: Equatable, Sendable {
+struct PlainNextCommandLine: Equatable, Sendable {
     /// The feed; nil when the line names none (`posts` while it is the only feed, else all).
-    public var feed: String?
+    var feed: String?
     /// `--state`'s value; nil when not given (the environment's default store).
-    public var statePath: String?
+    var statePath: String?
 
-    public init(feed: String? = nil, statePath: String? = nil) {
+    init(feed: String? = nil, statePath: String? = nil) {
         self.feed = feed
         self.statePath = statePath
     }
 
     /// The line's meaning, or nil when it is anything but the plainest `next`. `arguments` is
     /// the command line without the program's name.
-    public init?(_ arguments: [String]) {
+    init?(_ arguments: [String]) {
         guard arguments.first == "next" else { return nil }
         var feed: String?
         var statePath: String?

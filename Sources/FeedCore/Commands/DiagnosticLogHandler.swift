@@ -1,14 +1,5 @@
-import FoundationEssentials
-import Glibc
 import FeedModel
-import FeedHTTP
-import FeedJQ
-import FeedKinds
-import FeedStore
-import FeedReactor
-import FeedRendering
 import FeedTerminal
-import FeedCore
 import Logging
 
 /// `--verbose`'s lines, as feedcli's other diagnostics look: `feedcli: GET … -> 200 in 3 ms`,

@@ -1,0 +1,64 @@
+import FeedHTTP
+import FeedJQ
+import FeedKinds
+import FeedModel
+import FeedReactor
+import FoundationEssentials
+
+/// What `feeds add` and `feeds import` check of a feed before it is registered: its name, URL
+/// and expressions (compiled by jq, in the sandbox), and its kind, asked of its URL when not
+/// given. `feeds set` checks changed expressions the same way.
+enum FeedAdmission {
+    /// The feed `feeds add` would register, its names, URL and expressions checked (nothing is
+    /// asked of the network or the store); its kind is `.linked` when not given and not `json`.
+    static func validated(
+        name: String, url: String, kind: FeedKind?, tokenEnv: String?, expressions: FeedExpressions, context: CommandContext
+    ) throws(FeedFailure) -> FeedRegistration {
+        guard FeedRegistration.isValidName(name) else {
+            throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
+        }
+        guard FeedRegistration.isValidURL(url) else {
+            throw FeedFailure.configuration("not an http or https URL: \(Redaction.maskingSecrets(in: url))")
+        }
+        if expressions.hasMapping, let kind, !kind.usesExpressions {
+            throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
+        }
+        let feed = FeedRegistration(name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
+                                    tokenEnv: tokenEnv, expressions: expressions)
+        try check(feed, checksPaging: kind != nil || expressions.hasMapping, context: context)
+        return feed
+    }
+
+    /// `feed` with its kind found out by asking its URL, unless the kind was given or its
+    /// expressions make it `json`; what was found, for the person who asked.
+    static func detected(
+        _ feed: FeedRegistration, kindGiven: Bool, context: CommandContext
+    ) throws -> (feed: FeedRegistration, found: String?) {
+        guard !kindGiven, !feed.expressions.hasMapping else { return (feed, nil) }
+        let detected = try context.withHTTPClient { http in
+            let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
+                                      scheduler: context.scheduler, random: { Double.random(in: 0...1) },
+                                      environment: context.environment, logger: context.logger)
+            return try KindDetection.detect(feed, fetcher: fetcher)
+        }
+        var chosen = feed
+        chosen.kind = detected.kind
+        return (chosen, detected.summary)
+    }
+
+    /// Compiles every expression the feed will run (jq's message is the usage error) and checks
+    /// the paging options of a feed read by expressions.
+    static func check(_ feed: FeedRegistration, checksPaging: Bool = true, context: CommandContext) throws(FeedFailure) {
+        let expressions = feed.effectiveExpressions
+        if checksPaging, feed.kind.usesExpressions, let problem = expressions.pagingProblem { throw .usage(problem) }
+        for (option, expression) in expressions.expressions {
+            do {
+                try JQ.check(expression, limits: JQ.Limits(memory: context.fetch.jqMemory, timeout: .seconds(10)))
+            } catch .unavailable(let message) {
+                throw .configuration("\(option): \(message)")
+            } catch {
+                throw .usage("\(option) `\(TerminalText.safe(Excerpt.of(expression, limit: 60)))`: \(error)")
+            }
+        }
+    }
+}

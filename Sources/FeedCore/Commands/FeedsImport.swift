@@ -1,0 +1,113 @@
+import ArgumentParser
+import FeedModel
+import FeedStore
+import FoundationEssentials
+import Glibc
+
+/// `feedcli feeds import FILE` (`-` for stdin): registers every feed the OPML file lists, as
+/// `feeds add` would (one stderr line each; the kind found out when the file does not say it,
+/// which asks the URL), skipping names and URLs already registered, all in one transaction.
+/// A file is someone else's word: a token variable it names is not taken (the feed is added
+/// without one, and a line says how to give it one), a masked password (`***`) is refused, and
+/// an expression that reads input or files is refused as at `feeds add`. A file that is not
+/// OPML is 65 and registers nothing; otherwise the exit status is 0 when nothing was skipped,
+/// else 65.
+public struct FeedsImport: FeedcliCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Add the feeds an OPML file lists (another reader's export; - for stdin).")
+    @Argument(help: ArgumentHelp("The OPML file.", valueName: "file"), completion: .file(extensions: ["opml", "xml"]))
+    var file: String
+    @OptionGroup var store: StoreOptions
+
+    public init() {}
+
+    public var options: CommandOptions { CommandOptions(store: store) }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let text = try Self.readText(file)
+        let outlines: [[String: String]]
+        do {
+            outlines = try OPML.feedOutlines(in: text)
+        } catch {
+            throw FeedFailure.badData("\(file) is not an OPML file feedcli can read: \(error)")
+        }
+        let store = try context.openStore()
+        let existing = try store.feeds()
+        var names = Set(existing.map(\.name))
+        var urls = Dictionary(existing.map { ($0.registration.url, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var adding: [(feed: FeedRegistration, every: Duration?)] = []
+        var present = 0, skipped = 0
+        func note(_ text: String) {
+            // A diagnostic: one that cannot be written changes nothing.
+            try? context.stderr.write("feedcli: \(TerminalText.safe(text))\n")
+        }
+        for outline in outlines {
+            guard let url = outline["xmlUrl"]?.trimmingWhitespace() else { continue }
+            let shown = Redaction.maskingSecrets(in: url)
+            let title = outline[OPML.Attribute.name] ?? outline["text"] ?? outline["title"] ?? URLComponents(string: url)?.host ?? ""
+            guard let name = OPML.feedName(from: title) else {
+                note("skipped \(shown): no feed name can be made of its title")
+                skipped += 1
+                continue
+            }
+            if let existing = urls[url] {
+                note("skipped \(name): \(shown) is already feed \(existing)")
+                present += 1
+                continue
+            }
+            if names.contains(name) {
+                note("skipped \(name): a feed of that name exists (add it with feeds add NAME URL)")
+                present += 1
+                continue
+            }
+            if Redaction.hasMaskedSecret(url) {
+                note("skipped \(name): its URL's password or key is masked (***) in the file; add it with feeds add and the real one")
+                skipped += 1
+                continue
+            }
+            let kind = outline[OPML.Attribute.kind].flatMap(FeedKind.init(rawValue:))
+            let expressions = outline[OPML.Attribute.expressions].flatMap(FeedExpressions.init(json:)) ?? FeedExpressions()
+            do {
+                let feed = try FeedAdmission.validated(name: name, url: url, kind: kind, tokenEnv: nil,
+                                                       expressions: expressions, context: context)
+                let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
+                adding.append((chosen, outline[OPML.Attribute.every].flatMap(EveryDuration.parse)))
+                names.insert(name)
+                urls[url] = name
+                note("added \(name): \(found ?? "\(chosen.kind.rawValue), as the file says")")
+                if let variable = outline[OPML.Attribute.tokenEnv] {
+                    note("\(name) sends no token: the file names $\(variable), and a file never decides which secret goes to "
+                         + "which host; to send it: feedcli feeds set \(name) --token-env \(variable)")
+                }
+            } catch {
+                let failure = FeedFailure.wrap(error)
+                if failure == .interrupted || context.interruption.isTriggered { throw failure }
+                note("skipped \(name): \(failure.description)")
+                skipped += 1
+            }
+        }
+        try store.addFeeds(adding)
+        note("imported \(adding.count) of \(outlines.count) feeds from \(file) (\(present) already there, \(skipped) skipped)")
+        // Something skipped is the file's data not being what feedcli can add (65).
+        return skipped == 0 ? 0 : FeedFailure.badData("a feed was skipped").exitCode
+    }
+
+    /// The file's text, or stdin's for `-`; 66 when it cannot be read.
+    private static func readText(_ path: String) throws(FeedFailure) -> String {
+        if path == "-" {
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                data.append(contentsOf: buffer[..<count])
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .notFound("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import FeedModel
+import FoundationEssentials
+
+/// `feedcli feeds set NAME [--every DURATION|never] [--token-env VAR] [jq expressions]`: changes
+/// what is given (an empty expression or variable unsets one); entries, read state and cursors
+/// are kept.
+public struct FeedsSet: FeedcliCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, its jq expressions.")
+    @Argument(help: "The feed.", completion: .feedNames) var name: String
+    @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration")) var every: String?
+    @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token ('' for none).", valueName: "VAR"))
+    var tokenEnv: String?
+    @OptionGroup(title: "jq expressions (json feeds; --filter for any feed; '' unsets one)") var jq: ExpressionOptions
+    @OptionGroup var store: StoreOptions
+
+    public init() {}
+
+    public var options: CommandOptions { CommandOptions(store: store) }
+
+    public func validate() throws {
+        if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
+            throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
+        }
+        if every == nil, tokenEnv == nil, jq.expressions == FeedExpressions() {
+            throw ValidationError("give what to change: --every, --token-env, --filter or a json feed's expressions")
+        }
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let store = try context.openStore()
+        let record = try store.feed(named: name)
+        if let tokenEnv {
+            // '' unsets it.
+            let variable = tokenEnv.isEmpty ? nil : tokenEnv
+            if let variable, !FeedRegistration.isValidVariableName(variable) {
+                throw FeedFailure.usage("--token-env takes an environment variable's name (letters, digits, _): \(variable)")
+            }
+            try store.setTokenEnv(feed: name, variable)
+        }
+        let changes = jq.expressions
+        if changes != FeedExpressions() {
+            var changed = record.registration
+            changed.expressions = changed.expressions.merging(changes)
+            if changed.expressions.hasMapping, !changed.kind.usesExpressions {
+                throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for json feeds; "
+                                        + "\(name) is \(record.registration.kind.rawValue)")
+            }
+            try FeedAdmission.check(changed, context: context)
+            try store.setExpressions(feed: name, changed.expressions)
+        }
+        // '' fetches it on every sync again.
+        if let every { try store.setEvery(feed: name, every.isEmpty ? nil : EveryDuration.parse(every)) }
+        return 0
+    }
+}

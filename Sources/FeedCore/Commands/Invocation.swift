@@ -1,0 +1,65 @@
+import FeedKinds
+import FeedRendering
+import FeedTerminal
+import FoundationEssentials
+import Logging
+
+/// What the executable hands a command besides its options: the process's environment, its
+/// standard output and error, the interruption that Ctrl-C and SIGTERM trigger, and the set-up
+/// started at launch. A command's context is made of these and its options, once
+/// (`context(_:)`).
+public struct Invocation: Sendable {
+    public var environment: [String: String]
+    public var standardOutput: FileDescriptorSink
+    public var standardError: FileDescriptorSink
+    public var interruption: Interruption
+    public var launch: LaunchPreparation?
+
+    public init(
+        environment: [String: String], standardOutput: FileDescriptorSink, standardError: FileDescriptorSink,
+        interruption: Interruption, launch: LaunchPreparation?
+    ) {
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.interruption = interruption
+        self.launch = launch
+    }
+
+    /// The context `options` describe, on the process's sinks and clock.
+    public func context(_ options: CommandOptions) -> CommandContext {
+        context(statePath: options.store.state, wait: options.store.waitDuration,
+                format: options.output?.outputFormat ?? .plain, fetch: options.fetching?.fetchOptions,
+                quiet: options.fetching?.quiet ?? false, verbose: options.fetching?.verbose ?? 0)
+    }
+
+    /// The context of a command line read without the parser (bare `feedcli`, the plainest
+    /// `next`): every option at its default but the store's path.
+    public func defaultContext(statePath: String?, fetches: Bool) -> CommandContext {
+        context(statePath: statePath, wait: CommandContext.defaultWait, format: .plain,
+                fetch: fetches ? FetchOptions() : nil, quiet: false, verbose: 0)
+    }
+
+    /// The context on the process's sinks and clock; `fetch` nil for commands that do not fetch
+    /// (they draw no progress line). Into a log file (cron's `2>> feeds.err`), each diagnostic
+    /// line says when it was written; `verbose` 1 (`-v`) logs a line per request, 2 adds each
+    /// request's headers and sizes; the progress line is drawn for a command that fetches, on a
+    /// terminal, unless `--quiet` or `-v`.
+    private func context(
+        statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Int
+    ) -> CommandContext {
+        let stderr: any OutputSink = standardError.isRegularFile
+            ? TimestampedLines(sink: standardError, now: { Date() }) : standardError
+        var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
+        if verbose > 0 {
+            logger = Logger(label: "feedcli") { _ in DiagnosticLogHandler(sink: stderr) }
+            logger.logLevel = verbose > 1 ? .debug : .info
+        }
+        let showsProgress = fetch != nil && !quiet && verbose == 0
+        return CommandContext(
+            statePath: statePath ?? CommandContext.defaultStatePath(environment: environment),
+            wait: wait, fetch: fetch ?? FetchOptions(), format: format, stdout: standardOutput, stderr: stderr,
+            showsProgress: showsProgress && stderr.isTerminal && environment["TERM"] != "dumb",
+            environment: environment, logger: logger, interruption: interruption, launch: launch)
+    }
+}

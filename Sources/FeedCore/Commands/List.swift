@@ -1,0 +1,37 @@
+import ArgumentParser
+import FeedRendering
+
+/// `feedcli list [FEED]`: streams stored entries, oldest first; no network.
+public struct List: FeedcliCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Print stored entries, oldest first; no network.")
+    @Argument(help: "Only this feed.", completion: .feedNames) var feed: String?
+    @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
+    @Option(name: [.customShort("n"), .long], help: "Only the newest N entries.") var limit: Int?
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    public init() {}
+
+    public var options: CommandOptions { CommandOptions(store: store, output: output) }
+
+    public func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        context.paging { (context: CommandContext) throws -> Int32 in
+            let width = context.stdout.columns
+            let store = try context.openStore(access: .readOnly)
+            if let feed { _ = try store.feed(named: feed) }
+            var count = 0
+            return try context.stream(begin: [], end: { EntryRenderer.end(count: count, format: context.format, layout: .list) }) { each in
+                try store.forEachEntry(feed: feed, unreadOnly: unread, limit: limit) { entry in
+                    defer { count += 1 }
+                    let number = count
+                    return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, width: width, into: &$0) }
+                }
+            }
+        }
+    }
+}
