@@ -19,6 +19,9 @@
 #   json page `feedcli sync` of a json feed's page at its value limit (99,999 tiny items;
 #             jq holds a page whole), peak memory of feedcli and of feedcli with its jq
 #             worker together (the processes' summed PSS, sampled)                     < 160 MiB
+#   interleaved  the sync and idle rows again, as medians of rounds that alternate curl and
+#             feedcli (and BEFORE), each run after a fresh copy of its store and a `sync` of the
+#             disk, so that no command pays for another's dirty pages or the machine's phase
 #   jq        `feedcli sync` of a preset (Reddit) page: its jq expressions run in a worker
 #             process; with BEFORE=/path/to/an/older/feedcli, also that binary (jq in
 #             process), for the contract's "at most 10 ms more"                         ≤ +10 ms
@@ -180,6 +183,32 @@ hf slow --runs 3 --warmup 1 --prepare "sh -c '$(fresh slow s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$slow_port/feed/[1-100]" "$feedcli sync --state $work/s.sqlite"
 hf idle --runs 10 --warmup 1 --prepare "sh -c '$(fresh idle s)'" \
   "curl -s --parallel --parallel-max 4 http://127.0.0.1:$port/g/[1-1000].json" "$feedcli sync --state $work/s.sqlite"
+# The same comparisons interleaved: round after round, each command once, each after a fresh
+# copy of its store and a `sync`, so that a phase of the machine or dirty pages written back
+# at a journal's fsync fall on every command alike. Medians, in seconds.
+interleaved() {  # interleaved NAME ROUNDS STORE COMMAND…
+  python3 - "$work" "$out/$1.interleaved" "$2" "$3" "${@:4}" <<'PY'
+import os, shutil, statistics, subprocess, sys, time
+work, out, rounds, store, commands = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+times = [[] for _ in commands]
+for _ in range(rounds):
+    for index, command in enumerate(commands):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(f"{work}/s.sqlite{suffix}"): os.remove(f"{work}/s.sqlite{suffix}")
+        for suffix in ("", "-wal"):
+            if os.path.exists(f"{work}/{store}.sqlite{suffix}"): shutil.copy(f"{work}/{store}.sqlite{suffix}", f"{work}/s.sqlite{suffix}")
+        os.sync()
+        start = time.perf_counter()
+        subprocess.run(command.split(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times[index].append(time.perf_counter() - start)
+open(out, "w").write(" ".join(str(statistics.median(t)) for t in times))
+PY
+}
+imean() { python3 -c "print('$(cat "$out/$1.interleaved")'.split()[$2])"; }
+interleaved sync 15 empty "curl -s $base/[1-1000]" "$feedcli sync b --max-pages 1001 --state $work/s.sqlite" \
+  ${before:+"$BEFORE sync b --max-pages 1001 --state $work/s.sqlite"}
+interleaved idle 10 idle "curl -s --parallel --parallel-max 4 http://127.0.0.1:$port/g/[1-1000].json" \
+  "$feedcli sync --state $work/s.sqlite" ${before:+"$BEFORE sync --state $work/s.sqlite"}
 peak=$(/usr/bin/time -f %M "$feedcli" list --jsonl --state "$work/hist.sqlite" 2>&1 >/dev/null | tail -n 1)
 lines=$("$feedcli" list --jsonl --state "$work/hist.sqlite" | wc -l)
 # A page is held as its body and a few bytes an item: the largest pages the default --max-size
@@ -263,6 +292,14 @@ row idle 1 0 4.0 "sync 1,000 unchanged feeds (304) vs curl --parallel-max 4"
 row list 1 0 0.5 "list --jsonl 100k vs jq -c"
 row history 1 0 1.2 "next after a 100,000-entry sync vs an empty store"
 row history 2 0 1.2 "next after a 300,000-item page vs an empty store"
+irow() {  # irow NAME FEEDCLI_INDEX BASELINE_INDEX GOAL LABEL: a row of the interleaved medians
+  local f b
+  f=$(imean "$1" "$2"); b=$(imean "$1" "$3")
+  printf '| %s | %.1f ms | %.1f ms | %s× | ≤ %s× (%s) |\n' "$5" "$(python3 -c "print($f*1000)")" "$(python3 -c "print($b*1000)")" \
+    "$(python3 -c "print(f'{$f/$b:.2f}')")" "$4" "$(python3 -c "print('met' if $f/$b <= $4 else 'NOT met')")"
+}
+irow sync 1 0 1.0 "sync 1,000 posts vs one curl, interleaved"
+irow idle 1 0 3.0 "sync 1,000 unchanged feeds vs curl --parallel-max 4, interleaved"
 printf '| next after the 100,000-entry sync: store I/O | %s | | | < 1 MiB |\n' "$io_hist"
 printf '| next after the 300,000-item page: store I/O | %s | | | < 1 MiB |\n' "$io_page"
 printf '| list --jsonl 100k, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak / 1024))"
@@ -277,6 +314,8 @@ if [ -n "${BEFORE:-}" ]; then
     "$(python3 -c "print(($(mean jq 0)-$(mean jq 1))*1000)")"
   row next 2 0 2.0 "next vs curl -s, BEFORE"
   row sync 2 0 1.0 "sync 1,000 posts vs one curl, BEFORE"
+  irow sync 2 0 1.0 "sync 1,000 posts vs one curl, interleaved, BEFORE"
+  irow idle 2 0 3.0 "sync 1,000 unchanged feeds, interleaved, BEFORE"
 fi
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 echo "(journals as feedcli left them: $journals)"

@@ -10,16 +10,24 @@ import Synchronization
 /// - The handler runs outside the lock, so it may dispose this subscription or subscribe to others
 ///   re-entrantly. An event already being delivered when another thread calls `dispose()` may
 ///   still finish delivering; no event starts after `dispose()` returns.
-package final class Subscription<Element: Sendable>: Disposable {
-    private struct Box: ~Copyable {
-        var handler: (@Sendable (Event<Element>) -> Void)?
-        var teardown: (any Disposable)?
-        var isStopped = false
-    }
-    private let box: Mutex<Box>
+///
+/// The state is three stored properties behind one `Mutex<Void>` rather than a `Mutex` of a
+/// nested struct: a struct nested in this generic class is generic too, and code that is not
+/// specialized for `Element` looked up its metadata (and the mutex's) at run time on every event,
+/// a tenth of what a quiet feed's sync cost (callgrind, `scripts/bench.sh` idle row).
+//
+// @unchecked Sendable: `handler`, `teardown` and `isStopped` are read and written only inside
+// `lock.withLock`, so no two threads touch them at once. The same lock makes the run-time
+// exclusivity checks of class properties redundant (`@exclusivity(unchecked)`): they cost as much
+// as the metadata look-ups this layout removed.
+package final class Subscription<Element: Sendable>: Disposable, @unchecked Sendable {
+    private let lock = Mutex(())
+    @exclusivity(unchecked) private var handler: (@Sendable (Event<Element>) -> Void)?
+    @exclusivity(unchecked) private var teardown: (any Disposable)?
+    @exclusivity(unchecked) private var isStopped = false
 
     package init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
-        box = Mutex(Box(handler: handler))
+        self.handler = handler
     }
 
     package var observer: Observer<Element> {
@@ -27,23 +35,23 @@ package final class Subscription<Element: Sendable>: Disposable {
     }
 
     package func attach(teardown: any Disposable) {
-        let stoppedAlready = box.withLock { box -> Bool in
-            if box.isStopped { return true }
-            box.teardown = teardown
+        let stoppedAlready = lock.withLock { _ -> Bool in
+            if isStopped { return true }
+            self.teardown = teardown
             return false
         }
         if stoppedAlready { teardown.dispose() }
     }
 
     package func deliver(_ event: Event<Element>) {
-        let handler = box.withLock { box -> (@Sendable (Event<Element>) -> Void)? in
-            guard !box.isStopped else { return nil }
+        let handler = lock.withLock { _ -> (@Sendable (Event<Element>) -> Void)? in
+            guard !isStopped else { return nil }
+            let handler = self.handler
             if event.isTerminal {
-                box.isStopped = true
-                defer { box.handler = nil }
-                return box.handler
+                isStopped = true
+                self.handler = nil
             }
-            return box.handler
+            return handler
         }
         guard let handler else { return }
         handler(event)
@@ -51,17 +59,17 @@ package final class Subscription<Element: Sendable>: Disposable {
     }
 
     package func dispose() {
-        box.withLock { box in
-            box.isStopped = true
-            box.handler = nil
+        lock.withLock { _ in
+            isStopped = true
+            handler = nil
         }
         takeTeardown()?.dispose()
     }
 
     private func takeTeardown() -> (any Disposable)? {
-        box.withLock { box in
-            defer { box.teardown = nil }
-            return box.teardown
+        lock.withLock { _ in
+            defer { teardown = nil }
+            return teardown
         }
     }
 }

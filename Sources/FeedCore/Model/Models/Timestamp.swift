@@ -59,13 +59,19 @@ public enum Timestamp {
             position += digits
             return value
         }
-        func expect(_ characters: String) -> Bool {
-            guard position < bytes.count, characters.utf8.contains(bytes[position]) else { return false }
+        // Bytes, not a String of choices: its UTF-8 view was searched on every call, the most
+        // of what reading a store's times cost.
+        func expect(_ first: UInt8, or second: UInt8? = nil, or third: UInt8? = nil) -> Bool {
+            guard position < bytes.count else { return false }
+            let byte = bytes[position]
+            guard byte == first || byte == second || byte == third else { return false }
             position += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+        let colon = UInt8(ascii: ":"), dash = UInt8(ascii: "-")
+        guard let year = number(4), expect(dash), let month = number(2), expect(dash), let day = number(2),
+              expect(UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " ")), let hour = number(2), expect(colon),
+              let minute = number(2), expect(colon),
               let second = number(2),
               (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second <= 60
@@ -83,13 +89,13 @@ public enum Timestamp {
             guard position > start else { return nil }
         }
         var offset = 0
-        if expect("Zz") {
+        if expect(UInt8(ascii: "Z"), or: UInt8(ascii: "z")) {
             offset = 0
         } else if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
             let sign = bytes[position] == UInt8(ascii: "-") ? -1 : 1
             position += 1
             guard let hours = number(2) else { return nil }
-            _ = expect(":")
+            _ = expect(colon)
             guard let minutes = number(2) else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         } else {
