@@ -54,9 +54,10 @@ enum Feedcli {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["FEEDCLI_STATE"] = nil
-        env["FEEDCLI_TOKEN"] = nil
+        // A clean environment: only what every program needs and what the test sets, never the
+        // environment of whoever runs the tests (their FEEDCLI_STATE, tokens, PAGER, BROWSER).
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                   "HOME": TestScratch.folder("home").path, "LANG": "C.UTF-8"]
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe(), err = Pipe()

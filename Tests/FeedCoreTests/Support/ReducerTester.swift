@@ -1,4 +1,5 @@
 import CustomDump
+import Dispatch
 import FeedBase
 import FeedModel
 import FeedReactive
@@ -15,9 +16,15 @@ import Testing
 /// Exhaustive reducer assertions in the manner of TCA's `TestStore`: each step sends one mutation
 /// and states, as a mutation of the previous state, every change it expects. Any difference,
 /// expected or not, fails with a readable diff (− expected, + actual).
-struct ReducerTester<R: Reactor> where R.State: Equatable {
+///
+/// `send(action:)` runs the reactor's `mutate` for an action and keeps the mutations it produced;
+/// each `receive` then takes the next of them, says which one it expects, and what it changes
+/// (TCA's `receive` of an effect's actions). `finish()` fails when any is left unreceived.
+struct ReducerTester<R: Reactor> where R.State: Equatable, R.Mutation: Equatable {
     let reactor: R
     private(set) var state: R.State
+    /// Mutations the last `send(action:)` produced that no `receive` has taken yet.
+    private(set) var produced: [R.Mutation] = []
 
     init(_ reactor: R, state: R.State? = nil) {
         self.reactor = reactor
@@ -41,5 +48,63 @@ struct ReducerTester<R: Reactor> where R.State: Equatable {
                 """, sourceLocation: sourceLocation)
         }
         state = actual
+    }
+
+    /// Runs `mutate` for `action` to its end and keeps what it produced for `receive`; an error
+    /// becomes the reactor's failure mutation, as `ReactorHost` makes it. The environment must
+    /// run synchronously (`FeedEnvironment.test`) or finish within `timeout`.
+    mutating func send(action: R.Action, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) {
+        if !produced.isEmpty {
+            Issue.record("Sent an action while \(produced.count) mutations of the one before were not received: \(produced)",
+                         sourceLocation: sourceLocation)
+        }
+        let collected = Locked<[R.Mutation]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let reactor = self.reactor
+        let subscription = reactor.mutate(action: action)
+            .catch { error in .just(reactor.mutation(for: error, action: action)) }
+            .subscribe { event in
+                switch event {
+                case .next(let mutation): collected.withLock { $0.append(mutation) }
+                case .failed, .completed: finished.signal()
+                }
+            }
+        let deadline = DispatchTime.now() + .seconds(Int(timeout.components.seconds))
+        if finished.wait(timeout: deadline) == .timedOut {
+            Issue.record("mutate(\(action)) did not finish within \(timeout)", sourceLocation: sourceLocation)
+        }
+        subscription.dispose()
+        produced = collected.value
+    }
+
+    /// Takes the next mutation the last action produced: it must be `expected`, and reducing it
+    /// must change the state exactly as `expectedChanges` says.
+    mutating func receive(
+        _ expected: R.Mutation, sourceLocation: SourceLocation = #_sourceLocation,
+        _ expectedChanges: (inout R.State) -> Void = { _ in }
+    ) {
+        guard !produced.isEmpty else {
+            Issue.record("Expected to receive \(String(describing: expected).prefix(120)), but the action produced no more mutations.",
+                         sourceLocation: sourceLocation)
+            return
+        }
+        let mutation = produced.removeFirst()
+        if let difference = diff(expected, mutation, format: .proportional) {
+            Issue.record(
+                """
+                The action's next mutation is not the one the test expected (− expected, + received):
+                \(difference)
+                """, sourceLocation: sourceLocation)
+        }
+        send(mutation, sourceLocation: sourceLocation, expectedChanges)
+    }
+
+    /// Fails when mutations of the last action were not received: every one must be asserted.
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !produced.isEmpty else { return }
+        Issue.record("""
+            \(produced.count) mutations were not received; receive each, in order:
+            \(produced.map { "  " + String(describing: $0).prefix(160) }.joined(separator: "\n"))
+            """, sourceLocation: sourceLocation)
     }
 }

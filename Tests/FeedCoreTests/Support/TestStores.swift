@@ -11,11 +11,10 @@ import FeedTerminal
 import FeedCore
 import Foundation
 
-/// A fresh store path in its own temporary folder.
+/// A fresh store path in its own temporary folder, inside the test process's scratch folder
+/// (removed when the process exits).
 func temporaryStorePath(_ name: String = "feedcli.sqlite") -> String {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("feedcli-tests-\(UUID().uuidString)")
-    return folder.appendingPathComponent(name).path
+    TestScratch.folder("store").appendingPathComponent(name).path
 }
 
 extension Entry {

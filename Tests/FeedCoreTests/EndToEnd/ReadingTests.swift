@@ -27,50 +27,48 @@ struct ReadingTests {
         try session.add("b", second.url, kind: "jsonfeed")
     }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun { try session.run(arguments) }
-
     func unread(_ feed: String) throws -> [String] {
-        JSONLines.ids(try feedcli("list", feed, "--unread", "--jsonl").stdout)
+        JSONLines.ids(try session.feedcli("list", feed, "--unread", "--jsonl").stdout)
     }
 
     @Test func plainOutputShowsHandlesThatCommandsAccept() throws {
-        let synced = try feedcli("sync", "a")
+        let synced = try session.feedcli("sync", "a")
         #expect(synced.stdout == "* @1 a: post 1\n* @2 a: post 2\n* @3 a: post 3\n")
-        #expect(try feedcli("show", "@2").stdout.hasPrefix("[@2 a] post 2"))
-        #expect(try feedcli("read", "@1", "@3").status == 0)
+        #expect(try session.feedcli("show", "@2").stdout.hasPrefix("[@2 a] post 2"))
+        #expect(try session.feedcli("read", "@1", "@3").status == 0)
         #expect(try unread("a") == ["2"])
-        #expect(try feedcli("unread", "@1").status == 0)
+        #expect(try session.feedcli("unread", "@1").status == 0)
         #expect(try unread("a") == ["1", "2"])
-        #expect(try feedcli("list", "a").stdout == "* @1 a: post 1\n* @2 a: post 2\n  @3 a: post 3\n")
+        #expect(try session.feedcli("list", "a").stdout == "* @1 a: post 1\n* @2 a: post 2\n  @3 a: post 3\n")
     }
 
     @Test func readAndUnreadByIdInOneTransaction() throws {
-        _ = try feedcli("sync")
-        #expect(try feedcli("read", "1", "2", "--feed", "a").status == 0)
+        _ = try session.feedcli("sync")
+        #expect(try session.feedcli("read", "1", "2", "--feed", "a").status == 0)
         #expect(try unread("a") == ["3"])
-        let missing = try feedcli("read", "3", "nope", "--feed", "a")
+        let missing = try session.feedcli("read", "3", "nope", "--feed", "a")
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("no entry nope in feed a"))
         #expect(try unread("a") == ["3"], "nothing changed")
-        #expect(try feedcli("unread", "1", "--feed", "a").status == 0)
-        #expect(try feedcli("next", "a", "--json").json.map { ($0 as? [String: Any])?["id"] as? String } == "1",
+        #expect(try session.feedcli("unread", "1", "--feed", "a").status == 0)
+        #expect(try session.feedcli("next", "a", "--json").json.map { ($0 as? [String: Any])?["id"] as? String } == "1",
                 "an entry marked unread comes again in its order")
-        #expect(try feedcli("read", "--all", "b").status == 0)
+        #expect(try session.feedcli("read", "--all", "b").status == 0)
         #expect(try unread("b").isEmpty && unread("a") == ["3"])
-        #expect(try feedcli("read", "--all").status == 0)
+        #expect(try session.feedcli("read", "--all").status == 0)
         #expect(try unread("a").isEmpty)
-        #expect(try feedcli("read", "--all", "nope").status == 66)
-        #expect(try feedcli("read").status == 64, "nothing named")
+        #expect(try session.feedcli("read", "--all", "nope").status == 66)
+        #expect(try session.feedcli("read").status == 64, "nothing named")
     }
 
     @Test func nextAllDeliversTheOldestUnreadOfAllFeeds() throws {
-        #expect(try feedcli("feeds", "rm", "posts").status == 0, "rm is remove's alias")
-        let fetched = try feedcli("next", "--all", "--json")
+        #expect(try session.feedcli("feeds", "rm", "posts").status == 0, "rm is remove's alias")
+        let fetched = try session.feedcli("next", "--all", "--json")
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.json.map { ($0 as? [String: Any])?["feed"] as? String } != nil, "nothing unread: every feed synced")
         var delivered: [String] = []
         while true {
-            let run = try feedcli("next", "--all", "--json")
+            let run = try session.feedcli("next", "--all", "--json")
             guard run.status == 0, let entry = run.json as? [String: Any] else {
                 #expect(run.status == 1)
                 break
@@ -83,14 +81,14 @@ struct ReadingTests {
     }
 
     @Test func optionsBelongToTheCommandsThatUseThem() throws {
-        _ = try feedcli("sync", "a")
+        _ = try session.feedcli("sync", "a")
         let forced = try Feedcli.run(["list", "--force", "--state", session.state])
         #expect(forced.status == 64 && forced.stderr.contains("--force"))
         #expect(!(try Feedcli.run(["list", "--help"])).stdout.contains("--timeout"))
         #expect((try Feedcli.run(["sync", "--help"])).stdout.contains("--timeout"))
-        #expect(try feedcli("list", "a", "-n", "1", "-u").stdout == "* @3 a: post 3\n")
-        #expect(try feedcli("sync", "b", "-q", "-v").status == 0)
-        let both = try feedcli("list", "--json", "--jsonl")
+        #expect(try session.feedcli("list", "a", "-n", "1", "-u").stdout == "* @3 a: post 3\n")
+        #expect(try session.feedcli("sync", "b", "-q", "-v").status == 0)
+        let both = try session.feedcli("list", "--json", "--jsonl")
         #expect(both.status == 64)
     }
 
@@ -110,18 +108,18 @@ struct ReadingTests {
                                                  ("fc", posts.url, "indexed")]
         let graph = try PagedServer(kind: .graph, count: 2)
         for (name, url, kind) in cases + [("fd", graph.url, "graph")] {
-            let run = try feedcli("feeds", "add", name, url)
+            let run = try session.feedcli("feeds", "add", name, url)
             #expect(run.status == 0, "\(name): \(run.stderr)")
             #expect((try session.status(name))?["kind"] as? String == kind, "\(name)")
         }
         let html = try LoopbackServer { _, connection in connection.respond(200, text: "<html>hello</html>") }
-        let unknown = try feedcli("feeds", "add", "fe", html.baseURL + "/page")
+        let unknown = try session.feedcli("feeds", "add", "fe", html.baseURL + "/page")
         #expect(unknown.status == 65)
         #expect(unknown.stderr.contains("cannot tell what kind of feed") && unknown.stderr.contains("give --kind"))
         let before = html.requests.count
-        #expect(try feedcli("feeds", "add", "ff", html.baseURL + "/page", "--kind", "linked").status == 0)
+        #expect(try session.feedcli("feeds", "add", "ff", html.baseURL + "/page", "--kind", "linked").status == 0)
         #expect(html.requests.count == before, "with --kind, no request")
-        let wrong = try feedcli("feeds", "add", "fb", posts.url)
+        let wrong = try session.feedcli("feeds", "add", "fb", posts.url)
         #expect(wrong.status == 64, "an existing name is refused before any request")
     }
 
@@ -158,16 +156,16 @@ struct ReadingTests {
         let bare = StoreSession()
         #expect(try bare.feedcli("feeds", "list").stdout.contains("Add one: feedcli feeds add NAME URL"))
         #expect(!(try bare.feedcli("feeds", "list", "--json")).stdout.contains("Add one"))
-        #expect(!(try feedcli("feeds", "list")).stdout.contains("Add one"))
+        #expect(!(try session.feedcli("feeds", "list")).stdout.contains("Add one"))
     }
 
     @Test func openHandsTheEntrysAddressToTheBrowser() throws {
-        _ = try feedcli("sync", "b")  // JSON Feed items have no url here; give one a url through a linked feed
+        _ = try session.feedcli("sync", "b")  // JSON Feed items have no url here; give one a url through a linked feed
         let linked = try LoopbackServer { _, connection in
             connection.respond(200, text: #"[{"id":1,"title":"t","html_url":"https://example.org/a?b=1&c"},{"id":2,"url":"file:///etc/passwd"}]"#)
         }
         try session.add("u", linked.baseURL + "/feed", kind: "linked")
-        _ = try feedcli("sync", "u")
+        _ = try session.feedcli("sync", "u")
         let folder = (session.state as NSString).deletingLastPathComponent
         let browser = folder + "/browser.sh"
         try "#!/bin/sh\nprintf '%s' \"$1\" > '\(folder)/opened'\n".write(toFile: browser, atomically: true, encoding: .utf8)
@@ -180,32 +178,32 @@ struct ReadingTests {
         let nothing = try Feedcli.run(Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]),
                                       environment: ["BROWSER": folder + "/no-such-browser"])
         #expect(nothing.status == 78)
-        #expect(try feedcli("open", "nope").status == 66)
+        #expect(try session.feedcli("open", "nope").status == 66)
     }
 
     @Test func everyMakesAPlainSyncSkipAFeedPolledRecently() throws {
-        #expect(try feedcli("feeds", "rm", "posts").status == 0)
-        #expect(try feedcli("feeds", "set", "a", "--every", "2h").status == 0)
-        #expect(try feedcli("sync").status == 0)
+        #expect(try session.feedcli("feeds", "rm", "posts").status == 0)
+        #expect(try session.feedcli("feeds", "set", "a", "--every", "2h").status == 0)
+        #expect(try session.feedcli("sync").status == 0)
         #expect(first.requests.count == 1 && second.requests.count == 1)
-        #expect(try feedcli("sync").status == 0)
+        #expect(try session.feedcli("sync").status == 0)
         #expect(first.requests.count == 1, "a is not due for two hours")
         #expect(second.requests.count == 2, "b has no --every")
-        #expect(try feedcli("sync", "a").status == 0)
+        #expect(try session.feedcli("sync", "a").status == 0)
         #expect(first.requests.count == 2, "naming the feed fetches it anyway")
-        #expect(try feedcli("sync", "--force").status == 0)
+        #expect(try session.feedcli("sync", "--force").status == 0)
         #expect(first.requests.count == 3, "and so does --force")
         let status = try #require(try session.status("a"))
         #expect(status["every_seconds"] as? Int == 7200)
         #expect((status["next_due"] as? String).flatMap(Timestamp.parse).map { $0.timeIntervalSinceNow > 7000 } == true)
-        #expect(try feedcli("feeds", "list").stdout.contains("every 2h, next due "))
-        #expect(try feedcli("status", "a").stdout.contains("  in 1h\n") || feedcli("status", "a").stdout.contains("  in 2h\n"))
-        #expect(try feedcli("feeds", "set", "a", "--every", "never").status == 0)
+        #expect(try session.feedcli("feeds", "list").stdout.contains("every 2h, next due "))
+        #expect(try session.feedcli("status", "a").stdout.contains("  in 1h\n") || session.feedcli("status", "a").stdout.contains("  in 2h\n"))
+        #expect(try session.feedcli("feeds", "set", "a", "--every", "never").status == 0)
         #expect(try session.status("a")?["every_seconds"] as? Int == 0, "never is not unset (it was)")
-        #expect(try feedcli("feeds", "set", "a", "--every", "").status == 0)
+        #expect(try session.feedcli("feeds", "set", "a", "--every", "").status == 0)
         #expect(try session.status("a")?["every_seconds"] is NSNull)
-        #expect(try feedcli("feeds", "set", "a", "--every", "soon").status == 64)
-        #expect(try feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)
+        #expect(try session.feedcli("feeds", "set", "a", "--every", "soon").status == 64)
+        #expect(try session.feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)
         #expect(try session.status("c")?["every_seconds"] as? Int == 1800)
     }
 

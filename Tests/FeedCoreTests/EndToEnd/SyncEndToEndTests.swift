@@ -18,30 +18,26 @@ struct SyncEndToEndTests {
     let session = StoreSession()
     var state: String { session.state }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun { try session.run(arguments) }
-
-    func add(_ name: String, _ url: String, kind: String) throws { try session.add(name, url, kind: kind) }
-
     func ids(_ run: FeedcliRun) -> [String] { JSONLines.ids(run.stdout) }
 
     @Test func firstSyncGetsUpToMaxPagesAndLaterRunsBackfillTheRest() throws {
         let server = try PagedServer(kind: .graph, count: 12, pageSize: 3)
-        try add("g", server.url, kind: "graph")
-        let first = try feedcli("sync", "g", "--jsonl", "--max-pages", "2")
+        try session.add("g", server.url, kind: "graph")
+        let first = try session.feedcli("sync", "g", "--jsonl", "--max-pages", "2")
         #expect(first.status == 0)
         #expect(ids(first) == ["7_7", "7_8", "7_9", "7_10", "7_11", "7_12"], "oldest first")
-        let status = try #require(try feedcli("status", "g", "--json").json as? [[String: Any]])
+        let status = try #require(try session.feedcli("status", "g", "--json").json as? [[String: Any]])
         #expect(status.first?["resume_url"] as? String == server.server.baseURL + "/feed?page=3")
 
-        let second = try feedcli("sync", "g", "--jsonl", "--max-pages", "2")
+        let second = try session.feedcli("sync", "g", "--jsonl", "--max-pages", "2")
         #expect(ids(second) == ["7_4", "7_5", "7_6"], "one page for the top (304), one for the backlog")
-        let third = try feedcli("sync", "g", "--jsonl", "--max-pages", "5")
+        let third = try session.feedcli("sync", "g", "--jsonl", "--max-pages", "5")
         #expect(ids(third) == ["7_1", "7_2", "7_3"])
-        #expect(try feedcli("sync", "g").stdout.isEmpty)
+        #expect(try session.feedcli("sync", "g").stdout.isEmpty)
 
         var delivered: [String] = []
         while true {
-            let next = try feedcli("next", "g", "--json")
+            let next = try session.feedcli("next", "g", "--json")
             guard next.status == 0, let id = (next.json as? [String: Any])?["id"] as? String else { break }
             delivered.append(id)
         }
@@ -51,13 +47,13 @@ struct SyncEndToEndTests {
     @Test(arguments: [("graph", PagedServer.Kind.graph), ("jsonfeed", .jsonfeed), ("linked", .linked)])
     func secondSyncSendsValidatorsAndPrintsNothing(kindName: String, kind: PagedServer.Kind) throws {
         let server = try PagedServer(kind: kind, count: 5, pageSize: 2)
-        try add("f", server.url, kind: kindName)
-        #expect(try feedcli("feeds", "remove", "posts").status == 0, "the default feed needs the internet")
-        let first = try feedcli("sync", "--jsonl")
+        try session.add("f", server.url, kind: kindName)
+        #expect(try session.feedcli("feeds", "remove", "posts").status == 0, "the default feed needs the internet")
+        let first = try session.feedcli("sync", "--jsonl")
         #expect(first.status == 0)
         #expect(ids(first).count == 5)
         let before = server.requests.count
-        let second = try feedcli("sync")
+        let second = try session.feedcli("sync")
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty && second.stderr.isEmpty, "cron hears nothing when nothing is new")
         #expect(server.requests.count == before + 1)
@@ -66,36 +62,36 @@ struct SyncEndToEndTests {
 
     @Test func itemsPublishedLaterAppearOnTheNextSyncExactlyOnce() throws {
         let server = try PagedServer(kind: .jsonfeed, count: 4, pageSize: 3)
-        try add("j", server.url, kind: "jsonfeed")
-        _ = try feedcli("sync")
+        try session.add("j", server.url, kind: "jsonfeed")
+        _ = try session.feedcli("sync")
         server.publish(5...6)
-        let later = try feedcli("sync", "--jsonl")
+        let later = try session.feedcli("sync", "--jsonl")
         #expect(ids(later) == ["5", "6"])
-        #expect(try feedcli("sync", "--jsonl").stdout.isEmpty)
+        #expect(try session.feedcli("sync", "--jsonl").stdout.isEmpty)
         server.publish(7...11)
-        #expect(ids(try feedcli("sync", "--jsonl")) == ["7", "8", "9", "10", "11"], "across page boundaries too")
-        let listed = try feedcli("list", "j", "--jsonl")
+        #expect(ids(try session.feedcli("sync", "--jsonl")) == ["7", "8", "9", "10", "11"], "across page boundaries too")
+        let listed = try session.feedcli("list", "j", "--jsonl")
         #expect(ids(listed) == (1...11).map(String.init), "every entry once, oldest first")
     }
 
     @Test func retryAfterMakesLaterRunsSkipTheFeedWithoutARequest() throws {
         let server = try PagedServer(kind: .linked, count: 2)
-        try add("l", server.url, kind: "linked")
+        try session.add("l", server.url, kind: "linked")
         server.failNext(503, headers: [("Retry-After", "120")])
-        let failed = try feedcli("sync", "l")
+        let failed = try session.feedcli("sync", "l")
         #expect(failed.status == 75)
         #expect(failed.stderr.contains("l: temporary failure"))
-        let status = try #require(try feedcli("status", "l", "--json").json as? [[String: Any]])
+        let status = try #require(try session.feedcli("status", "l", "--json").json as? [[String: Any]])
         let until = try #require(status.first?["retry_not_before"] as? String)
         #expect(Timestamp.parse(until).map { $0.timeIntervalSinceNow > 100 } == true)
         let requests = server.requests.count
-        let skipped = try feedcli("sync", "l")
+        let skipped = try session.feedcli("sync", "l")
         #expect(skipped.status == 0)
         #expect(skipped.stdout.isEmpty && skipped.stderr.isEmpty)
         #expect(server.requests.count == requests, "no request before the server's time")
-        #expect(try feedcli("next", "l").status == 1)
+        #expect(try session.feedcli("next", "l").status == 1)
         #expect(server.requests.count == requests)
-        let forced = try feedcli("sync", "l", "--force", "--jsonl")
+        let forced = try session.feedcli("sync", "l", "--force", "--jsonl")
         #expect(forced.status == 0 && ids(forced) == ["1", "2"])
     }
 
@@ -103,13 +99,13 @@ struct SyncEndToEndTests {
         let good = try PagedServer(kind: .graph, count: 2)
         let gone = try PagedServer(kind: .linked, count: 2)
         let busy = try PagedServer(kind: .jsonfeed, count: 2)
-        try add("a-good", good.url, kind: "graph")
-        try add("b-gone", gone.url, kind: "linked")
-        try add("c-busy", busy.url, kind: "jsonfeed")
-        _ = try feedcli("feeds", "remove", "posts")
+        try session.add("a-good", good.url, kind: "graph")
+        try session.add("b-gone", gone.url, kind: "linked")
+        try session.add("c-busy", busy.url, kind: "jsonfeed")
+        _ = try session.feedcli("feeds", "remove", "posts")
         gone.failNext(410)
         busy.failNext(503)
-        let run = try feedcli("sync", "--jsonl")
+        let run = try session.feedcli("sync", "--jsonl")
         #expect(ids(run) == ["7_1", "7_2"], "the good feed's entries are printed")
         #expect(run.status == 69, "a permanent failure outranks a temporary one")
         let lines = run.stderr.split(separator: "\n")
@@ -118,14 +114,14 @@ struct SyncEndToEndTests {
         #expect(lines.contains { $0.hasPrefix("feedcli: c-busy: temporary failure") })
 
         busy.failNext(503)
-        let onlyTemporary = try feedcli("sync", "c-busy", "b-gone", "--jsonl")
+        let onlyTemporary = try session.feedcli("sync", "c-busy", "b-gone", "--jsonl")
         #expect(onlyTemporary.status == 75)
         #expect(ids(onlyTemporary) == ["1", "2"], "b-gone recovered and was fetched")
     }
 
     @Test func retriesWithinARunForFailuresThatMayPass() throws {
         let server = try PagedServer(kind: .graph, count: 2)
-        try add("g", server.url, kind: "graph")
+        try session.add("g", server.url, kind: "graph")
         server.failNext(500)
         server.failNext(429)
         let run = try Feedcli.run(["sync", "g", "--jsonl", "--state", state, "--retries", "2"])
@@ -141,33 +137,33 @@ struct SyncEndToEndTests {
     @Test func syncOfAnIndexedFeedRequestsConcurrentlyAndStoresInOrder() throws {
         let posts = try PostsServer(available: 23)
         posts.setDelay(0.05)  // so that concurrent requests are in flight together at the server
-        try add("p", posts.url, kind: "indexed")
-        let run = try feedcli("sync", "p", "--jsonl")
+        try session.add("p", posts.url, kind: "indexed")
+        let run = try session.feedcli("sync", "p", "--jsonl")
         #expect(run.status == 0)
         #expect(ids(run) == (1...23).map(String.init))
         #expect(posts.server.peakInFlight == 4)
         posts.setDelay(0)
         #expect(posts.server.connectionCount <= 4, "connections are reused")
-        #expect(try feedcli("sync", "p").stdout.isEmpty)
-        let status = try #require(try feedcli("status", "p", "--json").json as? [[String: Any]])
+        #expect(try session.feedcli("sync", "p").stdout.isEmpty)
+        let status = try #require(try session.feedcli("status", "p", "--json").json as? [[String: Any]])
         #expect(status.first?["next_index"] as? Int == 24)
         #expect(status.first?["unread"] as? Int == 23)
         let bounded = try PostsServer(available: 30)
-        try add("q", bounded.url, kind: "indexed")
-        #expect(ids(try feedcli("sync", "q", "--jsonl", "--max-pages", "10")).count == 10)
+        try session.add("q", bounded.url, kind: "indexed")
+        #expect(ids(try session.feedcli("sync", "q", "--jsonl", "--max-pages", "10")).count == 10)
     }
 
     @Test func nextOnAPagedFeedSyncsThenDeliversTheOldest() throws {
         let server = try PagedServer(kind: .linked, count: 5, pageSize: 2)
-        try add("l", server.url, kind: "linked")
-        let first = try feedcli("next", "l", "--json")
+        try session.add("l", server.url, kind: "linked")
+        let first = try session.feedcli("next", "l", "--json")
         #expect((first.json as? [String: Any])?["id"] as? String == "1")
         #expect((first.json as? [String: Any])?["read"] as? Bool == true)
         let requests = server.requests.count
-        let second = try feedcli("next", "l", "--json")
+        let second = try session.feedcli("next", "l", "--json")
         #expect((second.json as? [String: Any])?["id"] as? String == "2")
         #expect(server.requests.count == requests, "unread entries are delivered without fetching")
-        let shown = try feedcli("show", "3", "--feed", "l", "--json")
+        let shown = try session.feedcli("show", "3", "--feed", "l", "--json")
         #expect((shown.json as? [String: Any])?["title"] as? String == "post 3")
         #expect((shown.json as? [String: Any])?["author"] as? String == "octo")
     }
@@ -176,11 +172,11 @@ struct SyncEndToEndTests {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":"nope"}"#)
         }
-        try add("bad", server.baseURL + "/feed.json", kind: "jsonfeed")
-        let run = try feedcli("sync", "bad")
+        try session.add("bad", server.baseURL + "/feed.json", kind: "jsonfeed")
+        let run = try session.feedcli("sync", "bad")
         #expect(run.status == 65)
         #expect(run.stderr.contains("its `items` is a string, not an array"))
-        #expect(try feedcli("list", "bad", "--json").stdout == "[]\n")
+        #expect(try session.feedcli("list", "bad", "--json").stdout == "[]\n")
     }
 
     /// An item that moves to the next page while a walk runs (it meets it twice) is one entry;
@@ -195,8 +191,8 @@ struct SyncEndToEndTests {
                 connection.respond(200, text: #"[{"id":"2"},{"id":"4"},{"id":"1"}]"#)
             }
         }
-        try add("moving", server.baseURL + "/feed", kind: "linked")
-        let run = try feedcli("sync", "moving", "--jsonl")
+        try session.add("moving", server.baseURL + "/feed", kind: "linked")
+        let run = try session.feedcli("sync", "moving", "--jsonl")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(JSONLines.ids(run.stdout) == ["1", "2", "3", "4"])
     }
@@ -212,8 +208,8 @@ struct SyncEndToEndTests {
             answered.withLock { $0 = true }
             connection.respond(200, text: "[]")
         }
-        try add("a-fast", fast.url, kind: "graph")
-        try add("b-slow", slow.baseURL + "/feed", kind: "linked")
+        try session.add("a-fast", fast.url, kind: "graph")
+        try session.add("b-slow", slow.baseURL + "/feed", kind: "linked")
         // The test reads stdout itself (no background reader to race it for the first bytes).
         let running = try Feedcli.start(["sync", "a-fast", "b-slow", "--jsonl", "--state", state, "--retries", "0"], reading: false)
         let firstOutput = running.out.fileHandleForReading.availableData
@@ -239,7 +235,7 @@ struct SyncEndToEndTests {
                 connection.respond(200, text: "[" + (1...3).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
             }
         }
-        for (number, server) in servers.enumerated() { try add("slow\(number)", server.baseURL + "/feed", kind: "linked") }
+        for (number, server) in servers.enumerated() { try session.add("slow\(number)", server.baseURL + "/feed", kind: "linked") }
         let names = (0..<4).map { "slow\($0)" }
         let together = try Feedcli.run(["sync"] + names + ["--jobs", "4", "--jsonl", "--state", state, "--retries", "0"])
         #expect(together.status == 0)

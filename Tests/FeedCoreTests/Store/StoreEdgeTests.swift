@@ -18,21 +18,17 @@ struct StoreEdgeTests {
     let session = StoreSession()
     var state: String { session.state }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun { try session.run(arguments) }
-
-    func status(_ feed: String) throws -> [String: Any] { try #require(try session.status(feed)) }
-
     func files(under folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
     }
 
     @Test func feedNamesNeverBecomePaths() throws {
-        #expect(try feedcli("read", "--all").status == 0)  // creates the store
+        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
         let folder = (state as NSString).deletingLastPathComponent
         let parent = (folder as NSString).deletingLastPathComponent
         let before = files(under: folder)
         for name in ["x/../../../escaped", "a/b", "..", "nope"] {
-            let run = try feedcli("next", name)
+            let run = try session.feedcli("next", name)
             #expect(run.status == 66, "\(name): \(run.stderr)")
             #expect(run.stderr.contains("no feed named"))
         }
@@ -53,16 +49,16 @@ struct StoreEdgeTests {
     @Test func passwordsInURLsAreMaskedEverywhere() throws {
         let server = try LoopbackServer { _, connection in connection.respond(500, text: "{}") }
         let url = server.baseURL.replacingOccurrences(of: "http://", with: "http://user:hunter2@") + "/feed"
-        #expect(try feedcli("feeds", "add", "secret", url, "--kind", "linked").status == 0)
-        let run = try feedcli("sync", "secret", "--verbose")
+        #expect(try session.feedcli("feeds", "add", "secret", url, "--kind", "linked").status == 0)
+        let run = try session.feedcli("sync", "secret", "--verbose")
         #expect(run.status == 75)
-        let texts = [run.stderr, try feedcli("status").stdout, try feedcli("status", "--json").stdout,
-                     try feedcli("feeds", "list").stdout]
+        let texts = [run.stderr, try session.feedcli("status").stdout, try session.feedcli("status", "--json").stdout,
+                     try session.feedcli("feeds", "list").stdout]
         for text in texts {
             #expect(!text.contains("hunter2"), "\(text)")
             #expect(text.contains("user:***@"), "\(text)")
         }
-        #expect((try status("secret")["last_error"] as? String)?.contains("hunter2") == false)
+        #expect((try session.requireStatus("secret")["last_error"] as? String)?.contains("hunter2") == false)
     }
 
     @Test func aDamagedFeedRowIsAStoreFailureNotACrash() throws {
@@ -85,15 +81,15 @@ struct StoreEdgeTests {
 
     @Test func aDirectoryAtTheStorePathSaysSo() throws {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let run = try feedcli("list")
+        let run = try session.feedcli("list")
         #expect(run.status == 74)
         #expect(run.stderr.contains("is a directory, not a feedcli store"))
     }
 
     @Test func aReadOnlyStoreCanBeReadButNotWritten() throws {
         let posts = try PagedServer(kind: .linked, count: 3)
-        #expect(try feedcli("feeds", "add", "l", posts.url, "--kind", "linked").status == 0)
-        #expect(try feedcli("sync", "l").status == 0)
+        #expect(try session.feedcli("feeds", "add", "l", posts.url, "--kind", "linked").status == 0)
+        #expect(try session.feedcli("sync", "l").status == 0)
         let folder = (state as NSString).deletingLastPathComponent
         // Root may write any file, so the store is made read-only for `nobody`, who runs feedcli.
         let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
@@ -121,11 +117,11 @@ struct StoreEdgeTests {
 
     @Test func aFetchThatFindsNothingNewClearsTheLastError() throws {
         let server = try PagedServer(kind: .graph, count: 2)
-        #expect(try feedcli("feeds", "add", "g", server.url, "--kind", "graph").status == 0)
-        #expect(try feedcli("sync", "g").status == 0)
+        #expect(try session.feedcli("feeds", "add", "g", server.url, "--kind", "graph").status == 0)
+        #expect(try session.feedcli("sync", "g").status == 0)
         server.failNext(500)
-        #expect(try feedcli("sync", "g").status == 75)
-        let failed = try status("g")
+        #expect(try session.feedcli("sync", "g").status == 75)
+        let failed = try session.requireStatus("g")
         #expect(failed["last_error_code"] as? Int == 75)
         // The recovering fetch runs in-process on a clock a minute later, so its time is known
         // (no sleeping until the wall clock's second changes).
@@ -135,7 +131,7 @@ struct StoreEdgeTests {
         fetch.retries = 0
         let context = CommandContext(statePath: state, fetch: fetch, stdout: BufferSink(), stderr: BufferSink(), now: { later })
         #expect(runCommand(Sync.self, ["g"], context) == 0, "a 304")
-        let recovered = try status("g")
+        let recovered = try session.requireStatus("g")
         #expect(recovered["last_error"] is NSNull && recovered["last_error_code"] is NSNull)
         #expect(recovered["last_fetch_at"] as? String == Timestamp.format(later))
         let selected = try Feedcli.shell(#""$FEEDCLI" status --json --state "$S" | jq -r '.[] | select(.last_error) | .name'"#,

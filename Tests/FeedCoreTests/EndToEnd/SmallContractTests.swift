@@ -121,7 +121,7 @@ struct EarlySignalTests {
     @Test func theBrowserStartsWithDefaultSignals() throws {
         let (session, server) = try StoreSession.withOneEntryToOpen()
         defer { withExtendedLifetime(server) {} }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
+        let folder = TestScratch.folder("browser")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let browser = folder.appendingPathComponent("browser").path
         let report = folder.appendingPathComponent("signals").path
