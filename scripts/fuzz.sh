@@ -19,8 +19,8 @@ mkdir -p "$out"
 sources=(
   Sources/FeedCore/Model/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
-  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,IndexedFeed,LinkHeader}.swift
-  Sources/FeedCore/Feeds/{JSONAPIFeed,ItemFilter,FeedTime,SkippedItem,PageItems}.swift
+  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,DefaultFields,IndexedFeed,LinkHeader}.swift
+  Sources/FeedCore/Feeds/{ExpressionFeed,ExpressionMapping,ItemFilter,FeedTime,SkippedItem,PageItems}.swift
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift

@@ -89,8 +89,6 @@ public struct CommandContext: Sendable {
         return home + "/.local/state/feedcli/feedcli.sqlite"
     }
 
-    /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say
-    /// anything: when it cannot be written either, the exit status still tells.
     /// One warning line on stderr: `feedcli: FEED: warning: …`.
     package func warn(_ message: String, feed: String) {
         try? stderr.write("feedcli: \(feed): warning: " + TerminalText.safe(message) + "\n")
@@ -102,6 +100,8 @@ public struct CommandContext: Sendable {
         return EntryPrinter.ReaderPatience(after: wait) { message in try? stderr.write("feedcli: \(TerminalText.safe(message))\n") }
     }
 
+    /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say
+    /// anything: when it cannot be written either, the exit status still tells.
     package func report(_ failure: FeedFailure, feed: String? = nil) {
         try? stderr.write("feedcli: " + (feed.map { "\($0): " } ?? "") + TerminalText.safe(failure.description) + "\n")
     }

@@ -25,7 +25,7 @@ extension PageFormat {
     package var waitsForJQ: Bool { false }
 }
 
-extension JSONAPIFeed {
+extension ExpressionFeed {
     package var waitsForJQ: Bool { true }
 }
 
@@ -44,7 +44,7 @@ extension FeedRegistration {
         case .jsonfeed: format = JSONFeedKind()
         case .linked: format = LinkedFeed()
         case .json, .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange:
-            format = JSONAPIFeed(feedURL: url, expressions: effectiveExpressions, limits: limits)
+            format = ExpressionFeed(feedURL: url, expressions: effectiveExpressions, limits: limits)
         }
         guard let filter = itemFilter(jq: limits) else { return format }
         return FilteredPages(format: format, filter: filter)

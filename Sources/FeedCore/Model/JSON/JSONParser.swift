@@ -15,35 +15,17 @@ import Glibc
 /// so a page of a million small items costs eight bytes an item on top of its body rather than a
 /// tree of a million objects.
 public enum JSONParser {
-    /// Where a page keeps its items, so their raw text can be captured while parsing.
-    public enum ItemArray: Sendable, Equatable {
-        /// The document is the array (`linked` pages).
-        case topLevel
-        /// The array is this member of the top-level object (`data`, `items`); the last member of
-        /// that name wins, as for every lookup.
-        case member(String)
-    }
-
     /// A parsed document: its value and its own raw text (compact).
     public struct Document: Sendable {
         public var value: JSON
         public var source: RawJSON
     }
 
-    /// A parsed page: the document's value with its item array left empty, and that array's
-    /// elements as spans of the body (nil when the document has no such array).
-    public struct PageDocument: Sendable {
-        public var value: JSON
-        public var items: ItemSpans?
-    }
-
-    public static let maximumDepth = 512
-
     /// Parses `data` as one document: its value (the parts `projection` names; all of `data`
     /// is checked) and its compact text (all of it).
     public static func parse(_ data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> Document {
         let result = data.withUnsafeBytes { buffer -> Result<Document, JSONSyntaxError> in
-            var reader = Reader(bytes: buffer, target: nil)
+            var reader = JSONReader(bytes: buffer, target: nil)
             return Result { () throws(JSONSyntaxError) in
                 let (value, range) = try reader.document(projection)
                 return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
@@ -60,54 +42,19 @@ public enum JSONParser {
     /// names are built (all of `data` is checked).
     public static func value(of data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> JSON {
         let result = data.withUnsafeBytes { buffer -> Result<JSON, JSONSyntaxError> in
-            var reader = Reader(bytes: buffer, target: nil)
+            var reader = JSONReader(bytes: buffer, target: nil)
             return Result { () throws(JSONSyntaxError) in try reader.document(projection).value }
         }
         return try result.get()
-    }
-
-    /// At most how many values `data` holds, if it is JSON: one more than its commas and
-    /// opening brackets outside strings (every value but the first of a container follows a
-    /// comma). Counted without parsing, so a reader that must hold every value (jq) can refuse
-    /// a page before anything is built.
-    public static func valueCountBound(of data: Data) -> Int {
-        data.withUnsafeBytes { bytes in
-            var count = 1
-            var tracker = JSONStringTracker()
-            for byte in bytes where tracker.isStructural(byte) {
-                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") { count += 1 }
-            }
-            return count
-        }
     }
 
     /// The names of the first `limit` members of the object `data` is (nil when it is not an
     /// object or not JSON), building none of their values: for messages about a document's shape.
     public static func memberNames(of data: Data, limit: Int) -> [String]? {
         data.withUnsafeBytes { buffer in
-            var reader = Reader(bytes: buffer, target: nil)
+            var reader = JSONReader(bytes: buffer, target: nil)
             return try? reader.memberNames(limit: limit)
         }
-    }
-
-    /// Parses a page whose items are the array at `items`, keeping them as spans of `data`; of
-    /// the rest, only what `rest` names is built.
-    public static func parsePage(
-        _ data: Data, items target: ItemArray, rest: JSONProjection = .whole
-    ) throws(JSONSyntaxError) -> PageDocument {
-        // Spans are 32-bit offsets: a body of 4 GiB or more (only a raised --max-size allows
-        // one) is refused rather than misread.
-        guard data.count <= Int(UInt32.max) else {
-            throw JSONSyntaxError(offset: 0, reason: "a page of 4 GiB or more cannot be read")
-        }
-        let result = data.withUnsafeBytes { buffer -> Result<PageDocument, JSONSyntaxError> in
-            var reader = Reader(bytes: buffer, target: target)
-            return Result { () throws(JSONSyntaxError) in
-                let value = try reader.document(rest).value
-                return PageDocument(value: value, items: reader.captured.map { ItemSpans(data: data, spans: $0) })
-            }
-        }
-        return try result.get()
     }
 }
 
@@ -119,7 +66,7 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { "\(reason) at byte \(offset)" }
 }
 
-private struct Reader {
+struct JSONReader {
     let bytes: UnsafeRawBufferPointer
     let target: JSONParser.ItemArray?
     var position = 0
@@ -364,7 +311,7 @@ private struct Reader {
     /// Where a number lies, checked against the JSON grammar; the cursor ends after it.
     private mutating func scanNumber() throws(JSONSyntaxError) -> Range<Int> {
         let start = position
-        func digits(_ reader: inout Reader) -> Int {
+        func digits(_ reader: inout JSONReader) -> Int {
             let first = reader.position
             while reader.position < reader.bytes.count, (0x30...0x39).contains(reader.bytes[reader.position]) {
                 reader.position += 1

@@ -4,7 +4,7 @@ import Glibc
 /// A write that did not complete: the disk is full (ENOSPC), the descriptor is closed (EBADF),
 /// the device failed (EIO), or the reader went away (EPIPE).
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Bytes of the failed write that did get out (for `waitUntilRead`: that the reader never took).
+    /// Bytes of the failed write that did get out (for `writeUntilTaken`: written, though the reader may not have taken them).
     public var written: Int
     public var errorNumber: Int32
 

@@ -16,7 +16,7 @@ import Testing
 /// servers: feeds defined by jq expressions sync completely, then incrementally, then silently;
 /// bad expressions are usage errors, wrong types fail the feed with nothing committed.
 @Suite("Any JSON API: jq mappings and filters", .timeLimit(.minutes(3)))
-struct JSONAPIFeedTests {
+struct ExpressionFeedTests {
     /// A nested product API (`{"feed":{"contentItems":[{"properties":{…}}]}, "next_cursor"}`),
     /// newest first, two items a page, paged by a cursor sent as `?after=`.
     final class ProductAPI: Sendable {
@@ -307,7 +307,7 @@ struct JSONAPIFeedTests {
         expressions.items = ".list[]"
         expressions.id = #""\(.kind)-\(.n)""#
         expressions.title = ".n"
-        let feed = JSONAPIFeed(feedURL: "https://x.example/", expressions: expressions, limits: JQ.Limits(timeout: .seconds(10)))
+        let feed = ExpressionFeed(feedURL: "https://x.example/", expressions: expressions, limits: JQ.Limits(timeout: .seconds(10)))
         let body = #"{"list":[{"kind":"a","n":100000000000000000001},{"kind":"b","n":2}]}"#
         let page = try feed.page(from: HTTPResponse(status: 200, body: Data(body.utf8), effectiveURL: "https://x.example/"))
         #expect(page.items.map(\.id) == ["a-1e+20", "b-2"], "jq's own (rounded) output for a string it builds")

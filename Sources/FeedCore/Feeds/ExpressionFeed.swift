@@ -1,0 +1,91 @@
+import FeedHTTP
+import FeedJQ
+import FeedModel
+import FoundationEssentials
+import Glibc
+
+/// The `json` kind (and every preset): any JSON response, read by the feed's jq expressions (`FeedExpressions`),
+/// run by libjq in a sandboxed worker process (`JQ`) within the run's `--timeout` and
+/// `--jq-memory`.
+///
+/// Exactness: jq 1.6 holds numbers as doubles, so an id read through jq's values could be
+/// rounded. The worker therefore answers each expression with the paths it names when it names
+/// paths, and the values are read at those paths from feedcli's own parse of the response
+/// (numbers as sent, `source` as the server's members); only an expression that is not a path
+/// (`"\(.a)-\(.b)"`) is read from jq's output. Two different items given one id by such an
+/// expression are never merged: the second is a skipped item.
+///
+/// One page is one request to the worker: the page, `--items`, every field expression (run on
+/// each item that is an object) and the next-page expression go together, and the outcomes
+/// come back together.
+package struct ExpressionFeed: PageFormat {
+    /// The registered URL, to which a cursor or page number is added.
+    package let feedURL: String
+    package let expressions: FeedExpressions
+    package let limits: JQ.Limits
+
+    /// The most items one response may give; a runaway `--items` stops here and fails.
+    package static let itemLimit = 1_000_000
+
+    /// The most JSON values a page may hold. jq holds a page whole, at about 500 bytes a value
+    /// for small objects, so this keeps a worker's memory near 110 MiB (the contract's bound for
+    /// a run is 160); real APIs' pages hold a few tens of thousands.
+    package static let valueLimit = 200_000
+
+    /// An item field set by an expression: its option, the expression, and where it goes (nil
+    /// for the id, which has rules of its own).
+    package typealias Field = (option: String, expression: String, field: WritableKeyPath<FeedItem, String?>?)
+
+    /// The item fields set by expressions, in the order they are sent to the worker.
+    private var fields: [Field] {
+        var fields: [Field] = []
+        if let id = expressions.id { fields.append(("--id", id, nil)) }
+        for (option, expression, path) in [("--title", expressions.title, \FeedItem.title), ("--text", expressions.text, \FeedItem.text),
+                                           ("--author", expressions.author, \FeedItem.author), ("--url", expressions.url, \FeedItem.url),
+                                           ("--published", expressions.published, \FeedItem.published)] {
+            if let expression { fields.append((option, expression, path)) }
+        }
+        return fields
+    }
+
+    /// The expression run on the page for the next page, with its option.
+    private var pageExpression: (option: String, expression: String)? {
+        switch expressions.paging {
+        case .nextURL(let expression)?: ("--next-url", expression)
+        case .cursor(let expression, _)?: ("--cursor", expression)
+        default: nil
+        }
+    }
+
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+        let url = response.effectiveURL
+        guard JSONParser.valueCountBound(of: response.body) <= Self.valueLimit else {
+            throw .badData("page \(Redaction.maskingSecrets(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
+                           + "json feed reads (jq holds a page whole): ask the API for smaller pages (a limit or per_page "
+                           + "parameter), or, for a JSON array of objects with an `id`, use --kind linked")
+        }
+        let document = try FeedDocument.parse(response, what: "page \(url)")
+        let fields = self.fields, pageExpression = self.pageExpression
+        let request = JQMapRequest(
+            page: LoneSurrogates.replaced(in: document.source.text), items: expressions.items ?? ".[]", itemLimit: Self.itemLimit,
+            builtItemLimit: Self.valueLimit, fields: fields.map(\.expression),
+            pageExpressions: pageExpression.map { [$0.expression] } ?? [])
+        let outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome])
+        do {
+            outcomes = try JQ.map(request, limits: limits)
+        } catch {
+            let option: String
+            switch error.progress?.stage {
+            case .field(let index)? where fields.indices.contains(index):
+                option = "\(fields[index].option) (item \((error.progress?.item ?? 0) + 1))"
+            case .pageExpression?: option = pageExpression?.option ?? "--items"
+            case .items?, .reading?: option = "--items"
+            default: option = "the jq expressions"
+            }
+            throw JQFailure.of(error.error, option: option, page: url)
+        }
+        var mapping = ExpressionMapping(fields: fields, base: url)
+        return try mapping.page(document.value, outcomes: outcomes, response: response, feedURL: feedURL,
+                                paging: expressions.paging, pageOption: pageExpression?.option)
+    }
+}
