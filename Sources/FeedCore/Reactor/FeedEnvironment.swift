@@ -27,6 +27,10 @@ public struct FeedEnvironment: Sendable {
     public var commitQueue: DispatchQueue?
     /// The progress line, drawn from the state stream (`FeedReactor.transform(state:)`).
     public var progress: (any RunProgress)?
+    /// Whether the reactor reports what it is doing for each feed (`.activity` mutations: waiting
+    /// for the lock, fetching a page, idle). They exist for the progress line; without one they
+    /// would be reduced and published for nobody, a tenth of what a quiet feed's sync costs.
+    public var tracksActivity: Bool
     /// Told of each step of delivering a feed's entries, for tests that interrupt a run at
     /// every step.
     public var onStep: @Sendable (RunStep) -> Void
@@ -34,7 +38,8 @@ public struct FeedEnvironment: Sendable {
     public init(
         store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
-        commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, tracksActivity: Bool = true,
+        onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
     ) {
         self.store = store
         self.fetcher = fetcher
@@ -44,24 +49,27 @@ public struct FeedEnvironment: Sendable {
         self.lockQueue = lockQueue
         self.commitQueue = commitQueue
         self.progress = progress
+        self.tracksActivity = tracksActivity
         self.onStep = onStep
     }
 
     /// The program's environment: the SQLite store, curl through `FeedFetcher` (retries with
     /// backoff on `scheduler`, tokens from `environment`, requests logged to `logger`), lock
-    /// waits on their own queue, responses handled on the work queue.
+    /// waits on their own queue, responses handled on the work queue; activity tracked when a
+    /// progress line is drawn, unless `tracksActivity` says otherwise.
     public static func live(
         store: FeedStore, http: HTTPClient, options: FetchOptions, output: any EntryOutput,
         scheduler: any Scheduler = DispatchScheduler(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         now: @escaping @Sendable () -> Date = { Date() }, environment: [String: String] = [:],
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
-        progress: (any RunProgress)? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        progress: (any RunProgress)? = nil, tracksActivity: Bool? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
     ) -> FeedEnvironment {
         let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
                                   random: random, environment: environment, logger: logger)
         return FeedEnvironment(store: store, fetcher: fetcher, options: options, output: output, now: now,
-                               lockQueue: lockQueue, commitQueue: workQueue, progress: progress, onStep: onStep)
+                               lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
+                               tracksActivity: tracksActivity ?? (progress != nil), onStep: onStep)
     }
 
     /// Decoding, store work and printing run here, one at a time, never on the HTTP client's

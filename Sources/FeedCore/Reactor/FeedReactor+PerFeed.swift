@@ -13,6 +13,7 @@ extension FeedReactor {
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
         let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
+        let tracksActivity = environment.tracksActivity
         let locked = { @Sendable (lock: any Sendable) throws -> Observable<FeedMutation> in
             let lock = SubscriptionResource(lock)
             onStep(.locked)
@@ -26,7 +27,7 @@ extension FeedReactor {
             }
             return lock.bound(to: Observable.concat([
                 .just(.loaded(record)),
-                .just(.activity(feed: name, .delivering)),
+                tracksActivity ? .just(.activity(feed: name, .delivering)) : .empty(),
                 try body(record),
             ]))
         }
@@ -42,6 +43,7 @@ extension FeedReactor {
             if let failure = error as? FeedFailure, failure.stopsTheRun { throw failure }
             return .deferred { recordFailure(error, feed: name) }
         }
+        guard tracksActivity else { return work }
         return .concat([.just(.activity(feed: name, .waitingForLock)), work, .just(.activity(feed: name, .idle))])
     }
 

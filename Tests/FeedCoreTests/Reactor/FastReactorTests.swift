@@ -38,12 +38,14 @@ struct FastReactorTests {
     let posts = FeedRegistration(name: "p", url: "http://stub/posts", kind: .indexed)
     let graph = FeedRegistration(name: "g", url: "http://stub/graph", kind: .graph)
 
-    fileprivate func host(_ store: MemoryStore, output: any EntryOutput = CountingOutput(), options: FetchOptions = FetchOptions())
-        -> (ReactorHost<RecordingReactor>, Locked<[FeedMutation]>) {
+    fileprivate func host(
+        _ store: MemoryStore, output: any EntryOutput = CountingOutput(), options: FetchOptions = FetchOptions(),
+        tracksActivity: Bool = true
+    ) -> (ReactorHost<RecordingReactor>, Locked<[FeedMutation]>) {
         let mutations = Locked<[FeedMutation]>([])
         let reactor = RecordingReactor(
             base: FeedReactor(environment: FeedEnvironment(store: store, fetcher: fetcher, options: options,
-                                                            output: output, now: { Self.now })),
+                                                            output: output, now: { Self.now }, tracksActivity: tracksActivity)),
             mutations: mutations)
         return (ReactorHost(reactor: reactor), mutations)
     }
@@ -64,6 +66,18 @@ struct FastReactorTests {
                                                "activity fetching", "stored", "delivered", "activity idle"])
         #expect(state.feeds["p"]?.record == record, "the state holds the store's record, as the store returned it")
         #expect(fetcher.requested == ["http://stub/posts/1"])
+    }
+
+    /// Without a progress line nothing reads a feed's activity: the reactor does not report it,
+    /// and the rest of the run is the same.
+    @Test func withoutActivityTrackingTheSameRunHasNoActivityMutations() throws {
+        let store = MemoryStore([posts])
+        fetcher.set("http://stub/posts/1", body: post(1))
+        let (host, mutations) = host(store, tracksActivity: false)
+        let state = host.run(.next(feed: "p"))
+        #expect(state.delivered.map(\.id) == ["1"])
+        #expect(mutations.value.map(\.name) == ["actionStarted", "loaded", "stored", "delivered"])
+        #expect(state.feeds["p"]?.activity == .idle)
     }
 
     @Test func syncCommitsOnlyWhatTheOutputTook() throws {

@@ -29,7 +29,7 @@ struct FeedReactorTests {
         options.retries = 0
         let environment = FeedEnvironment.live(
             store: store, http: try HTTPClient(), options: options,
-            output: EntryPrinter(format: .jsonl, layout: .detailed, sink: BufferSink()))
+            output: EntryPrinter(format: .jsonl, layout: .detailed, sink: BufferSink()), tracksActivity: true)
         host = ReactorHost(reactor: FeedReactor(environment: environment))
         _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
     }
