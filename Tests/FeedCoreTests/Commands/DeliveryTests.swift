@@ -1,8 +1,5 @@
 import FeedBase
 import FeedModel
-import FeedReactive
-import FeedHTTP
-import FeedJQ
 import FeedKinds
 import FeedStore
 import FeedReactor

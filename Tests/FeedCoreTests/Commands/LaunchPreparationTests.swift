@@ -1,14 +1,7 @@
 import Foundation
 import Testing
-@testable import FeedBase
-@testable import FeedModel
-@testable import FeedReactive
-@testable import FeedHTTP
-@testable import FeedJQ
-@testable import FeedKinds
 @testable import FeedStore
 @testable import FeedReactor
-@testable import FeedRendering
 @testable import FeedTerminal
 @testable import FeedCore
 @testable import FeedCLI

@@ -1,14 +1,6 @@
-import FeedBase
-import FeedModel
-import FeedReactive
-import FeedHTTP
-import FeedJQ
-import FeedKinds
-import FeedStore
-import FeedReactor
-import FeedRendering
-import FeedTerminal
-import FeedCore
+@testable import FeedStore
+@testable import FeedReactor
+@testable import FeedCore
 @testable import FeedCLI
 import Foundation
 import Testing

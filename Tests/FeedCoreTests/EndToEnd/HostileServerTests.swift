@@ -1,13 +1,6 @@
-import FeedBase
 import FeedModel
-import FeedReactive
-import FeedHTTP
-import FeedJQ
-import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
-import FeedTerminal
 import FeedCore
 import Foundation
 import Testing

@@ -1,14 +1,7 @@
 import FeedBase
-import FeedModel
 import FeedReactive
-import FeedHTTP
-import FeedJQ
-import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
-import FeedTerminal
-import FeedCore
 import Synchronization
 import Testing
 

@@ -1,7 +1,6 @@
-@testable import FeedKinds
 @testable import FeedModel
-@testable import FeedReactor
 @testable import FeedStore
+@testable import FeedReactor
 import Foundation
 import Testing
 

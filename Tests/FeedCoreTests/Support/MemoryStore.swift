@@ -2,13 +2,9 @@ import FeedBase
 import FeedModel
 import FeedReactive
 import FeedHTTP
-import FeedJQ
 import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
-import FeedTerminal
-import FeedCore
 import Foundation
 
 /// A `FeedStoring` in memory, for reactor tests that need no SQLite file: the same semantics as

@@ -1,16 +1,8 @@
 import CustomDump
 import Dispatch
 import FeedBase
-import FeedModel
-import FeedReactive
-import FeedHTTP
-import FeedJQ
-import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
-import FeedTerminal
-import FeedCore
 import Testing
 
 /// Exhaustive reducer assertions in the manner of TCA's `TestStore`: each step sends one mutation

@@ -1,14 +1,6 @@
-import FeedBase
-import FeedModel
 import FeedReactive
-import FeedHTTP
-import FeedJQ
-import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
-import FeedTerminal
-import FeedCore
 import Synchronization
 
 /// A virtual clock: scheduled actions run only when the test advances time, in due order.

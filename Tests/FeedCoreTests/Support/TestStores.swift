@@ -1,14 +1,6 @@
-import FeedBase
 import FeedModel
-import FeedReactive
-import FeedHTTP
-import FeedJQ
-import FeedKinds
 import FeedStore
 import FeedReactor
-import FeedRendering
-import FeedTerminal
-import FeedCore
 import Foundation
 
 /// A fresh store path in its own temporary folder, inside the test process's scratch folder

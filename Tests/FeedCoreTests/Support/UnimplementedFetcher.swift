@@ -1,10 +1,9 @@
-@testable import FeedHTTP
-@testable import FeedKinds
 @testable import FeedModel
 @testable import FeedReactive
-@testable import FeedReactor
-@testable import FeedRendering
+@testable import FeedHTTP
+@testable import FeedKinds
 @testable import FeedStore
+@testable import FeedReactor
 @testable import FeedTerminal
 import Foundation
 import Testing

@@ -1,4 +1,3 @@
-@testable import FeedBase
 @testable import FeedModel
 @testable import FeedReactive
 @testable import FeedHTTP
@@ -6,9 +5,6 @@
 @testable import FeedKinds
 @testable import FeedStore
 @testable import FeedReactor
-@testable import FeedRendering
-@testable import FeedTerminal
-@testable import FeedCore
 import Foundation
 import Testing
 

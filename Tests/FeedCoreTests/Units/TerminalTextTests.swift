@@ -1,14 +1,6 @@
-@testable import FeedBase
 @testable import FeedModel
-@testable import FeedReactive
-@testable import FeedHTTP
-@testable import FeedJQ
-@testable import FeedKinds
 @testable import FeedStore
 @testable import FeedReactor
-@testable import FeedRendering
-@testable import FeedTerminal
-@testable import FeedCore
 import Testing
 
 /// Plain output's escaping of control characters, and its fast path for text that has none.
