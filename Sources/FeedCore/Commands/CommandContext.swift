@@ -1,14 +1,14 @@
-import FeedHTTP
-import FeedKinds
-import FeedModel
-import FeedReactive
-import FeedReactor
-import FeedRendering
-import FeedStore
-import FeedTerminal
-import FoundationEssentials
+public import FeedHTTP
+public import FeedKinds
+package import FeedModel
+public import FeedReactive
+public import FeedReactor
+public import FeedRendering
+package import FeedStore
+public import FeedTerminal
+public import FoundationEssentials
 import Glibc
-import Logging
+public import Logging
 
 /// What a command needs from the world, injected so that commands run hermetically in tests:
 /// paths, options, output sinks, clock, environment and how to make the HTTP client.

@@ -1,4 +1,4 @@
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 import Glibc
 

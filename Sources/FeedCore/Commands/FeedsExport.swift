@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import FeedRendering
 
 /// `feedcli feeds export --opml`: every feed as one OPML 2.0 document on stdout; no network, no

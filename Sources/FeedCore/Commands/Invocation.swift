@@ -1,6 +1,6 @@
 import FeedKinds
 import FeedRendering
-import FeedTerminal
+public import FeedTerminal
 import FoundationEssentials
 import Logging
 

@@ -1,7 +1,7 @@
 import Dispatch
 import FeedBase
 import FeedHTTP
-import FeedStore
+public import FeedStore
 import FoundationEssentials
 import Synchronization
 

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import FeedRendering
 
 /// `feedcli list [FEED]`: streams stored entries, oldest first; no network.

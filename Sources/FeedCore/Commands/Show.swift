@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import FeedRendering
 
 /// `feedcli show ID [--feed FEED]`: the stored entry (every feed's entry with that id when no

@@ -1,4 +1,4 @@
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 
 /// An item's fields by the first name present, the contract's rules for the `linked` kind and

@@ -1,6 +1,6 @@
-import FeedHTTP
-import FeedJQ
-import FeedModel
+package import FeedHTTP
+package import FeedJQ
+package import FeedModel
 import FoundationEssentials
 import Glibc
 

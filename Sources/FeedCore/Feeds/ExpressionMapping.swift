@@ -1,5 +1,5 @@
 import FeedHTTP
-import FeedJQ
+package import FeedJQ
 import FeedModel
 import FoundationEssentials
 

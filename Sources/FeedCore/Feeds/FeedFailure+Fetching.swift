@@ -1,5 +1,5 @@
-import FeedHTTP
-import FeedModel
+public import FeedHTTP
+public import FeedModel
 import FoundationEssentials
 
 /// How the errors of a fetch (curl's, an HTTP status) become `FeedFailure`s. The reactor adds the

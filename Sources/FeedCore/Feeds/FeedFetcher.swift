@@ -1,9 +1,9 @@
-import Dispatch
-import FeedHTTP
-import FeedModel
-import FeedReactive
+package import Dispatch
+package import FeedHTTP
+package import FeedModel
+package import FeedReactive
 import FoundationEssentials
-import Logging
+package import Logging
 
 /// Sends a feed's requests politely: its bearer token, conditional-GET validators, retries with
 /// backoff and jitter for what may recover, and a log line per request under `--verbose`.

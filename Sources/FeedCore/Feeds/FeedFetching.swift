@@ -1,6 +1,6 @@
-import FeedHTTP
-import FeedModel
-import FeedReactive
+public import FeedHTTP
+public import FeedModel
+public import FeedReactive
 import FoundationEssentials
 
 /// How the feed kinds fetch: `FeedFetcher` (curl, retries, tokens, logging) in the program, a

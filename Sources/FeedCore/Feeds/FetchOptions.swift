@@ -1,4 +1,4 @@
-import FeedJQ
+package import FeedJQ
 import FoundationEssentials
 
 /// The per-run knobs of fetching, from the command line.

@@ -1,6 +1,6 @@
 import FeedBase
-import FeedHTTP
-import FeedReactive
+package import FeedHTTP
+package import FeedReactive
 import FoundationEssentials
 
 /// Requests indices `start…` through `request`, up to `inFlight` at once in a sliding window (a

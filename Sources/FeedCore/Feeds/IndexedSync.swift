@@ -1,7 +1,7 @@
 import FeedBase
-import FeedModel
-import FeedReactive
-import FoundationEssentials
+package import FeedModel
+package import FeedReactive
+package import FoundationEssentials
 import Glibc
 
 /// Fetching an `indexed` feed: `GET {url}/{n}` for the next indices, stopping at the first 404.

@@ -1,7 +1,7 @@
 import Dispatch
 import FeedBase
 import FeedHTTP
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,4 @@
-import FeedHTTP
+public import FeedHTTP
 import FoundationEssentials
 import Glibc
 

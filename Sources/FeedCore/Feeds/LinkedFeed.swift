@@ -1,5 +1,5 @@
-import FeedHTTP
-import FeedModel
+package import FeedHTTP
+package import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,4 @@
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 
 /// A walk's new entries, oldest first, made from its pages' items when asked for: a walk that

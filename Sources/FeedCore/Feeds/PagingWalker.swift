@@ -1,7 +1,7 @@
 import FeedBase
 import FeedHTTP
-import FeedModel
-import FeedReactive
+package import FeedModel
+package import FeedReactive
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,4 @@
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 
 /// An item a feed's page held but feedcli could not keep (no usable id, a field of the wrong

@@ -1,5 +1,5 @@
-import CCurl
-import FeedReactive
+package import CCurl
+package import FeedReactive
 import FoundationEssentials
 
 /// One request in flight: an easy handle, the buffers its callbacks fill, and the observer that

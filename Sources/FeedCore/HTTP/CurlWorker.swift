@@ -1,7 +1,7 @@
 import CCurl
 import Dispatch
 import FeedBase
-import FeedReactive
+package import FeedReactive
 import FoundationEssentials
 import Glibc
 import Synchronization

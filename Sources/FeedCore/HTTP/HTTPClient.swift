@@ -1,6 +1,6 @@
 import Dispatch
 import FeedModel
-import FeedReactive
+public import FeedReactive
 import FoundationEssentials
 
 /// An HTTP client on libcurl whose requests are cold observables.

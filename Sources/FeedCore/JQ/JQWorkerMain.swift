@@ -1,5 +1,5 @@
 import CJQ
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 import Glibc
 

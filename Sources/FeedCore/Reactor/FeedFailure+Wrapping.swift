@@ -1,5 +1,5 @@
 import FeedKinds
-import FeedModel
+public import FeedModel
 import FeedStore
 import FoundationEssentials
 

@@ -1,6 +1,6 @@
-import FeedKinds
-import FeedModel
-import FeedReactive
+package import FeedKinds
+package import FeedModel
+package import FeedReactive
 import FoundationEssentials
 import Glibc
 

@@ -1,7 +1,7 @@
 import FeedKinds
-import FeedModel
-import FeedReactive
-import FoundationEssentials
+package import FeedModel
+package import FeedReactive
+package import FoundationEssentials
 
 /// One feed's work: under its lock, bracketed by activity, its failure recorded.
 extension FeedReactor {

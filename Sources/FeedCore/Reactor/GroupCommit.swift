@@ -1,8 +1,8 @@
-import Dispatch
+package import Dispatch
 import FeedBase
-import FeedModel
-import FeedReactive
-import FeedStore
+package import FeedModel
+package import FeedReactive
+package import FeedStore
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,4 @@
-import FeedReactive
+public import FeedReactive
 import FoundationEssentials
 
 /// A reactor turns what the user asked for into state, in the manner of ReactorKit:

@@ -1,6 +1,6 @@
 import Dispatch
 import FeedBase
-import FeedReactive
+public import FeedReactive
 import FoundationEssentials
 import Glibc
 

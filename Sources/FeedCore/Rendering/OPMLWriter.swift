@@ -1,5 +1,5 @@
-import FeedModel
-import FoundationEssentials
+public import FeedModel
+public import FoundationEssentials
 import Glibc
 
 /// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline type="rss">`

@@ -1,5 +1,5 @@
-import FeedModel
-import FoundationEssentials
+public import FeedModel
+public import FoundationEssentials
 
 /// `status` in plain text: one line a feed, as a dashboard (name, kind, unread/total, last fetch
 /// as an age, when a plain sync fetches it next, an error mark), under a header, in columns.

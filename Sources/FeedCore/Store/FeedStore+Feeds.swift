@@ -1,6 +1,6 @@
 import CSQLite
-import FeedModel
-import FoundationEssentials
+public import FeedModel
+public import FoundationEssentials
 import Glibc
 
 /// Registered feeds and their polling state.

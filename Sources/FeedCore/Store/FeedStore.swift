@@ -1,5 +1,5 @@
 import CSQLite
-import FeedModel
+public import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,5 @@
 import CSQLite
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,7 +1,7 @@
 import FeedBase
-import FeedModel
-import FeedReactor
-import FeedRendering
+public import FeedModel
+public import FeedReactor
+public import FeedRendering
 import FoundationEssentials
 import Glibc
 import Synchronization

@@ -1,4 +1,4 @@
-import FeedModel
+public import FeedModel
 import FoundationEssentials
 import Glibc
 import Synchronization

@@ -1,6 +1,6 @@
 import FeedBase
 import FeedModel
-import FeedReactor
+public import FeedReactor
 import FoundationEssentials
 import Glibc
 

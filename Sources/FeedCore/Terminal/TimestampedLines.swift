@@ -1,5 +1,5 @@
-import FeedModel
-import FoundationEssentials
+public import FeedModel
+public import FoundationEssentials
 import Glibc
 import Synchronization
 

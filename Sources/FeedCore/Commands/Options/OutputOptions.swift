@@ -1,5 +1,5 @@
-import ArgumentParser
-import FeedRendering
+public import ArgumentParser
+public import FeedRendering
 
 /// `--json` or `--jsonl` (plain text when neither).
 public enum DataFormat: String, EnumerableFlag {

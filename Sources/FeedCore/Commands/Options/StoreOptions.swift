@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import FoundationEssentials
 
 /// Where the store is and how long to wait for another run: every command takes these.

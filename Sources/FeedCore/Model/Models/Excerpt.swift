@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Short, one-line, terminal-safe quotations of server data for error messages.
 package enum Excerpt {

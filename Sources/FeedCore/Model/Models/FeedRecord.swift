@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// A feed's registration plus everything the store keeps about its polling: the persistent part
 /// of the reactor's per-feed state.

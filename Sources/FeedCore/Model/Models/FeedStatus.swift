@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// One feed's state.
 public struct FeedStatus: Sendable, Equatable {

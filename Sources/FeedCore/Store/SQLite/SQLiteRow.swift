@@ -1,5 +1,5 @@
 import CSQLite
-import FeedModel
+package import FeedModel
 import FoundationEssentials
 
 /// The current row of a stepping statement, read by column position.
