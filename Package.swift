@@ -20,10 +20,6 @@ import PackageDescription
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
-// A plain `import` is internal: a target that shows another's types in its own API says so
-// with `public import` (or `package import`), and nothing leaks further by accident.
-let layered: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault")]
-
 // SQLite is linked as the shared library, except by scripts/build-release.sh, which sets
 // FEEDCLI_STATIC_SQLITE and links the archive into the binary instead (loading libsqlite3.so and
 // binding its symbols is a measurable share of a `next`).
@@ -56,36 +52,36 @@ let package = Package(
             name: "CJQ",
             linkerSettings: [.linkedLibrary("dl")]
         ),
-        .target(name: "FeedBase", path: "Sources/FeedCore/Base", swiftSettings: layered),
-        .target(name: "FeedModel", dependencies: ["FeedBase"], path: "Sources/FeedCore/Model", swiftSettings: layered),
-        .target(name: "FeedReactive", dependencies: ["FeedBase"], path: "Sources/FeedCore/Reactive", swiftSettings: layered),
+        .target(name: "FeedBase", path: "Sources/FeedCore/Base"),
+        .target(name: "FeedModel", dependencies: ["FeedBase"], path: "Sources/FeedCore/Model"),
+        .target(name: "FeedReactive", dependencies: ["FeedBase"], path: "Sources/FeedCore/Reactive"),
         .target(
             name: "FeedHTTP",
             dependencies: ["CCurl", "FeedBase", "FeedReactive", "FeedModel"],
-            path: "Sources/FeedCore/HTTP", swiftSettings: layered
+            path: "Sources/FeedCore/HTTP"
         ),
-        .target(name: "FeedJQ", dependencies: ["CJQ", "FeedBase", "FeedModel"], path: "Sources/FeedCore/JQ", swiftSettings: layered),
+        .target(name: "FeedJQ", dependencies: ["CJQ", "FeedBase", "FeedModel"], path: "Sources/FeedCore/JQ"),
         .target(
             name: "FeedKinds",
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", logging],
-            path: "Sources/FeedCore/Feeds", swiftSettings: layered
+            path: "Sources/FeedCore/Feeds"
         ),
         .target(
             name: "FeedStore",
             dependencies: ["CSQLite", "FeedBase", "FeedModel"],
-            path: "Sources/FeedCore/Store", swiftSettings: layered,
+            path: "Sources/FeedCore/Store",
             linkerSettings: sqlite
         ),
         .target(
             name: "FeedReactor",
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStore", logging],
-            path: "Sources/FeedCore/Reactor", swiftSettings: layered
+            path: "Sources/FeedCore/Reactor"
         ),
-        .target(name: "FeedRendering", dependencies: ["FeedBase", "FeedModel"], path: "Sources/FeedCore/Rendering", swiftSettings: layered),
+        .target(name: "FeedRendering", dependencies: ["FeedBase", "FeedModel"], path: "Sources/FeedCore/Rendering"),
         .target(
             name: "FeedTerminal",
             dependencies: ["FeedBase", "FeedModel", "FeedReactor", "FeedRendering"],
-            path: "Sources/FeedCore/Terminal", swiftSettings: layered
+            path: "Sources/FeedCore/Terminal"
         ),
         .target(
             name: "FeedCore",
@@ -94,7 +90,7 @@ let package = Package(
                 "FeedReactor", "FeedRendering", "FeedTerminal", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/FeedCore/Commands", swiftSettings: layered
+            path: "Sources/FeedCore/Commands"
         ),
         .executableTarget(
             name: "FeedCLI",

@@ -44,7 +44,7 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binar
   done
   # The linker warns about every ASan helper symbol; keep its output unless the build fails.
   if ! swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
-      -package-name feedcli -enable-upcoming-feature InternalImportsByDefault -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
+      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     exit 1
   fi

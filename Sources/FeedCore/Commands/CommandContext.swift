@@ -1,14 +1,14 @@
-public import FeedHTTP
-public import FeedKinds
-package import FeedModel
-public import FeedReactive
-public import FeedReactor
-public import FeedRendering
-package import FeedStore
-public import FeedTerminal
-public import FoundationEssentials
+import FeedHTTP
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FeedReactor
+import FeedRendering
+import FeedStore
+import FeedTerminal
+import FoundationEssentials
 import Glibc
-public import Logging
+import Logging
 
 /// What a command needs from the world, injected so that commands run hermetically in tests:
 /// paths, options, output sinks, clock, environment and how to make the HTTP client.

@@ -1,4 +1,4 @@
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 import Glibc
 

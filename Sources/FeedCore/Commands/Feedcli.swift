@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import FeedModel
 
 /// `feedcli`: the root of the command tree. The executable parses a command line with it and

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// One feedcli command: its options (swift-argument-parser reads them) and what it does with a
 /// context, together in the command's file, as SwiftPM's commands are.

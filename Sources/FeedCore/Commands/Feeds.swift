@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `feedcli feeds …`: the group of the commands that register, list, change and remove feeds.
 public struct Feeds: ParsableCommand {

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import FeedRendering
 
 /// `feedcli feeds export --opml`: every feed as one OPML 2.0 document on stdout; no network, no

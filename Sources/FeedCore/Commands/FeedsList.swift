@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `feedcli feeds list`: each feed's details (`status` is the one-line overview); on a store with
 /// no feed but the built-in one, plain output says how to add one.

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `feedcli feeds remove NAME` (or `feeds rm NAME`): the feed and its entries, once no other run
 /// is working on it.

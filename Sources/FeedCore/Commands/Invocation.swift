@@ -1,6 +1,6 @@
 import FeedKinds
 import FeedRendering
-public import FeedTerminal
+import FeedTerminal
 import FoundationEssentials
 import Logging
 

@@ -1,7 +1,7 @@
 import Dispatch
 import FeedBase
 import FeedHTTP
-public import FeedStore
+import FeedStore
 import FoundationEssentials
 import Synchronization
 

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import FeedRendering
 
 /// `feedcli list [FEED]`: streams stored entries, oldest first; no network.

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import FeedModel
 import FeedStore
 import FeedTerminal

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `feedcli read ID… [--feed FEED]`: ids or handles marked read, in one transaction; 66 and
 /// nothing changed when one names no entry. `read --all [FEED…]`: every entry of the feeds (all

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import FeedRendering
 
 /// `feedcli show ID [--feed FEED]`: the stored entry (every feed's entry with that id when no

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `feedcli unread ID… [--feed FEED]`: ids or handles marked unread, in one transaction, so that
 /// `next` delivers them again in their order; 66 and nothing changed when one names no entry.

@@ -1,4 +1,4 @@
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// An item's fields by the first name present, the contract's rules for the `linked` kind and

@@ -1,6 +1,6 @@
-package import FeedHTTP
-package import FeedJQ
-package import FeedModel
+import FeedHTTP
+import FeedJQ
+import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,5 @@
 import FeedHTTP
-package import FeedJQ
+import FeedJQ
 import FeedModel
 import FoundationEssentials
 

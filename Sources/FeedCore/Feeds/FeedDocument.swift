@@ -1,6 +1,6 @@
-package import FeedHTTP
-package import FeedModel
-package import FoundationEssentials
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
 import Glibc
 
 /// Reading a response as the document a feed kind promises, with failures in feed terms: what

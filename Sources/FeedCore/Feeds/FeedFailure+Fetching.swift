@@ -1,5 +1,5 @@
-public import FeedHTTP
-public import FeedModel
+import FeedHTTP
+import FeedModel
 import FoundationEssentials
 
 /// How the errors of a fetch (curl's, an HTTP status) become `FeedFailure`s. The reactor adds the

@@ -1,9 +1,9 @@
-package import Dispatch
-package import FeedHTTP
-package import FeedModel
-package import FeedReactive
+import Dispatch
+import FeedHTTP
+import FeedModel
+import FeedReactive
 import FoundationEssentials
-package import Logging
+import Logging
 
 /// Sends a feed's requests politely: its bearer token, conditional-GET validators, retries with
 /// backoff and jitter for what may recover, and a log line per request under `--verbose`.

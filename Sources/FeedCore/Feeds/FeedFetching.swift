@@ -1,6 +1,6 @@
-public import FeedHTTP
-public import FeedModel
-public import FeedReactive
+import FeedHTTP
+import FeedModel
+import FeedReactive
 import FoundationEssentials
 
 /// How the feed kinds fetch: `FeedFetcher` (curl, retries, tokens, logging) in the program, a

@@ -1,6 +1,6 @@
-package import FeedHTTP
-package import FeedJQ
-package import FeedModel
+import FeedHTTP
+import FeedJQ
+import FeedModel
 import FoundationEssentials
 
 /// One page of a paged feed, as its kind reads it.

@@ -1,5 +1,5 @@
-package import FeedModel
-package import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 
 /// A `json` feed's `--published` value as an RFC 3339 UTC time, by the contract: RFC 3339, RFC
 /// 2822 (`Tue, 10 Jun 2003 04:00:00 +0000`), or Unix seconds or milliseconds (a number above

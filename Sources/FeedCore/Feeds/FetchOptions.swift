@@ -1,4 +1,4 @@
-package import FeedJQ
+import FeedJQ
 import FoundationEssentials
 
 /// The per-run knobs of fetching, from the command line.

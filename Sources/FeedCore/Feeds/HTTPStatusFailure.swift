@@ -1,4 +1,4 @@
-public import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// A response whose status means the fetch failed, before it is judged as a `FeedFailure`. Kept

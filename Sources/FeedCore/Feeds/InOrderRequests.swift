@@ -1,6 +1,6 @@
 import FeedBase
-package import FeedHTTP
-package import FeedReactive
+import FeedHTTP
+import FeedReactive
 import FoundationEssentials
 
 /// Requests indices `start…` through `request`, up to `inFlight` at once in a sliding window (a

@@ -1,5 +1,5 @@
-package import FeedHTTP
-package import FeedModel
+import FeedHTTP
+import FeedModel
 import FoundationEssentials
 
 /// The `indexed` kind: `GET {url}/{n}` returns post `n` (jsonplaceholder's `/posts/1`…), and a

@@ -1,7 +1,7 @@
 import FeedBase
-package import FeedModel
-package import FeedReactive
-package import FoundationEssentials
+import FeedModel
+import FeedReactive
+import FoundationEssentials
 import Glibc
 
 /// Fetching an `indexed` feed: `GET {url}/{n}` for the next indices, stopping at the first 404.

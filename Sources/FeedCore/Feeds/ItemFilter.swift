@@ -1,6 +1,6 @@
-package import FeedHTTP
-package import FeedJQ
-package import FeedModel
+import FeedHTTP
+import FeedJQ
+import FeedModel
 import FoundationEssentials
 
 /// A feed's `--filter`: a jq expression run on each item's `source`; an item for which its first

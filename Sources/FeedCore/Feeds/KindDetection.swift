@@ -1,7 +1,7 @@
 import Dispatch
 import FeedBase
 import FeedHTTP
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 import Glibc
 

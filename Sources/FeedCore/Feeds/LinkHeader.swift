@@ -1,4 +1,4 @@
-public import FeedHTTP
+import FeedHTTP
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,5 @@
-package import FeedHTTP
-package import FeedModel
+import FeedHTTP
+import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,4 @@
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// A walk's new entries, oldest first, made from its pages' items when asked for: a walk that

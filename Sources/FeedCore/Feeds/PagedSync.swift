@@ -1,7 +1,7 @@
 import FeedBase
-package import FeedModel
-package import FeedReactive
-package import FoundationEssentials
+import FeedModel
+import FeedReactive
+import FoundationEssentials
 
 /// Fetching a paged feed (`graph`, `jsonfeed`, `linked`): a walk from the feed's URL for what is
 /// new, then, with the page budget left, a backfill walk from where an earlier walk was cut.

@@ -1,7 +1,7 @@
 import FeedBase
 import FeedHTTP
-package import FeedModel
-package import FeedReactive
+import FeedModel
+import FeedReactive
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,4 @@
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// An item a feed's page held but feedcli could not keep (no usable id, a field of the wrong

@@ -1,4 +1,4 @@
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// What a feed's fetching strategy reports while it runs: each request as it starts (for the

@@ -1,5 +1,5 @@
-package import CCurl
-package import FeedReactive
+import CCurl
+import FeedReactive
 import FoundationEssentials
 
 /// One request in flight: an easy handle, the buffers its callbacks fill, and the observer that

@@ -1,7 +1,7 @@
 import CCurl
 import Dispatch
 import FeedBase
-package import FeedReactive
+import FeedReactive
 import FoundationEssentials
 import Glibc
 import Synchronization

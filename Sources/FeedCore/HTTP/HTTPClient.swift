@@ -1,6 +1,6 @@
 import Dispatch
 import FeedModel
-public import FeedReactive
+import FeedReactive
 import FoundationEssentials
 
 /// An HTTP client on libcurl whose requests are cold observables.

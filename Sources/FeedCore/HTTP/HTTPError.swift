@@ -1,4 +1,4 @@
-package import CCurl
+import CCurl
 import FoundationEssentials
 
 /// Why a request produced no response. `message` is curl's own explanation (its error buffer) when

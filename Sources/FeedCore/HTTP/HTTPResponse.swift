@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// A complete HTTP response: every status is a response (a 404 or a 500 is not an error at this
 /// layer; what a status means is the feed's business).

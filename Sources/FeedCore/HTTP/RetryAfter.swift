@@ -1,5 +1,5 @@
 import FeedModel
-public import FoundationEssentials
+import FoundationEssentials
 
 /// The `Retry-After` header (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, read without
 /// traps and capped, because a server's number must never crash feedcli or silence a feed for

@@ -1,5 +1,5 @@
 import CJQ
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,7 +1,7 @@
-package import CJQ
+import CJQ
 import FoundationEssentials
 import Glibc
-package import Synchronization
+import Synchronization
 
 /// The jq workers of this process (`JQWorkerMain` says what one is): started on first need, one
 /// per request in flight, kept idle between requests for reuse, and ended when one crashes, runs

@@ -1,4 +1,4 @@
-public import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// Where a run hands entries to the user: the reactor delivers a block of entries here and

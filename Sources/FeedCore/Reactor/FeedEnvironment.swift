@@ -1,10 +1,10 @@
-public import Dispatch
-public import FeedHTTP
-public import FeedKinds
-public import FeedReactive
-public import FeedStore
-public import FoundationEssentials
-public import Logging
+import Dispatch
+import FeedHTTP
+import FeedKinds
+import FeedReactive
+import FeedStore
+import FoundationEssentials
+import Logging
 
 /// Everything the feed reactor reaches outside itself, injected: the store and the fetcher
 /// behind small protocols (so a reactor test needs no SQLite file and no socket), the output,

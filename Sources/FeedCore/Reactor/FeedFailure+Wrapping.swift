@@ -1,5 +1,5 @@
 import FeedKinds
-public import FeedModel
+import FeedModel
 import FeedStore
 import FoundationEssentials
 

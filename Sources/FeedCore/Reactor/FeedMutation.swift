@@ -1,5 +1,5 @@
-public import FeedModel
-public import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 
 /// What happened, as `reduce` learns it. Every change of `FeedReactorState` comes through one of
 /// these; per-feed state always arrives as the store's own record, never recomputed.

@@ -1,6 +1,6 @@
-package import FeedKinds
-package import FeedModel
-package import FeedReactive
+import FeedKinds
+import FeedModel
+import FeedReactive
 import FoundationEssentials
 import Glibc
 

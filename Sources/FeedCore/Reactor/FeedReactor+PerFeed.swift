@@ -1,7 +1,7 @@
 import FeedKinds
-package import FeedModel
-package import FeedReactive
-package import FoundationEssentials
+import FeedModel
+import FeedReactive
+import FoundationEssentials
 
 /// One feed's work: under its lock, bracketed by activity, its failure recorded.
 extension FeedReactor {

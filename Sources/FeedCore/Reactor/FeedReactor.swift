@@ -1,6 +1,6 @@
-package import FeedKinds
-package import FeedModel
-public import FeedReactive
+import FeedKinds
+import FeedModel
+import FeedReactive
 import FoundationEssentials
 import Glibc
 

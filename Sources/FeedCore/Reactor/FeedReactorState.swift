@@ -1,4 +1,4 @@
-public import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// The reactor's state: per feed, what the store says and what this run did; plus the entries

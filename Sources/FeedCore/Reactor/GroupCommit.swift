@@ -1,8 +1,8 @@
-package import Dispatch
+import Dispatch
 import FeedBase
-package import FeedModel
-package import FeedReactive
-package import FeedStore
+import FeedModel
+import FeedReactive
+import FeedStore
 import FoundationEssentials
 import Glibc
 

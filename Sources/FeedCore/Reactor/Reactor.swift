@@ -1,4 +1,4 @@
-public import FeedReactive
+import FeedReactive
 import FoundationEssentials
 
 /// A reactor turns what the user asked for into state, in the manner of ReactorKit:

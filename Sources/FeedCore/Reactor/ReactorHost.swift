@@ -1,6 +1,6 @@
 import Dispatch
 import FeedBase
-public import FeedReactive
+import FeedReactive
 import FoundationEssentials
 import Glibc
 

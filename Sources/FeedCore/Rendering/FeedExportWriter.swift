@@ -1,4 +1,4 @@
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// The document `feedcli export` writes: stored entries, newest first, as one JSON Feed 1.1 or

@@ -1,5 +1,5 @@
-public import FeedModel
-public import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 import Glibc
 
 /// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline type="rss">`

@@ -1,5 +1,5 @@
-public import FeedModel
-public import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 
 /// `status` in plain text: one line a feed, as a dashboard (name, kind, unread/total, last fetch
 /// as an age, when a plain sync fetches it next, an error mark), under a header, in columns.

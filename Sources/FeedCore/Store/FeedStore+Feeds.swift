@@ -1,6 +1,6 @@
 import CSQLite
-public import FeedModel
-public import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 import Glibc
 
 /// Registered feeds and their polling state.

@@ -1,5 +1,5 @@
 import CSQLite
-public import FeedModel
+import FeedModel
 import FoundationEssentials
 import Glibc
 

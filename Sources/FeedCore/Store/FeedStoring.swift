@@ -1,5 +1,5 @@
-public import FeedModel
-public import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 
 /// What the feed reactor needs of a store: `FeedStore` (SQLite) in the program, an in-memory
 /// stand-in in fast reactor tests. Every write returns the feed's record as the store now holds

@@ -1,5 +1,5 @@
 import CSQLite
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,5 @@
-public import FeedModel
-public import Glibc
+import FeedModel
+import Glibc
 import Synchronization
 
 /// Collects output in memory, for tests; can be told to fail like a full disk after some bytes.

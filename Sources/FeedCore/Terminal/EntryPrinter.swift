@@ -1,7 +1,7 @@
 import FeedBase
-public import FeedModel
-public import FeedReactor
-public import FeedRendering
+import FeedModel
+import FeedReactor
+import FeedRendering
 import FoundationEssentials
 import Glibc
 import Synchronization

@@ -1,4 +1,4 @@
-public import FeedModel
+import FeedModel
 import FoundationEssentials
 import Glibc
 import Synchronization

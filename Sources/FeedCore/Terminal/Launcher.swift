@@ -1,5 +1,5 @@
 import FoundationEssentials
-package import Glibc
+import Glibc
 
 /// Starts the program that opens a web address for `feedcli open`, as other Unix tools read
 /// `$BROWSER`: a colon-separated list of commands, tried in order until one starts; each is a

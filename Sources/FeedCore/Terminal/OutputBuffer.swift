@@ -1,4 +1,4 @@
-public import FeedModel
+import FeedModel
 
 /// Batches small writes into large ones (for `list` over 100,000 entries): bytes go out when
 /// 64 KiB have gathered and at `flush()`.

@@ -1,6 +1,6 @@
 import FeedBase
 import FeedModel
-public import FeedReactor
+import FeedReactor
 import FoundationEssentials
 import Glibc
 

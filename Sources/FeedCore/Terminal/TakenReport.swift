@@ -1,4 +1,4 @@
-public import FeedModel
+import FeedModel
 
 /// How much of one write the reader took, and why it took no more.
 public struct TakenReport: Sendable, Equatable {

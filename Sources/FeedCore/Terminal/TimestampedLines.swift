@@ -1,5 +1,5 @@
-public import FeedModel
-public import FoundationEssentials
+import FeedModel
+import FoundationEssentials
 import Glibc
 import Synchronization
 

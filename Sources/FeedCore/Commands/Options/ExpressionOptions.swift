@@ -1,5 +1,5 @@
-public import ArgumentParser
-public import FeedModel
+import ArgumentParser
+import FeedModel
 
 /// A `json` feed's jq expressions and any feed's filter (`feeds add`, `feeds set`); the
 /// contract's "Any JSON API".

@@ -1,5 +1,5 @@
-public import ArgumentParser
-public import FeedRendering
+import ArgumentParser
+import FeedRendering
 
 /// `--json` or `--jsonl` (plain text when neither).
 public enum DataFormat: String, EnumerableFlag {

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import FoundationEssentials
 
 /// Where the store is and how long to wait for another run: every command takes these.

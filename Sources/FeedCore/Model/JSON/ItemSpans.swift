@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 
 /// The elements of a page's item array, each kept as its span of the response body and read
 /// again when asked for: eight bytes an item on top of the body, however many items a page holds.

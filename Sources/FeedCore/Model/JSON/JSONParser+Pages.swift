@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// What the parser knows of pages: an item array kept as spans of the body, and a bound on a
 /// page's values counted before anything is built.

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 import Glibc
 
 /// Reads server bytes as JSON (RFC 8259), strictly and without traps: any input ends in a value

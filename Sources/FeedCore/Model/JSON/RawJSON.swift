@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 
 /// A JSON value kept as the server's own text, compacted to one line.
 ///

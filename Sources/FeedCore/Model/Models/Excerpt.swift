@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 
 /// Short, one-line, terminal-safe quotations of server data for error messages.
 package enum Excerpt {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// A feed's registration plus everything the store keeps about its polling: the persistent part
 /// of the reactor's per-feed state.

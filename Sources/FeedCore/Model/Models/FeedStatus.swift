@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// One feed's state.
 public struct FeedStatus: Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// What a successful fetch changes, committed together with its entries in one transaction.
 public struct FetchCommit: Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// RFC 3339 timestamps, the only time format feedcli prints: `2026-11-21T19:00:00Z`, always UTC.
 ///

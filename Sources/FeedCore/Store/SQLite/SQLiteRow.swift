@@ -1,5 +1,5 @@
 import CSQLite
-package import FeedModel
+import FeedModel
 import FoundationEssentials
 
 /// The current row of a stepping statement, read by column position.
