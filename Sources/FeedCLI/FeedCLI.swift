@@ -34,8 +34,8 @@ enum FeedCLI {
         do {
             if arguments.isEmpty {
                 // Bare `feedcli`: a short usage, then the overview of the feeds (`status`).
-                status = Status.show(feeds: [], preamble: Feedcli.briefUsage,
-                                     context: invocation.defaultContext(statePath: nil, fetches: false))
+                status = invocation.defaultContext(statePath: nil, fetches: false)
+                    .printStatus(feeds: [], preamble: Feedcli.briefUsage)
             } else if let line = preparse.plainNext {
                 // What `Next` does with these options, without ArgumentParser's reflection.
                 status = Next.run(feed: line.feed, invocation.defaultContext(statePath: line.statePath, fetches: true))

@@ -12,6 +12,6 @@ public struct FeedsList: FeedcliCommand {
     public var options: CommandOptions { CommandOptions(store: store, output: output) }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        Status.show(feeds: [], hintsWhenBare: true, detailed: true, context: context)
+        context.printStatus(feeds: [], hintsWhenBare: true, detailed: true)
     }
 }

@@ -8,8 +8,7 @@ import FeedTerminal
 public struct Open: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open an entry's web address with $BROWSER, else xdg-open.")
-    @Argument(help: "The entry's id, or its handle (@42).") var id: String
-    @Option(help: "The entry's feed.", completion: .feedNames) var feed: String?
+    @OptionGroup var entry: EntryArguments
     @OptionGroup var store: StoreOptions
 
     public init() {}
@@ -17,17 +16,17 @@ public struct Open: FeedcliCommand {
     public var options: CommandOptions { CommandOptions(store: store) }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        let entries = try context.storedEntries(id, feed: feed)
-        try FeedStore.refuseAmbiguous(id, entries)
-        let entry = entries[0]
-        guard let url = entry.url, !url.isEmpty else {
-            throw FeedFailure.notFound("entry \(entry.handle) of \(entry.feed) has no web address to open")
+        let entries = try context.storedEntries(entry.id, feed: entry.feed)
+        try FeedStore.refuseAmbiguous(entry.id, entries)
+        let found = entries[0]
+        guard let url = found.url, !url.isEmpty else {
+            throw FeedFailure.notFound("entry \(found.handle) of \(found.feed) has no web address to open")
         }
         // A feed's link is the server's word: only a usable http(s) URL goes to a browser (never
         // `javascript:`, `file:`, or `--help` taken as an option).
         if let why = FeedRegistration.whyUnusableLink(url) {
             throw FeedFailure.notFound("will not open \(Excerpt.of(Redaction.maskingSecrets(in: url), limit: 80)), the link of entry "
-                                       + "\(entry.handle) of \(entry.feed): it \(why)")
+                                       + "\(found.handle) of \(found.feed): it \(why)")
         }
         let (program, status) = Launcher.open(url, environment: context.environment)
         guard let status else {

@@ -6,8 +6,7 @@ import FeedRendering
 public struct Show: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print one stored entry.")
-    @Argument(help: "The entry's id, or its handle (@42) as plain output shows it.") var id: String
-    @Option(help: "The entry's feed.", completion: .feedNames) var feed: String?
+    @OptionGroup var entry: EntryArguments
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -17,7 +16,7 @@ public struct Show: FeedcliCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         context.paging { (context: CommandContext) throws -> Int32 in
-            let entries = try context.storedEntries(id, feed: feed)
+            let entries = try context.storedEntries(entry.id, feed: entry.feed)
             // `--json` gives one object for one entry, an array for several.
             let layout: EntryRenderer.Layout = context.format == .plain || (context.format == .json && entries.count == 1)
                 ? .detailed : .list
