@@ -14,19 +14,46 @@ public final class FeedLock: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Takes the lock at `path`, waiting at most `wait`. Throws `.temporary` when another process
-    /// still holds it after that, `.storeAccess` when the lock file cannot be opened.
-    public static func acquire(path: String, wait: Duration, holder: String) throws(FeedFailure) -> FeedLock {
+    /// Takes the lock at `path`, waiting at most `wait` (on `clock`). Throws `.temporary` when
+    /// another process still holds it after that, `.storeAccess` when the lock file cannot be
+    /// opened.
+    public static func acquire(
+        path: String, wait: Duration, holder: String, clock: WaitingClock = .live
+    ) throws(FeedFailure) -> FeedLock {
         let descriptor = try openFile(path)
-        let deadline = ContinuousClock.now + wait
+        let deadline = clock.elapsed() + wait
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+            guard errno == EWOULDBLOCK || errno == EINTR, clock.elapsed() < deadline else {
                 close(descriptor)
                 throw .temporary("\(holder) is busy in another feedcli run (waited \(wait.components.seconds) s)")
             }
-            usleep(20_000)
+            clock.pause(pollInterval)
         }
         return FeedLock(descriptor: descriptor)
+    }
+
+    /// How often a waiting `acquire` tries again.
+    package static let pollInterval: Duration = .milliseconds(20)
+
+    /// The time a waiting lock reads and the pause it takes between attempts: the process's
+    /// monotonic clock and `usleep` in the program; a virtual clock in tests, which advances on
+    /// every pause, so that a wait of any length is tested at once and to the attempt.
+    public struct WaitingClock: Sendable {
+        /// Time since some fixed start.
+        public var elapsed: @Sendable () -> Duration
+        public var pause: @Sendable (Duration) -> Void
+
+        public init(elapsed: @escaping @Sendable () -> Duration, pause: @escaping @Sendable (Duration) -> Void) {
+            self.elapsed = elapsed
+            self.pause = pause
+        }
+
+        public static let live: WaitingClock = {
+            let start = ContinuousClock.now
+            return WaitingClock(elapsed: { ContinuousClock.now - start }, pause: { duration in
+                usleep(UInt32(clamping: duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
+            })
+        }()
     }
 
     /// Takes the lock at `path` if no one holds it, without waiting; nil when someone does.

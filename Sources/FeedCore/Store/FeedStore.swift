@@ -179,15 +179,16 @@ public final class FeedStore: Sendable {
         // First runs racing each other (cron and a person) migrate one at a time.
         let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store")
         do {
-            // WAL mode is persistent: set once here, not on every open.
-            try database.withConnection { db in
-                if !isWAL { try db.execute("PRAGMA journal_mode = WAL") }
-                try migrator.migrate(db)
+            // WAL mode is persistent: set once here, not on every open. The lock is held to the end.
+            try withExtendedLifetime(lock) {
+                try database.withConnection { db in
+                    if !isWAL { try db.execute("PRAGMA journal_mode = WAL") }
+                    try migrator.migrate(db)
+                }
             }
         } catch {
             throw .storeAccess("\(path): migration failed: \(StoreFile.describe(error))")
         }
-        _ = lock
     }
 
     /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in

@@ -34,9 +34,9 @@ struct SmallContractTests {
     }
 
     @Test func aTinyTimeoutIsOneMillisecondNotNone() throws {
+        // A server that never answers: only the request's timeout ends the run.
         let server = try LoopbackServer { _, connection in
-            Thread.sleep(forTimeInterval: 30)
-            connection.respond(200, text: "{}")
+            connection.waitForPeerClose(limit: .seconds(30))
         }
         let session = StoreSession()
         try session.add("g", server.baseURL + "/feed", kind: "graph")
@@ -97,9 +97,9 @@ struct EarlySignalTests {
 
     @Test(arguments: [["status"], ["sync"], ["next", "--json"]])
     func aSIGTERMAtTheFirstMomentExits130(arguments: [String]) throws {
+        // The request stays in flight until feedcli, terminated, closes it.
         let server = try LoopbackServer { _, connection in
-            Thread.sleep(forTimeInterval: 0.3)
-            connection.respond(200, text: #"{"data":[{"id":"a"}],"paging":{}}"#)
+            connection.waitForPeerClose()
         }
         let session = StoreSession()
         try session.add("g", server.baseURL + "/g", kind: "graph")
