@@ -109,15 +109,17 @@ public final class FeedStore: Sendable {
         return store
     }
 
-    /// A store with no feed and no entry, in memory, standing for the missing store at `path`:
-    /// what a command that only reads shows when nothing has been stored yet, without creating a
-    /// file or folder there (a mistyped `--state` must not leave an empty store behind).
+    /// A new store in memory (the built-in `posts` feed, no entry), standing for the missing
+    /// store at `path`: what a command that only reads shows when nothing has been stored yet,
+    /// without creating a file or folder there (a mistyped `--state` must not leave an empty
+    /// store behind).
     public static func empty(standingFor path: String) throws(FeedFailure) -> FeedStore {
         let store: FeedStore
         do {
             let connection = try connect(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: .zero, writes: false)
+            // As a new store is: the built-in `posts` feed is there (the contract: `feeds list`
+            // and `status` show it also before any store exists), and nothing else.
             try StoreSchema.migrator.migrate(connection)
-            try connection.execute("DELETE FROM feed")
             store = FeedStore(path: path, resolvedPath: path, database: SQLiteDatabase(connection), wait: .zero, writes: false)
         } catch {
             throw StoreFile.failure(error, path: path)
