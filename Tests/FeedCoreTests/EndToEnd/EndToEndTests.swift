@@ -9,27 +9,23 @@ import Testing
 @Suite("feedcli next/list/show/status end to end", .serialized, .timeLimit(.minutes(3)))
 struct EndToEndTests {
     let posts: PostsServer
-    let state: String
+    let session = StoreSession()
+    var state: String { session.state }
 
     init() throws {
         posts = try PostsServer(available: 100)
-        state = temporaryStorePath()
         let added = try Feedcli.run(["feeds", "add", "local", posts.url, "--kind", "indexed", "--state", state])
         #expect(added.status == 0, "\(added.stderr)")
     }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun {
-        try Feedcli.run(Feedcli.onStore(state, arguments))
-    }
-
     @Test func nextThreeTimesGivesPostsOneTwoThree() throws {
         let realPosts = try JSONSerialization.jsonObject(with: Fixtures.data("posts/posts.json")) as? [[String: Any]] ?? []
-        let first = try feedcli("next", "local")
+        let first = try session.feedcli("next", "local")
         #expect(first.status == 0)
         #expect(first.stdout.hasPrefix("[@1 local] sunt aut facere repellat provident occaecati excepturi optio reprehenderit\nby 1\n\nquia et suscipit\n"))
         #expect(first.stderr.isEmpty)
         for n in 2...3 {
-            let run = try feedcli("next", "local", "--json")
+            let run = try session.feedcli("next", "local", "--json")
             #expect(run.status == 0)
             #expect(run.stdout.hasSuffix("}\n") && run.stdout.filter { $0 == "\n" }.count == 1)
             let entry = try #require(run.json as? [String: Any])
@@ -48,68 +44,68 @@ struct EndToEndTests {
             let source = try #require(entry["source"] as? [String: Any])
             #expect(NSDictionary(dictionary: source).isEqual(to: post), "source is the item as the server sent it")
         }
-        let listed = try feedcli("list", "local", "--jsonl")
+        let listed = try session.feedcli("list", "local", "--jsonl")
         #expect(listed.stdout.split(separator: "\n").count == 3, "state survives between runs")
     }
 
     @Test func theEndOfTheFeedExits1Silently() throws {
         posts.setAvailable(1)
-        #expect(try feedcli("next", "local").status == 0)
-        let end = try feedcli("next", "local")
+        #expect(try session.feedcli("next", "local").status == 0)
+        let end = try session.feedcli("next", "local")
         #expect(end.status == 1)
         #expect(end.stdout.isEmpty && end.stderr.isEmpty, "nothing new prints nothing at all")
         posts.setAvailable(2)
-        #expect(try feedcli("next", "local", "--json").json.flatMap { ($0 as? [String: Any])?["id"] as? String } == "2",
+        #expect(try session.feedcli("next", "local", "--json").json.flatMap { ($0 as? [String: Any])?["id"] as? String } == "2",
                 "a post published later is found next time")
     }
 
     @Test func listInAllThreeFormats() throws {
-        for _ in 0..<3 { _ = try feedcli("next", "local") }
-        let plain = try feedcli("list", "local")
+        for _ in 0..<3 { _ = try session.feedcli("next", "local") }
+        let plain = try session.feedcli("list", "local")
         #expect(plain.stdout == """
               @1 local: sunt aut facere repellat provident occaecati excepturi optio reprehenderit
               @2 local: qui est esse
               @3 local: ea molestias quasi exercitationem repellat qui ipsa sit aut
 
             """)
-        let json = try feedcli("list", "local", "--json")
+        let json = try session.feedcli("list", "local", "--json")
         let array = try #require(json.json as? [[String: Any]])
         #expect(array.compactMap { $0["id"] as? String } == ["1", "2", "3"])
-        let jsonl = try feedcli("list", "--jsonl", "local")
+        let jsonl = try session.feedcli("list", "--jsonl", "local")
         let lines = jsonl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 4 && lines.last == "", "one object per line, a newline after each")
         #expect(lines.dropLast().allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
-        #expect(try feedcli("list", "local", "--limit", "1", "--json").json.flatMap { ($0 as? [[String: Any]])?.first?["id"] as? String } == "3")
-        #expect(try feedcli("list", "local", "--unread", "--json").stdout == "[]\n")
-        let shown = try feedcli("show", "2", "--feed", "local", "--json")
+        #expect(try session.feedcli("list", "local", "--limit", "1", "--json").json.flatMap { ($0 as? [[String: Any]])?.first?["id"] as? String } == "3")
+        #expect(try session.feedcli("list", "local", "--unread", "--json").stdout == "[]\n")
+        let shown = try session.feedcli("show", "2", "--feed", "local", "--json")
         #expect((shown.json as? [String: Any])?["title"] as? String == "qui est esse")
-        #expect(try feedcli("show", "99", "--feed", "local").status == 66)
+        #expect(try session.feedcli("show", "99", "--feed", "local").status == 66)
     }
 
     @Test func aServerErrorLeavesTheCursorUnchanged() throws {
         posts.failNext(500)
-        let failed = try feedcli("next", "local")
+        let failed = try session.feedcli("next", "local")
         #expect(failed.status == 75)
         #expect(failed.stdout.isEmpty)
         #expect(failed.stderr.contains("HTTP 500"))
-        let status = try #require(try feedcli("status", "local", "--json").json as? [[String: Any]])
+        let status = try #require(try session.feedcli("status", "local", "--json").json as? [[String: Any]])
         #expect(status.first?["next_index"] as? Int == 1)
         #expect(status.first?["last_error_code"] as? Int == 75)
-        let retried = try feedcli("next", "local", "--json")
+        let retried = try session.feedcli("next", "local", "--json")
         #expect((retried.json as? [String: Any])?["id"] as? String == "1")
     }
 
     @Test func exitCodesForUsageAndMissingThings() throws {
-        #expect(try feedcli("next", "nosuch").status == 66)
-        #expect(try feedcli("next", "--bogus").status == 64)
-        #expect(try feedcli("list", "--json", "--jsonl").status == 64)
-        #expect(try feedcli("feeds", "add", "local", posts.url, "--kind", "indexed").status == 64)
-        #expect(try feedcli("feeds", "add", "x", posts.url, "--kind", "nonsense").status == 64)
-        #expect(try feedcli("feeds", "add", "x", "ftp://127.0.0.1/", "--kind", "indexed").status == 78)
+        #expect(try session.feedcli("next", "nosuch").status == 66)
+        #expect(try session.feedcli("next", "--bogus").status == 64)
+        #expect(try session.feedcli("list", "--json", "--jsonl").status == 64)
+        #expect(try session.feedcli("feeds", "add", "local", posts.url, "--kind", "indexed").status == 64)
+        #expect(try session.feedcli("feeds", "add", "x", posts.url, "--kind", "nonsense").status == 64)
+        #expect(try session.feedcli("feeds", "add", "x", "ftp://127.0.0.1/", "--kind", "indexed").status == 78)
         posts.failNext(403)
-        #expect(try feedcli("next", "local").status == 77)
+        #expect(try session.feedcli("next", "local").status == 77)
         posts.failNext(410)
-        #expect(try feedcli("next", "local").status == 69)
+        #expect(try session.feedcli("next", "local").status == 69)
     }
 
     @Test func tenConcurrentNextDeliverOneToTenOnceEach() throws {
@@ -125,7 +121,7 @@ struct EndToEndTests {
         let store = try FeedStore.open(at: state)
         let lock = try store.lock(feed: "local")
         let started = ContinuousClock.now
-        let blocked = try feedcli("next", "local", "--wait", "0.3")
+        let blocked = try session.feedcli("next", "local", "--wait", "0.3")
         #expect(blocked.status == 75)
         #expect(ContinuousClock.now - started >= .milliseconds(300))
         withExtendedLifetime(lock) {}
@@ -135,12 +131,12 @@ struct EndToEndTests {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"userId":1,"id":1,"title":"evil \u001b]0;owned\u0007 title","body":"line\u001b[2Jcleared\u009b"}"#)
         }
-        _ = try feedcli("feeds", "add", "evil", server.baseURL + "/posts", "--kind", "indexed")
-        let run = try feedcli("next", "evil")
+        _ = try session.feedcli("feeds", "add", "evil", server.baseURL + "/posts", "--kind", "indexed")
+        let run = try session.feedcli("next", "evil")
         #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\u{07}") && !run.stdout.contains("\u{9B}"))
         #expect(run.stdout.contains(#"evil \x1B]0;owned\x07 title"#))
         #expect(run.stdout.contains(#"line\x1B[2Jcleared\u009B"#))
-        let json = try feedcli("show", "1", "--feed", "evil", "--json")
+        let json = try session.feedcli("show", "1", "--feed", "evil", "--json")
         #expect((json.json as? [String: Any])?["title"] as? String == "evil \u{1B}]0;owned\u{07} title", "JSON keeps the data")
     }
 
