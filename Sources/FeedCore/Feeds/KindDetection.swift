@@ -25,6 +25,12 @@ package enum KindDetection {
             return Found(kind: kind, summary: summary(of: value, body: answer.body, kind: kind))
         }
         try refuseFailing(answer, asked: feed.url)
+        // `URL/1` names a post only where the URL is a path: after a query string it would be a
+        // request for nothing (`…?uri=at://…/1`), so such a URL is not probed.
+        guard !feed.url.contains("?") else {
+            throw FeedFailure.badData("cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)); "
+                                      + "give --kind, or describe it with --kind json --items EXPR …")
+        }
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
         if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.value(of: post.body, .kindOnly) {

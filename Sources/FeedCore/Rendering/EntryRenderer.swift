@@ -77,9 +77,12 @@ public enum EntryRenderer {
     }
 
     /// One line per entry for `list` and `sync`: an unread mark, feed and id, the title (or the
-    /// text's first line); on a terminal (`width`), cut to fit with `…`.
+    /// text's first line, HTML shown as text, as `show` shows it); on a terminal (`width`), cut
+    /// to fit with `…`.
     public static func plainLine(_ entry: Entry, width: Int? = nil) -> String {
-        let headline = entry.title ?? entry.text?.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "(untitled)"
+        let text = entry.text.map { HTMLText.looksLikeHTML($0) ? HTMLText.render($0).text : $0 }
+        let firstLine = text?.split(maxSplits: 1, whereSeparator: \.isNewline).first.map(String.init)
+        let headline = entry.title ?? firstLine ?? "(untitled)"
         let line = "\(entry.read ? " " : "*") \(entry.handle) \(TerminalText.safe(entry.feed)): " + TerminalText.safe(headline)
         return fitting(line, width: width) + "\n"
     }

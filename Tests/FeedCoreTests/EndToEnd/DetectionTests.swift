@@ -16,6 +16,17 @@ struct DetectionTests {
         #expect(try session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false, "nothing registered")
     }
 
+    /// `URL/1` is asked only of a URL without a query string (issue 26, item 6: the probe asked
+    /// `…getQuotes?uri=at://…/1`): one request, then 65 saying what was seen.
+    @Test func aURLWithAQueryStringIsNotProbedAsIndexed() throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: #"{"odd":true}"#) }
+        let session = StoreSession()
+        let run = try session.feedcli("feeds", "add", "q", server.baseURL + "/xrpc/getQuotes?uri=at://did/post")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot tell what kind of feed") && run.stderr.contains("give --kind"), "\(run.stderr)")
+        #expect(server.requests.map(\.path) == ["/xrpc/getQuotes?uri=at://did/post"], "no /1 probe")
+    }
+
     @Test func aBaseURLThatAnswers404StillTriesTheFirstPost() throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/posts/1" { connection.respond(200, text: #"{"id":1,"title":"first post"}"#) } else {

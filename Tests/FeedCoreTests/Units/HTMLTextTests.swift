@@ -76,3 +76,22 @@ struct HTMLTextTests {
         #expect(lines.count > 5 && lines.allSatisfy { $0.count <= 30 }, "\(terminal.stdout)")
     }
 }
+
+/// One-line forms (`list`, `sync`) show a text that is HTML as text, as `show` does (issue 26,
+/// item 2: an untitled Mastodon status showed `<p>I have never stolen a ham…</p>`).
+@Suite("One-line plain output")
+struct PlainLineTests {
+    @Test func anUntitledEntryShowsItsHTMLTextAsText() {
+        var entry = Entry.sample("1", feed: "masto")
+        entry.title = nil
+        entry.text = "<p>I have never stolen a ham &amp; I never will</p><p>second paragraph</p>"
+        #expect(EntryRenderer.plainLine(entry) == "* @0 masto: I have never stolen a ham & I never will\n")
+    }
+
+    @Test func aPlainTextShowsItsFirstLineAsBefore() {
+        var entry = Entry.sample("2", feed: "f")
+        entry.title = nil
+        entry.text = "first line\r\nsecond line"
+        #expect(EntryRenderer.plainLine(entry) == "* @0 f: first line\n")
+    }
+}
