@@ -63,7 +63,11 @@ extension CommandContext {
     func reportFeedFailures(_ state: FeedReactorState) {
         for name in state.feeds.keys.sorted() {
             for warning in state.feeds[name]?.warnings ?? [] { warn(warning, feed: name) }
-            if let failure = state.feeds[name]?.failure { report(failure, feed: name) }
+            // A "no such feed" failure names the feed itself: `feedcli: no feed named x`, not
+            // `feedcli: x: no feed named x`.
+            if let failure = state.feeds[name]?.failure {
+                if case .notFound = failure { report(failure) } else { report(failure, feed: name) }
+            }
         }
     }
 

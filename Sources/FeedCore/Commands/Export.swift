@@ -11,7 +11,8 @@ public struct Export: FeedcliCommand {
     @Argument(help: "Only these feeds (all when none).", completion: .feedNames) var feeds: [String] = []
     @Option(help: ArgumentHelp("jsonfeed or atom.", valueName: "format")) var format: ExportFormat
     @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
-    @Option(name: [.customShort("n"), .long], help: "Only the newest N entries.") var limit: Int?
+    // Unconditional: `--limit -3` is a value to refuse by name, not a missing one.
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest N entries.") var limit: Int?
     @OptionGroup var store: StoreOptions
 
     public init() {}

@@ -7,7 +7,8 @@ public struct List: FeedcliCommand {
         commandName: "list", abstract: "Print stored entries, oldest first; no network.")
     @Argument(help: "Only this feed.", completion: .feedNames) var feed: String?
     @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
-    @Option(name: [.customShort("n"), .long], help: "Only the newest N entries.") var limit: Int?
+    // Unconditional: `--limit -3` is a value to refuse by name, not a missing one.
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest N entries.") var limit: Int?
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 

@@ -46,3 +46,28 @@ struct NamingTests {
         #expect(try session.status("a")?["unread"] as? Int == 1 && session.status("b")?["unread"] as? Int == 0)
     }
 }
+
+/// Messages say a thing once, and say what is wrong (issue 26, item 9).
+@Suite("Messages")
+struct MessageTests {
+    @Test(arguments: [["sync", "firebal"], ["next", "firebal"]])
+    func anUnknownFeedIsNamedOnce(arguments: [String]) throws {
+        let session = StoreSession()
+        let run = try session.feedcli(arguments[0], arguments[1])
+        #expect(run.status == 66)
+        #expect(run.stderr == "feedcli: no feed named firebal\n", "\(run.stderr)")
+    }
+
+    @Test(arguments: [["list"], ["export", "--format", "atom"]])
+    func aNegativeLimitIsRefusedByName(arguments: [String]) throws {
+        let run = try StoreSession().run(arguments + ["--limit", "-3"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--limit must not be negative"), "\(run.stderr)")
+    }
+
+    @Test func aZeroTimeoutSaysWhatIsAllowed() throws {
+        let run = try StoreSession().feedcli("sync", "--timeout", "0")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--timeout must be more than 0 and at most 86400 seconds"), "\(run.stderr)")
+    }
+}

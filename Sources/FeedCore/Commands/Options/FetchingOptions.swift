@@ -36,7 +36,7 @@ public struct FetchingOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds") }
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
         guard maxSize > 0 else { throw ValidationError("--max-size must be positive") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
