@@ -22,6 +22,7 @@ package enum KindDetection {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
         let value = answer.status == 200 ? try? JSONParser.value(of: answer.body, projection) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {
+            if kind == .linked, let refusal = itemsWithoutIDs(answer.body, url: feed.url) { throw refusal }
             return Found(kind: kind, summary: summary(of: value, body: answer.body, kind: kind))
         }
         try refuseFailing(answer, asked: feed.url)
@@ -40,6 +41,27 @@ package enum KindDetection {
         try refuseFailing(post, asked: first)
         throw FeedFailure.badData("cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)), "
                                   + "and \(first) answered \(seen(post)); give --kind, or describe it with --kind json --items EXPR …")
+    }
+
+    /// Why an array whose items have no usable `id` is not a `linked` feed (Lobsters'
+    /// `newest.json`: every sync would skip every item), naming the members of its first item
+    /// that could serve as one; nil when an item of the first 100 has an id, or there is none.
+    private static func itemsWithoutIDs(_ body: Data, url: String) -> FeedFailure? {
+        guard let spans = try? JSONParser.parsePage(body, items: .topLevel, rest: .kindOnly).items, spans.count > 0 else {
+            return nil
+        }
+        let sample = 0..<min(spans.count, 100)
+        guard !sample.contains(where: { spans.value($0, .members(["id"]))["id"]?.id != nil }) else { return nil }
+        guard case .object(let first) = spans.value(0, .whole) else {
+            return .badData("\(url) answered an array of \(spans.value(0, .kindOnly).kindDescription)s, not of items with an `id`: "
+                            + "give --kind, or describe it with --kind json --items EXPR --id EXPR")
+        }
+        let names = first.keys
+        let candidates = names.filter { $0.lowercased().hasSuffix("id") || ["guid", "uuid", "url", "link", "permalink"].contains($0.lowercased()) }
+        let suggestion = (candidates.first ?? names.first).map { " (for example --kind json --id .\($0))" } ?? ""
+        let shown = (candidates.isEmpty ? names : candidates).prefix(5).map { "`\(Excerpt.of($0, limit: 20))`" }.joined(separator: ", ")
+        return .badData("\(url) answered an array of \(spans.count) items without an `id`, which is not a linked feed: "
+                        + "describe it with --kind json and an --id expression\(suggestion); fields that could serve: \(shown)")
     }
 
     /// Throws the failure of an answer that is an HTTP failure other than 404 or 410 (which an

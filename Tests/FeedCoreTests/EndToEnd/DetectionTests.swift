@@ -27,6 +27,22 @@ struct DetectionTests {
         #expect(server.requests.map(\.path) == ["/xrpc/getQuotes?uri=at://did/post"], "no /1 probe")
     }
 
+    /// An array whose items have no `id` is not a linked feed (issue 26, item 1: Lobsters'
+    /// `newest.json` was "linked, 25 entries", then every sync skipped all 25): 65, naming
+    /// fields that could serve, and nothing registered. Items of the shape Lobsters sends.
+    @Test func itemsWithoutIdsAreNotALinkedFeed() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"short_id":"abc123","short_id_url":"https://lobste.rs/s/abc123","created_at":"2026-11-25T10:00:00.000-06:00","title":"A story","url":"https://example.com/a","score":3},{"short_id":"def456","title":"Another"}]"#)
+        }
+        let session = StoreSession()
+        let run = try session.feedcli("feeds", "add", "lobsters", server.baseURL + "/newest.json")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("2 items without an `id`") && run.stderr.contains("--kind json --id .short_id"), "\(run.stderr)")
+        #expect(!(try session.feedcli("feeds", "list", "--json").stdout.contains("lobsters")), "nothing registered")
+        #expect(try session.feedcli("feeds", "add", "lobsters", server.baseURL + "/newest.json", "--kind", "json", "--id", ".short_id").status == 0,
+                "the way it names works")
+    }
+
     @Test func aBaseURLThatAnswers404StillTriesTheFirstPost() throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/posts/1" { connection.respond(200, text: #"{"id":1,"title":"first post"}"#) } else {
