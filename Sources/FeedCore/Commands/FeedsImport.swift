@@ -44,8 +44,11 @@ public struct FeedsImport: FeedcliCommand {
         for outline in outlines {
             guard let url = outline["xmlUrl"]?.trimmingWhitespace() else { continue }
             let shown = Redaction.maskingSecrets(in: url)
-            let title = outline[OPML.Attribute.name] ?? outline["text"] ?? outline["title"] ?? URLComponents(string: url)?.host ?? ""
-            guard let name = OPML.feedName(from: title) else {
+            // feedcli's own attribute, else the title, else the text, else the URL's host and
+            // path: the first that makes a name (newsboat writes `title=""`).
+            let candidates = [OPML.Attribute.name, "title", "text"].compactMap { outline[$0]?.trimmingWhitespace() }
+                + [URLComponents(string: url).map { ($0.host ?? "") + $0.path } ?? ""]
+            guard let name = candidates.lazy.compactMap(OPML.feedName(from:)).first else {
                 note("skipped \(shown): no feed name can be made of its title")
                 skipped += 1
                 continue
@@ -92,21 +95,22 @@ public struct FeedsImport: FeedcliCommand {
         return skipped == 0 ? 0 : FeedFailure.badData("a feed was skipped").exitCode
     }
 
-    /// The file's text, or stdin's for `-`; 66 when it cannot be read.
+    /// The file's text, or stdin's for `-`; 66 when it cannot be read. Read with `read(2)` to its
+    /// end, so a pipe (`<(…)`, `/dev/stdin`) reads as a file does.
     private static func readText(_ path: String) throws(FeedFailure) -> String {
-        if path == "-" {
-            var data = Data()
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(STDIN_FILENO, &buffer, buffer.count)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                data.append(contentsOf: buffer[..<count])
-            }
-            return String(decoding: data, as: UTF8.self)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw .notFound("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw .notFound("cannot read \(path): \(String(cString: strerror(errno)))") }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[..<count])
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -108,6 +108,29 @@ struct OPMLTests {
         #expect(try session.status("My-JSON-feed")?["kind"] as? String == "jsonfeed")
     }
 
+    /// newsboat writes `title=""` and no `text` (issue 26, item 3): the name comes from the next
+    /// attribute that makes one, else the URL's host and path; white space around a URL is
+    /// trimmed; a file read through a pipe (`<(cat f.opml)`) imports as a file does.
+    @Test func newsboatsExportImportsThroughAPipe() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
+        }
+        let session = StoreSession()
+        let opml = session.state + ".opml"
+        try """
+            <?xml version="1.0"?>
+            <opml version="1.0"><head><title>newsboat - Exported Feeds</title></head><body>
+            <outline type="rss" xmlUrl=" \(server.baseURL)/blog/feed.json " htmlUrl="" title=""/>
+            <outline type="rss" xmlUrl="\(server.baseURL)/other.json" htmlUrl="" title="" text="Other Blog"/>
+            </body></opml>
+            """.data(using: .utf8).map { try writeFile(opml, $0) }
+        let run = try Feedcli.shell(#""$FEEDCLI" feeds import <(cat "$F") --state "$S""#, environment: ["F": opml, "S": session.state])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("imported 2 of 2 feeds"), "\(run.stderr)")
+        let names = (try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.contains("127.0.0.1-blog-feed.json") && names.contains("Other-Blog"), "\(names)")
+    }
+
     @Test func aFileThatIsNotOPMLRegistersNothing() throws {
         let session = StoreSession()
         let run = try Feedcli.shell(#"echo '{"not":"opml"}' | "$FEEDCLI" feeds import - --state "$S""#, environment: ["S": session.state])
