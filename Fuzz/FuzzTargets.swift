@@ -29,6 +29,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "timestamp": timestamp(text)
     case "mapping": mapping(data)
     case "html": html(text)
+    case "markup": markup(data)
     case "opml": opml(text)
     case "jq-wire": jqWire(data)
     case "jq-worker": jqWorker(data)
@@ -39,7 +40,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 enum FuzzTargets {
     static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
-                      "jq-wire", "jq-worker"]
+                      "jq-wire", "jq-worker", "markup"]
 }
 
 /// A subscription list from another reader (`feeds import`): outlines or an error, and every
@@ -184,6 +185,14 @@ private func mapping(_ data: Data) {
             fatalError("an item's source is not an object: \(item.source.text)")
         }
         if let published = item.published { precondition(Timestamp.parse(published) != nil) }
+    }
+}
+
+/// What a feed URL answers instead of JSON: RSS/Atom told from HTML, and a page's JSON Feed link.
+private func markup(_ data: Data) {
+    guard case .page(let html)? = FeedMarkup.of(data) else { return }
+    if let href = FeedMarkup.jsonFeedLink(in: html) {
+        precondition(!href.isEmpty, "an empty href is no link")
     }
 }
 

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -19,7 +19,7 @@ mkdir -p "$out"
 sources=(
   Sources/FeedCore/Model/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
-  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,DefaultFields,IndexedFeed,LinkHeader}.swift
+  Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,DefaultFields,IndexedFeed,LinkHeader,FeedMarkup}.swift
   Sources/FeedCore/Feeds/{ExpressionFeed,ExpressionMapping,ItemFilter,FeedTime,SkippedItem,PageItems}.swift
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
@@ -80,6 +80,10 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     jq-wire)  # replies as a worker writes them: a check, a filter, a failure
       printf '\001\000' > "$dir/checked"; printf '\003\002\000\000\000\001\000' > "$dir/filtered"
       printf '\004\001\000\000\000\000\000\000\000\002\000\000\000no' > "$dir/failed" ;;
+    markup)  # pages and documents a feed URL may answer with
+      printf '%s' '<!DOCTYPE html><html><head><link rel="alternate" type="application/feed+json" href="/feed.json"><link rel=alternate type=application/feed+json href=x></head></html>' > "$dir/page"
+      printf '%s' '<?xml version="1.0"?><rss version="2.0"><channel/></rss>' > "$dir/rss"
+      printf '%s' '<feed xmlns="http://www.w3.org/2005/Atom"></feed>' > "$dir/atom" ;;
     jq-worker)  # an expression, a newline, a page
       printf '%s\n%s' '.posts[]' '{"posts":[{"id":1,"t":5},{"id":"\ud800"}]}' > "$dir/items"
       printf '%s\n%s' '.[]|.t|todate' '[{"t":1e17}]' > "$dir/crash"

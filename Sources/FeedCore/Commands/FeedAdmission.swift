@@ -43,6 +43,7 @@ enum FeedAdmission {
         }
         var chosen = feed
         chosen.kind = detected.kind
+        if let url = detected.url { chosen.url = url }
         return (chosen, detected.summary)
     }
 

@@ -16,10 +16,40 @@ package enum KindDetection {
     package struct Found: Equatable {
         package var kind: FeedKind
         package var summary: String
+        /// The feed's own URL when the one given was an HTML page naming it (autodiscovery).
+        package var url: String?
+
+        package init(kind: FeedKind, summary: String, url: String? = nil) {
+            self.kind = kind
+            self.summary = summary
+            self.url = url
+        }
     }
 
     package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
         let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
+        if answer.status == 200, let markup = FeedMarkup.of(answer.body) {
+            switch markup {
+            case .syndication:
+                throw FeedFailure.badData("RSS/Atom: feedcli reads JSON feeds (\(feed.url) is an RSS or Atom document)")
+            case .page(let html):
+                // A page that names its JSON Feed (`<link rel="alternate" type="application/feed+json">`)
+                // is followed, once; the feed is registered under the JSON Feed's URL.
+                guard let href = FeedMarkup.jsonFeedLink(in: html),
+                      let target = LinkHeader.resolve(href, against: answer.effectiveURL), target != feed.url else { break }
+                var linked = feed
+                linked.url = target
+                var found = try detectJSON(linked, answer: try fetch(target, feed: linked, fetcher: fetcher), fetcher: fetcher)
+                found.url = target
+                found.summary += " (the JSON Feed \(target) that the page names)"
+                return found
+            }
+        }
+        return try detectJSON(feed, answer: answer, fetcher: fetcher)
+    }
+
+    /// What a JSON answer is, else whether `URL/1` is a post.
+    private static func detectJSON(_ feed: FeedRegistration, answer: HTTPResponse, fetcher: any FeedFetching) throws -> Found {
         let value = answer.status == 200 ? try? JSONParser.value(of: answer.body, projection) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {
             if kind == .linked, let refusal = itemsWithoutIDs(answer.body, url: feed.url) { throw refusal }

@@ -43,6 +43,40 @@ struct DetectionTests {
                 "the way it names works")
     }
 
+    /// RSS and Atom are named as such, after the one request that tells (issue 26, item 5: they
+    /// were "bad data … give --kind", with an extra request to URL/1).
+    @Test(arguments: [
+        #"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>"#,
+        #"<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>"#,
+    ])
+    func rssAndAtomAreNamedAfterOneRequest(document: String) throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: document) }
+        let session = StoreSession()
+        let run = try session.feedcli("feeds", "add", "x", server.baseURL + "/feed.xml")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("RSS/Atom: feedcli reads JSON feeds"), "\(run.stderr)")
+        #expect(server.requests.count == 1, "no URL/1")
+    }
+
+    /// An HTML page that names its JSON Feed is followed to it, and `feeds add` says so (issue
+    /// 26, item 4); the feed is registered under the JSON Feed's own URL.
+    @Test func aPageThatNamesItsJSONFeedIsFollowed() throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/feed.json" {
+                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Blog","items":[{"id":"1"}]}"#)
+            } else {
+                connection.respond(200, text: #"<!DOCTYPE html><html><head><link rel="stylesheet" href="/s.css"><link type="application/feed+json" rel="alternate" title="Blog" href="/feed.json"></head><body>hi</body></html>"#)
+            }
+        }
+        let session = StoreSession()
+        let run = try session.feedcli("feeds", "add", "blog", server.baseURL + "/")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("jsonfeed 'Blog'") && run.stderr.contains("the JSON Feed \(server.baseURL)/feed.json that the page names"),
+                "\(run.stderr)")
+        let feeds = try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
+        #expect(feeds.first { $0["name"] as? String == "blog" }?["url"] as? String == server.baseURL + "/feed.json")
+    }
+
     @Test func aBaseURLThatAnswers404StillTriesTheFirstPost() throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/posts/1" { connection.respond(200, text: #"{"id":1,"title":"first post"}"#) } else {
