@@ -14,12 +14,18 @@ public struct FeedsSet: FeedcliCommand {
     var tokenEnv: String?
     @OptionGroup(title: "jq expressions (json feeds; --filter for any feed; '' unsets one)") var jq: ExpressionOptions
     @OptionGroup var store: StoreOptions
+    /// Not an option of `set`: a feed's kind is changed by adding it again. Accepted only to say so.
+    @Option(help: .hidden) var kind: String?
 
     public init() {}
 
     public var options: CommandOptions { CommandOptions(store: store) }
 
     public func validate() throws {
+        if kind != nil {
+            throw ValidationError("feeds set does not change a feed's kind: add it again with "
+                                  + "feeds add \(name) URL --kind KIND --replace (its entries are kept)")
+        }
         if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
             throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
         }

@@ -51,6 +51,11 @@ public struct Next: FeedcliCommand {
         if let status = context.runFailure(state) { return status }
         if !state.delivered.isEmpty { return 0 }
         context.reportFeedFailures(state)
-        return FeedFailure.mostSerious(state.failures)?.exitCode ?? 1
+        guard let failure = FeedFailure.mostSerious(state.failures) else {
+            // A person at a terminal is told; cron (stderr a file or a pipe) stays silent.
+            if context.stderr.isTerminal { try? context.stderr.write("feedcli: nothing unread\n") }
+            return 1
+        }
+        return failure.exitCode
     }
 }

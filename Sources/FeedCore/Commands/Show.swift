@@ -1,8 +1,9 @@
 import ArgumentParser
 import FeedRendering
+import FeedStore
 
-/// `feedcli show ID [--feed FEED]`: the stored entry (every feed's entry with that id when no
-/// feed is named).
+/// `feedcli show ID [--feed FEED]`: the stored entry; an id several feeds hold needs `--feed`
+/// (or the entry's handle).
 public struct Show: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print one stored entry.")
@@ -16,16 +17,14 @@ public struct Show: FeedcliCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         context.paging { (context: CommandContext) throws -> Int32 in
+            // One entry, always: an id several feeds hold is refused (64, naming them), as read
+            // and open refuse it, so `--json` is always one object.
             let entries = try context.storedEntries(entry.id, feed: entry.feed)
-            // `--json` gives one object for one entry, an array for several.
-            let layout: EntryRenderer.Layout = context.format == .plain || (context.format == .json && entries.count == 1)
-                ? .detailed : .list
+            try FeedStore.refuseAmbiguous(entry.id, entries)
             var bytes: [UInt8] = []
-            for (number, entry) in entries.enumerated() {
-                EntryRenderer.element(entry, number: number, format: context.format, layout: layout,
-                                      width: context.stdout.columns, into: &bytes)
-            }
-            bytes += EntryRenderer.end(count: entries.count, format: context.format, layout: layout)
+            EntryRenderer.element(entries[0], number: 0, format: context.format, layout: .detailed,
+                                  width: context.stdout.columns, into: &bytes)
+            bytes += EntryRenderer.end(count: 1, format: context.format, layout: .detailed)
             return context.writeReading(bytes)
         }
     }

@@ -24,6 +24,34 @@ struct ReadingTests {
         JSONLines.ids(try session.feedcli("list", feed, "--unread", "--jsonl").stdout)
     }
 
+    /// Frictions of issue 26: `show` gives one entry (an id in two feeds is refused, naming
+    /// them, as `read` refuses it), `feeds set --kind` names the way to change a kind, and `next`
+    /// with nothing unread says so on a terminal, never to cron.
+    @Test func anIdInTwoFeedsIsRefusedByShowNamingThem() throws {
+        #expect(try session.feedcli("sync", "a", "b").status == 0)
+        let shown = try session.feedcli("show", "1", "--json")
+        #expect(shown.status == 64, "\(shown.stdout)")
+        #expect(shown.stderr.contains("entry 1 is in 2 feeds (a, b)"), "\(shown.stderr)")
+        let one = try session.feedcli("show", "1", "--feed", "b", "--json")
+        #expect(one.status == 0 && (one.json as? [String: Any])?["feed"] as? String == "b", "one object: \(one.stdout)")
+    }
+
+    @Test func feedsSetNamesTheWayToChangeAKind() throws {
+        let run = try session.feedcli("feeds", "set", "a", "--kind", "json")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("feeds add a URL --kind KIND --replace"), "\(run.stderr)")
+    }
+
+    @Test func nothingUnreadIsSaidOnATerminalOnly() throws {
+        #expect(try session.feedcli("sync", "a").status == 0)
+        #expect(try session.feedcli("read", "--all", "a").status == 0)
+        let piped = try session.feedcli("next", "a")
+        #expect(piped.status == 1 && piped.stderr.isEmpty, "cron stays silent: \(piped.stderr)")
+        // `script` gives feedcli a pseudo-terminal; what it prints there comes back on stdout.
+        let terminal = try Feedcli.shell(#"script -qec "$FEEDCLI next a --state $S" /dev/null"#, environment: ["S": session.state])
+        #expect(terminal.stdout.contains("feedcli: nothing unread"), "\(terminal.stdout)")
+    }
+
     @Test func plainOutputShowsHandlesThatCommandsAccept() throws {
         let synced = try session.feedcli("sync", "a")
         #expect(synced.stdout == "* @1 a: post 1\n* @2 a: post 2\n* @3 a: post 3\n")
