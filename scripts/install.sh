@@ -35,4 +35,8 @@ echo "installed feedcli $("$prefix/bin/feedcli" --version) at $absolute"
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to your PATH" ;; esac
 # Cron's PATH is /usr/bin:/bin: a crontab line names feedcli by its absolute path.
 echo "a crontab line (crontab -e) that polls every five minutes:"
-echo "*/5 * * * * $absolute sync --jsonl --quiet >> \$HOME/feeds.jsonl 2>> \$HOME/feeds.err"
+# and the store by --state (the one feedcli uses in this shell): cron's environment may lack the
+# FEEDCLI_STATE or XDG_STATE_HOME that finds it.
+case "${XDG_STATE_HOME:-}" in /*) state="$XDG_STATE_HOME/feedcli/feedcli.sqlite" ;; *) state="$HOME/.local/state/feedcli/feedcli.sqlite" ;; esac
+[ -n "${FEEDCLI_STATE:-}" ] && state="$FEEDCLI_STATE"
+echo "*/5 * * * * $absolute sync --jsonl --quiet --state $state >> \$HOME/feeds.jsonl 2>> \$HOME/feeds.err"

@@ -35,6 +35,9 @@ struct CronTests {
             let command = line.split(separator: " ", maxSplits: 5)[5]
             #expect(command.hasPrefix("/") || command.hasPrefix("$HOME/"), "\(line)")
             #expect(!command.contains("&& feedcli"), "every feedcli of the line: \(line)")
+            // Cron's environment may lack the XDG_STATE_HOME that finds the default store.
+            let runs = command.components(separatedBy: "bin/feedcli ").count - 1
+            #expect(command.components(separatedBy: "--state ").count - 1 == runs, "every feedcli names its store: \(line)")
         }
     }
 }
