@@ -1,11 +1,12 @@
 import ArgumentParser
 import FeedRendering
 
-/// `feedcli list [FEED]`: streams stored entries, oldest first; no network.
+/// `feedcli list [FEED…]`: streams the stored entries of the feeds (all when none), oldest first
+/// across them; no network.
 public struct List: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Print stored entries, oldest first; no network.")
-    @Argument(help: "Only this feed.", completion: .feedNames) var feed: String?
+    @Argument(help: "Only these feeds (all when none).", completion: .feedNames) var feeds: [String] = []
     @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
     // Unconditional: `--limit -3` is a value to refuse by name, not a missing one.
     @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest N entries.") var limit: Int?
@@ -24,10 +25,10 @@ public struct List: FeedcliCommand {
         context.paging { (context: CommandContext) throws -> Int32 in
             let width = context.stdout.columns
             let store = try context.openStore(access: .readOnly)
-            if let feed { _ = try store.feed(named: feed) }
+            for feed in feeds { _ = try store.feed(named: feed) }
             var count = 0
             return try context.stream(begin: [], end: { EntryRenderer.end(count: count, format: context.format, layout: .list) }) { each in
-                try store.forEachEntry(feed: feed, unreadOnly: unread, limit: limit) { entry in
+                try store.forEachEntry(feeds: feeds, unreadOnly: unread, limit: limit, newestFirst: false) { entry in
                     defer { count += 1 }
                     let number = count
                     return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, width: width, into: &$0) }

@@ -2,14 +2,14 @@ import ArgumentParser
 import FeedModel
 import FeedRendering
 
-/// `feedcli status [FEED]`: one line a feed (plain), or each feed's whole state (`--json`),
+/// `feedcli status [FEED…]`: one line a feed (plain), or each feed's whole state (`--json`),
 /// through the reactor; no network. `feeds list` shows the details, and bare `feedcli` this
 /// overview under a short usage.
 public struct Status: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Each feed's state: counts, read cursor, last fetch, last error, validators, retry time.")
-    @Argument(help: "Only this feed.", completion: .feedNames) var feed: String?
+    @Argument(help: "Only these feeds (all when none).", completion: .feedNames) var feeds: [String] = []
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -18,6 +18,6 @@ public struct Status: FeedcliCommand {
     public var options: CommandOptions { CommandOptions(store: store, output: output) }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        context.printStatus(feeds: feed.map { [$0] } ?? [])
+        context.printStatus(feeds: feeds)
     }
 }

@@ -36,6 +36,18 @@ struct ReadingTests {
         #expect(one.status == 0 && (one.json as? [String: Any])?["feed"] as? String == "b", "one object: \(one.stdout)")
     }
 
+    /// `list` and `status` take several feeds (issue 26): oldest first across them, one status
+    /// line each; an unknown one is 66.
+    @Test func listAndStatusTakeSeveralFeeds() throws {
+        #expect(try session.feedcli("sync", "a", "b").status == 0)
+        let listed = try session.feedcli("list", "b", "a", "--jsonl")
+        #expect(JSONLines.objects(listed.stdout).map { "\($0["feed"] ?? "")/\($0["id"] ?? "")" } == ["a/1", "a/2", "a/3", "b/1", "b/2"],
+                "\(listed.stdout)")
+        let status = try session.feedcli("status", "a", "b", "--json")
+        #expect((status.json as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["a", "b"])
+        #expect(try session.feedcli("list", "a", "nope").status == 66)
+    }
+
     @Test func feedsSetNamesTheWayToChangeAKind() throws {
         let run = try session.feedcli("feeds", "set", "a", "--kind", "json")
         #expect(run.status == 64)
