@@ -17,13 +17,7 @@ package enum KindDetection {
         package var kind: FeedKind
         package var summary: String
         /// The feed's own URL when the one given was an HTML page naming it (autodiscovery).
-        package var url: String?
-
-        package init(kind: FeedKind, summary: String, url: String? = nil) {
-            self.kind = kind
-            self.summary = summary
-            self.url = url
-        }
+        package var url: String? = nil
     }
 
     package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
