@@ -37,7 +37,6 @@ struct CommandTests {
     @Test func theProgressLineIsDrawnWhileFetchingAndClearedAfter() {
         var shown = context
         shown.showsProgress = true
-        posts.setDelay(0.05)
         #expect(Next.run(feed: "local", shown) == 0)
         #expect(stderr.text.contains("feedcli: local, index 1: \(posts.url)/1"), "indexed feeds count indices, not pages")
         #expect(stderr.text.hasSuffix("\r\u{1B}[K"), "the line is erased before the command ends")

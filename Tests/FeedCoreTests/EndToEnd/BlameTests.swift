@@ -48,6 +48,7 @@ struct BlameTests {
         let sync = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "--jobs", "1", "--jsonl"]))
         #expect(server.waitForTheHeldRequest(), "the run is on `a`, holding it")
         #expect(try session.feedcli("feeds", "remove", "b").status == 0)
+        server.release()
         let run = sync.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty && JSONLines.ids(run.stdout) == ["x"])

@@ -46,7 +46,8 @@ struct CompletionTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Only what the shell needs and the test sets: never the user's own HOME, rc files or store.
+        process.environment = ["HOME": TestScratch.folder("home").path, "LANG": "C.UTF-8", "TERM": "dumb"].merging(environment) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -206,18 +206,16 @@ struct JQSandboxTests {
         #expect(try session.status("rust")?["token_env"] as? String == "RUST_TOKEN")
     }
 
-    /// Thousands of outlines import in one transaction (39 s before; the bound here only
-    /// guards against a return to one transaction an outline, it is no speed target).
+    /// Thousands of outlines import in one transaction (39 s before; the suite's time limit
+    /// is the only bound: speed is the benchmark's to measure).
     @Test func fiveThousandOutlinesImportInOneTransaction() throws {
         let session = StoreSession()
         let file = try Self.fileBeside(session)
         let outlines = (1...5000).map { #"<outline text="f\#($0)" xmlUrl="https://x.example/\#($0)" feedcliKind="linked"/>"# }
         try (#"<?xml version="1.0"?><opml version="2.0"><body>"# + outlines.joined() + "</body></opml>")
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let started = ContinuousClock.now
         let imported = try session.feedcli("feeds", "import", file)
         #expect(imported.status == 0, "\(imported.stderr.suffix(300))")
-        #expect(ContinuousClock.now - started < .seconds(30))
         #expect((try session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5001, "with the built-in posts")
     }
 

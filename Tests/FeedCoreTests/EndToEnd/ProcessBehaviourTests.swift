@@ -19,11 +19,10 @@ struct ProcessBehaviourTests {
         let before = try FeedStore.open(at: state).feed(named: "slow")
         let running = try Feedcli.start(["next", "slow", "--state", state])
         #expect(requested.wait(timeout: .now() + 10) == .success)
-        let interruptedAt = ContinuousClock.now
+        // The server never answers: an exit now can only be the interruption's.
         kill(running.process.processIdentifier, SIGINT)
         let run = running.finish()
         #expect(run.status == 130)
-        #expect(ContinuousClock.now - interruptedAt < .seconds(1))
         #expect(run.stdout.isEmpty)
         #expect(try FeedStore.open(at: state).feed(named: "slow") == before, "the store is as it was")
     }
@@ -69,13 +68,12 @@ struct ProcessBehaviourTests {
 
     @Test func aSyncKilledMidwayLeavesAStoreThatOpensWithWhatWasCommitted() throws {
         let posts = try PostsServer(available: 100)
-        posts.setDelay(0.01)
+        posts.gate.hold(from: 31)
         _ = try Feedcli.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--state", state])
         let running = try Feedcli.start(["sync", "p", "--jsonl", "--state", state])
-        let deadline = Date().addingTimeInterval(20)
-        while posts.server.requests.count < 30, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        #expect(posts.server.requests.count >= 30)
+        #expect(posts.gate.waitForArrivals(31), "the run is past its thirtieth post, waiting on the server")
         kill(running.process.processIdentifier, SIGKILL)
+        posts.gate.open()
         _ = running.finish()
         let listed = try Feedcli.run(["list", "p", "--jsonl", "--state", state])
         #expect(listed.status == 0)

@@ -130,13 +130,12 @@ struct SyncEndToEndTests {
 
     @Test func syncOfAnIndexedFeedRequestsConcurrentlyAndStoresInOrder() throws {
         let posts = try PostsServer(available: 23)
-        posts.setDelay(0.05)  // so that concurrent requests are in flight together at the server
+        posts.gate.gatherFirst(4)  // the first four requests are answered only once all four are in flight
         try session.add("p", posts.url, kind: "indexed")
         let run = try session.feedcli("sync", "p", "--jsonl")
         #expect(run.status == 0)
         #expect(ids(run) == (1...23).map(String.init))
         #expect(posts.server.peakInFlight == 4)
-        posts.setDelay(0)
         #expect(posts.server.connectionCount <= 4, "connections are reused")
         #expect(try session.feedcli("sync", "p").stdout.isEmpty)
         let status = try #require(try session.feedcli("status", "p", "--json").json as? [[String: Any]])

@@ -46,10 +46,13 @@ struct FeedReactorTests {
     /// Regression: the feed lock was let go in the subscription's teardown, after the terminal
     /// event had already started the next queued action, which then waited 30 s for that lock.
     @Test(.timeLimit(.minutes(1))) func twoActionsAreProcessedSerially() throws {
-        posts.setDelay(0.1)
+        posts.gate.hold(from: 1)
         let finished = DispatchSemaphore(value: 0)
         host.send(.next(feed: "local"))
         host.send(.next(feed: "local")) { finished.signal() }
+        // Both actions are queued while the first request is held at the server.
+        #expect(posts.gate.waitForArrivals(1))
+        posts.gate.open()
         finished.wait()
         let delivered = observed.value.compactMap { $0.delivered.first?.id }
         #expect(delivered.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == ["1", "2"])

@@ -89,6 +89,22 @@ enum Feedcli {
             }
         }
 
+        /// Whether the process came to hold open a file whose path ends with `suffix` within 20
+        /// seconds (read from /proc: how a test sees a run waiting on a lock file, without
+        /// sleeping and hoping).
+        func waitUntilItHoldsOpen(fileEndingWith suffix: String) -> Bool {
+            let folder = "/proc/\(process.processIdentifier)/fd"
+            for _ in 0..<4000 {
+                let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                if descriptors.contains(where: { (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0))?.hasSuffix(suffix) == true }) {
+                    return true
+                }
+                if !process.isRunning { return false }
+                usleep(5_000)
+            }
+            return false
+        }
+
         /// Waits for the process, reading stdout and stderr at the same time (a child that fills
         /// one pipe while the other is read would never finish).
         func finish() -> FeedcliRun {

@@ -1,19 +1,17 @@
 import Foundation
 
-/// A loopback server that holds the requests for one path for a while (so a run sits inside its
-/// fetch, holding its feed's lock) and says when such a request has arrived; every answer is a
-/// one-item Graph page with an ETag. Tests wait on `arrived` instead of sleeping and hoping.
+/// A loopback server that holds the requests for one path until the test calls `release()` (so
+/// a run sits inside its fetch, holding its feed's lock, for exactly as long as the test needs),
+/// and says when such a request has arrived; every answer is a one-item Graph page with an ETag.
 struct HeldRequestServer {
     let server: LoopbackServer
-    let arrived = DispatchSemaphore(value: 0)
+    private let gate = RequestGate()
 
-    init(holding path: String, for seconds: Double = 1.5, id: String = "x") throws {
-        let arrived = self.arrived
+    init(holding path: String, id: String = "x") throws {
+        let gate = self.gate
+        gate.hold(from: 1)
         server = try LoopbackServer { request, connection in
-            if request.path == path {
-                arrived.signal()
-                Thread.sleep(forTimeInterval: seconds)
-            }
+            if request.path == path { gate.arrive() }
             connection.respond(200, headers: [("ETag", "\"v1\"")], text: #"{"data":[{"id":"\#(id)"}],"paging":{}}"#)
         }
     }
@@ -21,7 +19,8 @@ struct HeldRequestServer {
     var baseURL: String { server.baseURL }
 
     /// Whether a held request arrived within 20 seconds.
-    func waitForTheHeldRequest() -> Bool {
-        arrived.wait(timeout: .now() + 20) == .success
-    }
+    func waitForTheHeldRequest() -> Bool { gate.waitForArrivals(1) }
+
+    /// Answers the held requests, and every later one at once.
+    func release() { gate.open() }
 }

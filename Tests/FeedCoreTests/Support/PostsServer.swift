@@ -6,22 +6,25 @@ import Synchronization
 
 /// A loopback server in the shape of jsonplaceholder's `/posts/{n}`, from the real posts in
 /// `Fixtures/posts/posts.json`. Serves the first `available` posts (404 `{}` past them), and can be
-/// told to fail the next requests with a status.
+/// told to fail the next requests with a status; `gate` holds requests where a test needs them
+/// held (never a sleep).
 final class PostsServer: Sendable {
     let server: LoopbackServer
-    private let state: Locked<(available: Int, failures: [Int], delay: Double)>
+    private let state: Locked<(available: Int, failures: [Int])>
+    let gate = RequestGate()
 
     var url: String { server.baseURL + "/posts" }
 
     init(available: Int = 100) throws {
         let posts = try PostsServer.posts()
-        let state = Locked((available: available, failures: [Int](), delay: 0.0))
+        let state = Locked((available: available, failures: [Int]()))
         self.state = state
+        let gate = self.gate
         server = try LoopbackServer { request, connection in
-            let (available, failure, delay) = state.withLock { state -> (Int, Int?, Double) in
-                (state.available, state.failures.isEmpty ? nil : state.failures.removeFirst(), state.delay)
+            gate.arrive()
+            let (available, failure) = state.withLock { state -> (Int, Int?) in
+                (state.available, state.failures.isEmpty ? nil : state.failures.removeFirst())
             }
-            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             if let failure { return connection.respond(failure, text: "{}") }
             let parts = request.path.split(separator: "/")
             guard parts.count == 2, parts[0] == "posts", let n = Int(parts[1]), n >= 1, n <= min(available, posts.count)
@@ -32,7 +35,6 @@ final class PostsServer: Sendable {
 
     func setAvailable(_ n: Int) { state.withLock { $0.available = n } }
     func failNext(_ statuses: Int...) { state.withLock { $0.failures += statuses } }
-    func setDelay(_ seconds: Double) { state.withLock { $0.delay = seconds } }
 
     /// Each post as jsonplaceholder sends it (pretty-printed, as json-server does).
     static func posts() throws -> [[UInt8]] {
