@@ -238,14 +238,19 @@ struct HTTPClientTests {
     }
 
     @Test func runsAtMostFourTransfersPerHost() throws {
+        let gate = RequestGate()
+        gate.hold(from: 1)
         let server = try LoopbackServer { _, connection in
-            Thread.sleep(forTimeInterval: 0.2)
+            gate.arrive()
             connection.respond(200, text: "x")
         }
         let recorders = (0..<10).map { _ in Recorder<HTTPResponse>() }
         let subscriptions = recorders.enumerated().map { n, recorder in
             client.get(HTTPRequest(url: server.baseURL + "/\(n)")).subscribe(recorder.handler)
         }
+        // Every request is held until four are in flight: a fifth transfer would be one too.
+        #expect(gate.waitForArrivals(4))
+        gate.open()
         for recorder in recorders { #expect(recorder.wait()) }
         #expect(recorders.allSatisfy { $0.elements.first?.status == 200 })
         #expect(server.peakInFlight == 4)
