@@ -32,6 +32,8 @@ extension FeedStore {
 
     /// Registers a feed. An existing name is a usage error unless `replace`; replacing keeps the
     /// entries but forgets validators, retry time and last error (the URL may have changed).
+    /// A first feed of one's own retires the built-in `posts` while it is unused (see
+    /// `retireUnusedDefaultFeed`), silently: nobody used it.
     public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
         try write { db in
             let exists = try db.statement("SELECT 1 FROM feed WHERE name = ?").first([.text(feed.name)]) { _ in true } ?? false
@@ -49,11 +51,26 @@ extension FeedStore {
                     .run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
                           SQLiteValue(feed.expressions.json), .text(Timestamp.format(.now))])
             }
+            try Self.retireUnusedDefaultFeed(db, adding: [feed.name])
         }
     }
 
+    /// The built-in `posts` is there so that a bare `feedcli next` works on a new machine; it is
+    /// not the user's. Once they add a feed of their own, it goes, in the same transaction, while
+    /// nobody has used it: never fetched successfully and holding no entry (a used one stays until
+    /// `feeds rm posts`). So cron never polls a feed nobody asked for.
+    private static func retireUnusedDefaultFeed(_ db: SQLiteConnection, adding names: [String]) throws {
+        let builtIn = FeedRegistration.defaultFeed
+        guard !names.isEmpty, !names.contains(builtIn.name) else { return }
+        try db.statement("""
+            DELETE FROM feed WHERE name = ? AND url = ? AND kind = ? AND last_success_at IS NULL
+                AND NOT EXISTS (SELECT 1 FROM entry WHERE entry.feed = feed.name)
+            """).run([.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)])
+    }
+
     /// Registers new feeds (none of their names may exist), each with how often a plain `sync`
-    /// fetches it, in one transaction: `feeds import` of thousands of outlines.
+    /// fetches it, in one transaction: `feeds import` of thousands of outlines. Retires an unused
+    /// built-in `posts` as `addFeed` does.
     public func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure) {
         try write { db in
             let insert = try db.statement(
@@ -63,6 +80,7 @@ extension FeedStore {
                 try insert.run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
                                 SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(every.map { Int64($0.components.seconds) })])
             }
+            try Self.retireUnusedDefaultFeed(db, adding: feeds.map(\.feed.name))
         }
     }
 

@@ -84,7 +84,7 @@ struct FeedReactorTests {
     @Test func statusLoadsEveryFeed() throws {
         host.run(.next(feed: "local"))
         let state = host.run(.loadStatus(feeds: []))
-        #expect(state.feeds.keys.sorted() == ["local", "posts"])
+        #expect(state.feeds.keys.sorted() == ["local"], "the built-in posts, unused, went when local came")
         #expect(state.feeds["local"]?.record?.total == 1)
         #expect(state.feeds["local"]?.record?.lastReadID == "1")
         let missing = host.run(.loadStatus(feeds: ["nope"]))

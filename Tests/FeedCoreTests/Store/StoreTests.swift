@@ -41,9 +41,10 @@ struct StoreTests {
 
     @Test func entriesAreUniquePerFeedAndDeliveredOldestFirst() throws {
         let store = try FeedStore.open(at: temporaryStorePath())
-        try store.addFeed(FeedRegistration(name: "other", url: "http://x/", kind: .indexed), replace: false)
         let commit = FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0))
         let first = try store.commitFetch(feed: "posts", entries: [.sample("1"), .sample("2")], commit)
+        // Added once `posts` holds entries: a used built-in feed stays.
+        try store.addFeed(FeedRegistration(name: "other", url: "http://x/", kind: .indexed), replace: false)
         let again = try store.commitFetch(feed: "posts", entries: [.sample("2"), .sample("3")], commit)
         let elsewhere = try store.commitFetch(feed: "other", entries: [.sample("1", feed: "other")], commit)
         #expect(first.entries.map(\.id) == ["1", "2"])
@@ -134,9 +135,43 @@ struct StoreTests {
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
+    /// The built-in `posts` is retired by a first feed of one's own while nobody used it, by
+    /// `addFeed` and `addFeeds` alike (issue 26); a used one (entries, a successful fetch) stays,
+    /// and so does a `posts` the user made their own.
+    @Test func aFirstFeedOfOnesOwnRetiresAnUnusedPosts() throws {
+        let mine = FeedRegistration(name: "mine", url: "http://x/mine", kind: .graph)
+        let names = { (store: FeedStore) in try store.feeds().map(\.name) }
+        let fresh = try FeedStore.open(at: temporaryStorePath())
+        #expect(try names(fresh) == ["posts"], "a new store starts with it")
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        _ = try fresh.recordFailure(feed: "posts", .temporary("offline"), at: time, retryNotBefore: nil)
+        try fresh.addFeed(mine, replace: false)
+        #expect(try names(fresh) == ["mine"], "a failed fetch is no use")
+
+        let imported = try FeedStore.open(at: temporaryStorePath())
+        try imported.addFeeds([(mine, nil)])
+        #expect(try names(imported) == ["mine"])
+
+        let read = try FeedStore.open(at: temporaryStorePath())
+        _ = try read.commitFetch(feed: "posts", entries: [.sample("1")], FetchCommit(fetchedAt: time))
+        try read.addFeed(mine, replace: false)
+        #expect(try names(read) == ["mine", "posts"], "a used one stays until feeds rm posts")
+
+        let fetched = try FeedStore.open(at: temporaryStorePath())
+        _ = try fetched.commitNothingNew([("posts", FetchCommit(fetchedAt: time))])
+        try fetched.addFeed(mine, replace: false)
+        #expect(try names(fetched) == ["mine", "posts"], "fetched successfully, even with nothing in it")
+
+        let own = try FeedStore.open(at: temporaryStorePath())
+        try own.addFeed(FeedRegistration(name: "posts", url: "http://x/posts", kind: .indexed), replace: true)
+        try own.addFeed(mine, replace: false)
+        #expect(try names(own) == ["mine", "posts"], "a posts of the user's own URL is theirs")
+    }
+
     @Test func quietFetchesAreCommittedTogetherAndAMissingFeedFailsAlone() throws {
         let store = try FeedStore.open(at: temporaryStorePath())
         try store.addFeed(FeedRegistration(name: "a", url: "http://x/a", kind: .graph), replace: false)
+        try store.addFeed(FeedRegistration(name: "posts", url: "http://x/posts", kind: .indexed), replace: false)
         let time = Date(timeIntervalSince1970: 1_800_000_000)
         _ = try store.recordFailure(feed: "a", .temporary("down"), at: time, retryNotBefore: time)
         let validators = Validators(etag: "\"v2\"", lastModified: nil)
