@@ -1,10 +1,13 @@
 import ArgumentParser
+import FeedKinds
 import FeedModel
+import FeedStore
 import FoundationEssentials
 
 /// `feedcli feeds set NAME [--every DURATION|never] [--token-env VAR] [jq expressions]`: changes
 /// what is given (an empty expression or variable unsets one); entries, read state and cursors
-/// are kept.
+/// are kept, except that a `--filter` given also applies to the stored unread entries: those it
+/// drops are marked read, and the command says how many.
 public struct FeedsSet: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, its jq expressions.")
@@ -54,10 +57,33 @@ public struct FeedsSet: FeedcliCommand {
                                         + "\(name) is \(record.registration.kind.rawValue)")
             }
             try FeedAdmission.check(changed, context: context)
+            // A filter given applies to what is stored and unread too: asked before anything
+            // changes, so an entry it fails on leaves the feed as it was.
+            var dropped: (numbers: [Int64], unread: Int)?
+            if let filter = changes.filter, !filter.isEmpty { dropped = try droppedByFilter(changed, store: store, context: context) }
             try store.setExpressions(feed: name, changed.expressions)
+            if let dropped {
+                let marked = try store.markRead(feed: name, numbers: dropped.numbers)
+                let entries = dropped.unread == 1 ? "entry" : "entries"
+                try? context.stderr.write("feedcli: \(name): the filter drops \(marked) of \(dropped.unread) stored unread \(entries); "
+                                          + "marked read\n")
+            }
         }
         // '' fetches it on every sync again.
         if let every { try store.setEvery(feed: name, every.isEmpty ? nil : EveryDuration.parse(every)) }
         return 0
+    }
+
+    /// The stored unread entries of the feed that its (new) filter drops, and how many are unread.
+    private func droppedByFilter(
+        _ feed: FeedRegistration, store: FeedStore, context: CommandContext
+    ) throws(FeedFailure) -> (numbers: [Int64], unread: Int) {
+        guard let filter = feed.itemFilter(jq: context.fetch.jq) else { return ([], 0) }
+        var unread: [Entry] = []
+        try store.forEachEntry(feeds: [feed.name], unreadOnly: true, limit: nil, newestFirst: false) { entry in
+            unread.append(entry)
+            return true
+        }
+        return (try filter.dropped(unread), unread.count)
     }
 }

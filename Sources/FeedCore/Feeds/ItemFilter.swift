@@ -32,6 +32,39 @@ package struct ItemFilter: Sendable {
     }
 }
 
+extension ItemFilter {
+    /// The numbers (`seq`) of the stored entries among `entries` that the filter drops: `feeds set
+    /// --filter` applies a new filter to what is stored and unread. Asked in chunks (one worker
+    /// request each), so a feed with many unread entries is never one huge request. An entry it
+    /// fails on fails the whole (65, naming the entry), before anything changes.
+    package func dropped(_ entries: some Sequence<Entry>, chunk: Int = 500) throws(FeedFailure) -> [Int64] {
+        var dropped: [Int64] = []
+        var batch: [Entry] = []
+        func ask() throws(FeedFailure) {
+            defer { batch.removeAll(keepingCapacity: true) }
+            guard !batch.isEmpty else { return }
+            let passes: [Bool]
+            do throws(JQWorkers.Failure) {
+                switch try JQ.filter(expression, items: batch.map { LoneSurrogates.replaced(in: $0.source.text) }, limits: limits) {
+                case .success(let result): passes = result
+                case .failure(let failure):
+                    throw JQWorkers.Failure(error: .runtime("on stored entry \(Excerpt.of(batch[failure.position].id, limit: 40)): \(failure.message)"),
+                                            progress: nil)
+                }
+            } catch {
+                throw JQFailure.of(error.error, option: "--filter", page: "the stored entries")
+            }
+            dropped += zip(batch, passes).filter { !$0.1 }.map(\.0.seq)
+        }
+        for entry in entries {
+            batch.append(entry)
+            if batch.count == chunk { try ask() }
+        }
+        try ask()
+        return dropped
+    }
+}
+
 /// A page format whose items then pass the feed's filter.
 package struct FilteredPages: PageFormat {
     package let format: any PageFormat

@@ -200,6 +200,21 @@ extension FeedStore {
                      + "name one with --feed, or use the entry's handle (@N)")
     }
 
+    /// Marks the entries numbered `numbers` of `feed` read, in one transaction (what a new
+    /// `--filter` drops of the stored unread entries); returns how many were unread.
+    public func markRead(feed: String, numbers: [Int64]) throws(FeedFailure) -> Int {
+        try write { db in
+            _ = try Self.record(db, name: feed)
+            let update = try db.statement("UPDATE entry SET read = 1 WHERE feed = ? AND seq = ? AND read = 0")
+            var changed = 0
+            for number in numbers {
+                try update.run([.text(feed), .integer(number)])
+                changed += db.changes
+            }
+            return changed
+        }
+    }
+
     /// Marks every entry of `feeds` (all feeds when empty) read, in one transaction.
     public func markAllRead(feeds: [String]) throws(FeedFailure) -> Int {
         try write { db in

@@ -126,6 +126,31 @@ struct ExpressionFeedTests {
                 && mapped["filter"] as? String == ".score >= 100", "feeds list --json shows every expression")
     }
 
+    /// A killfile set afterwards (issue 26): `feeds set --filter` applies to the stored unread
+    /// entries too, marking read those it drops and saying how many; read ones stay as they are,
+    /// and a filter that fails on a stored entry changes nothing (65).
+    @Test func aFilterSetLaterMarksTheStoredUnreadEntriesItDropsRead() throws {
+        let graph = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"{"data":[{"id":"4","message":"keep d"},{"id":"3","message":"spam c"},"#
+                               + #"{"id":"2","message":"spam b"},{"id":"1","message":"keep a","n":1}],"paging":{}}"#)
+        }
+        let session = StoreSession()
+        try session.add("g", graph.baseURL + "/g", kind: "graph")
+        #expect(try session.feedcli("sync", "g").status == 0)
+        #expect(try session.feedcli("read", "2", "--feed", "g").status == 0)
+        let set = try session.feedcli("feeds", "set", "g", "--filter", #".message | test("spam") | not"#)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stderr == "feedcli: g: the filter drops 1 of 3 stored unread entries; marked read\n")
+        #expect(JSONLines.ids(try session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
+        #expect(try session.status("g")?["entries"] as? Int == 4, "nothing is deleted")
+
+        let failing = try session.feedcli("feeds", "set", "g", "--filter", #".n | ascii_downcase"#)
+        #expect(failing.status == 65 && failing.stderr.contains("--filter") && failing.stderr.contains("stored entry"), "\(failing.stderr)")
+        #expect((try session.status("g")?["expressions"] as? [String: Any])?["filter"] as? String == #".message | test("spam") | not"#,
+                "a filter that fails on a stored entry is not set")
+        #expect(JSONLines.ids(try session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
+    }
+
     @Test func badExpressionsAreUsageErrorsAndRegisterNothing() throws {
         let session = StoreSession()
         let cases: [[String]] = [
