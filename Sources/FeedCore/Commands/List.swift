@@ -1,8 +1,9 @@
 import ArgumentParser
 import FeedRendering
+import FeedStore
 
-/// `feedcli list [FEED…]`: streams the stored entries of the feeds (all when none), oldest first
-/// across them; no network.
+/// `feedcli list [FEED…]`: streams the stored entries of the feeds (all when none), oldest first:
+/// one feed in its own order, several by publication across them; no network.
 public struct List: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Print stored entries, oldest first; no network.")
@@ -28,7 +29,10 @@ public struct List: FeedcliCommand {
             for feed in feeds { _ = try store.feed(named: feed) }
             var count = 0
             return try context.stream(begin: [], end: { EntryRenderer.end(count: count, format: context.format, layout: .list) }) { each in
-                try store.forEachEntry(feeds: feeds, unreadOnly: unread, limit: limit, newestFirst: false) { entry in
+                // One feed in its own order (the order `next FEED` delivers in); several, or all,
+                // by publication across them (the order `next --all` delivers in).
+                let order: EntryOrder = feeds.count == 1 ? .stored : .published
+                try store.forEachEntry(feeds: feeds, unreadOnly: unread, limit: limit, newestFirst: false, order: order) { entry in
                     defer { count += 1 }
                     let number = count
                     return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, width: width, into: &$0) }

@@ -100,7 +100,7 @@ struct ExpressionMapping {
         }
         // A link is kept only when it is one: a relative one is resolved, one built of a
         // missing field (`…/profile/null/…`) is left out by the preset's expression.
-        item.url = item.url.flatMap { LinkHeader.resolve($0, against: base) ?? $0 }
+        item.url = item.url.flatMap { URLReference.resolve($0, against: base) ?? $0 }
         if let earlier = ids[item.id] {
             // The same item twice is one entry; two different items given one id are not merged.
             return earlier.source == source
@@ -122,7 +122,7 @@ struct ExpressionMapping {
             case nil, .null?, .bool(false)?: return nil
             case let value? where value.string != nil:
                 guard let next = value.string, !next.isEmpty else { return nil }
-                return LinkHeader.resolve(next, against: url) ?? next
+                return URLReference.resolve(next, against: url) ?? next
             case let other?: throw MappingFailure(option: option, error: .runtime("gave \(other.kindDescription), not a URL"))
             }
         case .cursor(_, let parameter)?:

@@ -19,7 +19,7 @@ package struct GraphFeed: PageFormat {
         let read = PageItems.reading(spans, page: url, projection: Self.itemProjection, reader: Self.item)
         return FeedPage(
             items: read.items,
-            next: document.value[["paging", "next"]]?.string.flatMap { LinkHeader.resolve($0, against: url) },
+            next: document.value[["paging", "next"]]?.string.flatMap { URLReference.resolve($0, against: url) },
             skipped: read.skipped)
     }
 

@@ -28,7 +28,7 @@ package struct JSONFeedKind: PageFormat {
         }
         return FeedPage(
             items: read.items,
-            next: document.value["next_url"]?.string.flatMap { LinkHeader.resolve($0, against: url) },
+            next: document.value["next_url"]?.string.flatMap { URLReference.resolve($0, against: url) },
             skipped: read.skipped)
     }
 

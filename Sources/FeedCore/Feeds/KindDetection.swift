@@ -30,7 +30,7 @@ package enum KindDetection {
                 // A page that names its JSON Feed (`<link rel="alternate" type="application/feed+json">`)
                 // is followed, once; the feed is registered under the JSON Feed's URL.
                 guard let href = FeedMarkup.jsonFeedLink(in: html),
-                      let target = LinkHeader.resolve(href, against: answer.effectiveURL), target != feed.url else { break }
+                      let target = URLReference.resolve(href, against: answer.effectiveURL), target != feed.url else { break }
                 var linked = feed
                 linked.url = target
                 var found = try detectJSON(linked, answer: try fetch(target, feed: linked, fetcher: fetcher), fetcher: fetcher)

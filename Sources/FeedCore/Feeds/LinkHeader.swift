@@ -1,3 +1,4 @@
+import FeedModel
 import FeedHTTP
 import FoundationEssentials
 import Glibc
@@ -71,12 +72,7 @@ public enum LinkHeader {
     public static func next(in headers: HTTPHeaders, base: String) -> String? {
         let links = headers.values(for: "Link").flatMap(parse)
         guard let target = links.first(where: { $0.relations.contains("next") })?.target else { return nil }
-        return resolve(target, against: base)
+        return URLReference.resolve(target, against: base)
     }
 
-    /// `reference` resolved against `base` (RFC 3986); nil when it cannot be.
-    public static func resolve(_ reference: String, against base: String) -> String? {
-        guard let baseURL = URL(string: base) else { return URL(string: reference)?.absoluteString }
-        return URL(string: reference, relativeTo: baseURL)?.absoluteURL.absoluteString
-    }
 }

@@ -11,14 +11,22 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 
 package struct FeedExportWriter {
     package let format: ExportFormat
-    /// The feeds exported, for the title and the document's id.
-    package let feeds: [String]
+    /// The feeds exported, by name (their URLs resolve relative links, their kinds type text).
+    package let feeds: [String: FeedRegistration]
+    /// Whether every feed of the store is exported (none was named): the document is then the
+    /// store's, and its id does not change as feeds are added.
+    package let allFeeds: Bool
     /// When the exported feeds last changed (Atom's `updated`).
     package let updated: String
+    /// The document's own address (`--self`): Atom's `rel="self"` link, JSON Feed's `feed_url`.
+    package let selfURL: String?
 
-    /// With several feeds, an item's id is `FEED/ID`, unique across them.
-    private var multiFeed: Bool { feeds.count != 1 }
-    private var title: String { feeds.count == 1 ? feeds[0] : "feedcli" }
+    /// With several feeds (or all, however many there are today), an item's id is `FEED/ID`,
+    /// unique across them and unchanged when a feed is added.
+    private var multiFeed: Bool { allFeeds || feeds.count != 1 }
+    private var title: String { !allFeeds && feeds.count == 1 ? feeds.keys.first ?? "feedcli" : "feedcli" }
+    /// The document's id: the store's for all feeds, else the named feeds'.
+    private var documentID: String { allFeeds ? Self.tag("all") : Self.tag(feeds.keys.sorted().joined(separator: ",")) }
 
     package func header() -> [UInt8] {
         switch format {
@@ -26,16 +34,21 @@ package struct FeedExportWriter {
             var writer = JSONWriter()
             writer.raw(#"{"version":"https://jsonfeed.org/version/1.1","title":"#)
             writer.string(title)
+            if let selfURL {
+                writer.raw(#","feed_url":"#)
+                writer.string(selfURL)
+            }
             writer.raw(#","description":"Entries stored by feedcli","items":["#)
             return writer.bytes
         case .atom:
+            let link = selfURL.map { "<link rel=\"self\" type=\"application/atom+xml\" href=\"\(XMLText.escaped($0))\"/>\n" } ?? ""
             return Array("""
                 <?xml version="1.0" encoding="utf-8"?>
                 <feed xmlns="http://www.w3.org/2005/Atom">
-                <id>\(Self.tag(feeds.sorted().joined(separator: ",")))</id>
+                <id>\(documentID)</id>
                 <title>\(XMLText.escaped(title))</title>
                 <updated>\(updated)</updated>
-                <author><name>feedcli</name></author>
+                \(link)<author><name>feedcli</name></author>
                 <generator>feedcli</generator>
 
                 """.utf8)
@@ -43,43 +56,43 @@ package struct FeedExportWriter {
     }
 
     /// One entry; `first` for the first one written (JSON needs the commas between).
-    package func entry(_ entry: Entry, first: Bool) -> [UInt8] {
-        let id = multiFeed ? "\(entry.feed)/\(entry.id)" : entry.id
-        let isHTML = entry.text.map(HTMLText.looksLikeHTML) ?? false
+    package func entry(_ stored: Entry, first: Bool) -> [UInt8] {
+        let entry = ExportedEntry(stored, feed: feeds[stored.feed])
+        let id = multiFeed ? "\(stored.feed)/\(stored.id)" : stored.id
         switch format {
         case .jsonfeed:
             var writer = JSONWriter()
             if !first { writer.raw(",") }
             writer.raw("\n")
             var fields: [(String, (inout JSONWriter) -> Void)] = [("id", { $0.string(id) })]
-            if let url = entry.url { fields.append(("url", { $0.string(url) })) }
-            if let title = entry.title { fields.append(("title", { $0.string(title) })) }
+            if let link = entry.link { fields.append(("url", { $0.string(link) })) }
+            if entry.hasOwnTitle { fields.append(("title", { $0.string(entry.title) })) }
             // One of the two is required; HTML goes as HTML.
-            fields.append((isHTML ? "content_html" : "content_text", { $0.string(entry.text ?? "") }))
-            if let published = entry.published { fields.append(("date_published", { $0.string(published) })) }
-            if let author = entry.author {
+            fields.append((entry.isHTML ? "content_html" : "content_text", { $0.string(entry.text ?? "") }))
+            if let published = stored.published { fields.append(("date_published", { $0.string(published) })) }
+            if let author = stored.author {
                 fields.append(("authors", { writer in
                     writer.raw("[")
                     writer.object([("name", { $0.string(author) })])
                     writer.raw("]")
                 }))
             }
-            if multiFeed { fields.append(("tags", { writer in writer.raw("["); writer.string(entry.feed); writer.raw("]") })) }
+            if multiFeed { fields.append(("tags", { writer in writer.raw("["); writer.string(stored.feed); writer.raw("]") })) }
             writer.object(fields)
             return writer.bytes
         case .atom:
-            // Atom requires a title: without one, the text's beginning (as text, not markup).
-            let plain = entry.text.map { isHTML ? HTMLText.render($0).text : $0 } ?? entry.id
-            let title = entry.title ?? String(plain.prefix(80))
-            var xml = "<entry>\n<id>\(Self.tag(entry.feed + "/" + entry.id))</id>\n"
-            xml += "<title>\(XMLText.escaped(title))</title>\n"
-            xml += "<updated>\(entry.published ?? entry.fetchedAt)</updated>\n"
-            if let published = entry.published { xml += "<published>\(published)</published>\n" }
-            if let url = entry.url { xml += "<link rel=\"alternate\" href=\"\(XMLText.escaped(url))\"/>\n" }
-            if let author = entry.author { xml += "<author><name>\(XMLText.escaped(author))</name></author>\n" }
-            if multiFeed { xml += "<category term=\"\(XMLText.escaped(entry.feed))\"/>\n" }
+            var xml = "<entry>\n<id>\(Self.tag(stored.feed + "/" + stored.id))</id>\n"
+            xml += "<title>\(XMLText.escaped(entry.title))</title>\n"
+            xml += "<updated>\(stored.published ?? stored.fetchedAt)</updated>\n"
+            if let published = stored.published { xml += "<published>\(published)</published>\n" }
+            if let link = entry.link { xml += "<link rel=\"alternate\" href=\"\(XMLText.escaped(link))\"/>\n" }
+            if let author = stored.author { xml += "<author><name>\(XMLText.escaped(author))</name></author>\n" }
+            if multiFeed { xml += "<category term=\"\(XMLText.escaped(stored.feed))\"/>\n" }
+            // RFC 4287 §4.1.1.1: an entry without an alternate link must have content.
             if let text = entry.text {
-                xml += "<content type=\"\(isHTML ? "html" : "text")\">\(XMLText.escaped(text))</content>\n"
+                xml += "<content type=\"\(entry.isHTML ? "html" : "text")\">\(XMLText.escaped(text))</content>\n"
+            } else if entry.link == nil {
+                xml += "<content type=\"text\"></content>\n"
             }
             return Array((xml + "</entry>\n").utf8)
         }
@@ -99,9 +112,11 @@ package struct FeedExportWriter {
             .map { URLQuery.encode(String($0)) }.joined(separator: "/")
     }
 
-    package init(format: ExportFormat, feeds: [String], updated: String) {
+    package init(format: ExportFormat, feeds: [FeedRegistration], allFeeds: Bool, updated: String, selfURL: String? = nil) {
         self.format = format
-        self.feeds = feeds
+        self.feeds = Dictionary(feeds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.allFeeds = allFeeds
         self.updated = updated
+        self.selfURL = selfURL
     }
 }

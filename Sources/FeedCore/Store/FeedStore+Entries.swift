@@ -253,10 +253,11 @@ extension FeedStore {
         try forEachEntry(feeds: feed.map { [$0] } ?? [], unreadOnly: unreadOnly, limit: limit, newestFirst: false, body)
     }
 
-    /// Streams the entries of `feeds` (all feeds when empty), oldest or newest first; `limit`
-    /// keeps the newest N either way.
+    /// Streams the entries of `feeds` (all feeds when empty), oldest or newest first in `order`;
+    /// `limit` keeps the newest N either way.
     public func forEachEntry(
-        feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, _ body: (Entry) throws -> Bool
+        feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, order: EntryOrder = .stored,
+        _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
@@ -266,13 +267,16 @@ extension FeedStore {
         }
         if unreadOnly { conditions.append("read = 0") }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let key = order == .stored ? ["seq"] : ["COALESCE(published, fetched_at)", "seq"]
+        func by(_ descending: Bool) -> String { key.map { $0 + (descending ? " DESC" : "") }.joined(separator: ", ") }
         let sql: String
         if let limit {
             arguments.append(SQLiteValue(limit))
-            let newest = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq DESC LIMIT ?"
-            sql = newestFirst ? newest : "SELECT * FROM (\(newest)) ORDER BY seq"
+            let newest = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY \(by(true)) LIMIT ?"
+            // The outer query sees the inner one's columns by name: `entryColumns` are plain names.
+            sql = newestFirst ? newest : "SELECT * FROM (\(newest)) ORDER BY \(by(false))"
         } else {
-            sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY seq\(newestFirst ? " DESC" : "")"
+            sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY \(by(newestFirst))"
         }
         try read { db in
             try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
@@ -291,6 +295,14 @@ extension FeedStore {
               author: row.text(4), url: row.text(5), published: row.text(6), fetchedAt: try row.requiredText(7),
               read: row.bool(8), source: RawJSON(compactText: try row.requiredText(9)), seq: Int64(try row.requiredInteger(10)))
     }
+}
+
+/// The order entries are listed in: as stored (a feed's own order: the order its entries are
+/// delivered in), or by publication (`published`, else `fetched_at`, ties as stored), the one
+/// order across several feeds, whose storage order is only the order their fetches ended in.
+public enum EntryOrder: Sendable {
+    case stored
+    case published
 }
 
 /// What `commitFetch` did: the entries that were new and the feed's record afterwards.

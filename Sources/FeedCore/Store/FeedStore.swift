@@ -10,8 +10,9 @@ import Glibc
 ///   holds everything committed before the kill (WAL journal).
 /// - The file and its folder are created readable by the owner only.
 /// - A file that is not a feedcli store is refused (74) and never written to.
-/// - A store opened `.readOnly` is never written (no migration, no journal set-up), so `list`,
-///   `show` and `status` work on a read-only file or mount.
+/// - A store opened `.readOnly` is never written (no journal set-up), so `list`, `show` and
+///   `status` work on a read-only file or mount; only a store of an older schema is upgraded,
+///   when its file can be written (as `next` would), so reading first after an upgrade works.
 /// - Writers from several processes wait for each other up to `wait` (SQLite's busy timeout);
 ///   runs that must not interleave on one feed take `lock(feed:)` as well. Locks are keyed by
 ///   the store's resolved path, so a store reached through a symlink shares its locks.
@@ -174,9 +175,14 @@ public final class FeedStore: Sendable {
         let migrator = StoreSchema.migrator
         let isCurrent = try read { db in try migrator.isComplete(db) }
         if isCurrent && isWAL { return }
-        guard access == .readWrite else {
+        if access == .readOnly {
             if isCurrent { return }
-            throw .storeAccess("\(path) needs an upgrade to this feedcli's schema, which a read-only open cannot do")
+            // A store an older feedcli made, read first by a newer one (`list` after an upgrade):
+            // its schema is upgraded where the file can be written (the upgrade changes nothing
+            // the user stored); a read-only file cannot be.
+            guard writes else {
+                throw .storeAccess("\(path) needs an upgrade to this feedcli's schema, which a read-only file cannot take")
+            }
         }
         // First runs racing each other (cron and a person) migrate one at a time.
         let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store")

@@ -10,11 +10,11 @@ import Testing
 /// parsers (python3's `xml.etree` and `json`), whatever the entries hold.
 @Suite("export as JSON Feed and Atom", .timeLimit(.minutes(3)))
 struct ExportTests {
-    /// Items that test the writers: markup characters, `]]>`, NUL and other controls, HTML, text
-    /// beyond the BMP, no title at all.
+    /// Items that test the writers: markup characters, `]]>`, NUL and other controls, HTML (a
+    /// linked item's `content`, as Mastodon sends it), text beyond the BMP, no title at all.
     static let hostileItems = #"""
     [{"id":"1","title":"Fish & <chips> ]]> \u0000\u0001\u001b\u007f end","body":"plain text","user":{"login":"ann"},"created_at":"2026-11-01T10:00:00Z","html_url":"https://e.example/1?a=1&b=\"2\""},
-     {"id":"2","title":"Emoji 🦀 and 𝄞","body":"<p>Some <b>HTML</b> &amp; more</p>","created_at":"2026-11-02T10:00:00Z"},
+     {"id":"2","title":"Emoji 🦀 and 𝄞","content":"<p>Some <b>HTML</b> &amp; more</p>","created_at":"2026-11-02T10:00:00Z"},
      {"id":"3","body":"An entry without a title, whose text stands in for it"}]
     """#
 
@@ -48,9 +48,10 @@ struct ExportTests {
         #expect(check.status == 0, "the document parses: \(check.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         #expect(document["title"] as? String == "h" && (document["id"] as? String)?.hasPrefix("tag:feedcli,2026:") == true)
-        let entries = try #require(document["entries"] as? [[String: Any]])
-        #expect(entries.compactMap { $0["id"] as? String } == ["tag:feedcli,2026:h/1", "tag:feedcli,2026:h/2", "tag:feedcli,2026:h/3"],
-                "newest first (a linked page lists newest first), ids stable")
+        let listed = try #require(document["entries"] as? [[String: Any]])
+        #expect(listed.compactMap { $0["id"] as? String } == ["tag:feedcli,2026:h/3", "tag:feedcli,2026:h/2", "tag:feedcli,2026:h/1"],
+                "newest first by publication (3 has none: its fetch time, the newest), ids stable")
+        let entries = Array(listed.reversed())
         let first = try #require(entries.first)
         #expect(first["title"] as? String == "Fish & <chips> ]]>  end", "controls dropped, markup kept as text")
         #expect(first["link"] as? String == #"https://e.example/1?a=1&b="2""#)
@@ -79,11 +80,12 @@ struct ExportTests {
         #expect(check.stdout.contains(#""k/3""#) && check.stdout.contains(#""h/1""#), "FEED/ID across feeds: \(check.stdout)")
         let one = try #require(try session.feedcli("export", "h", "--format", "jsonfeed").json as? [String: Any])
         let items = try #require(one["items"] as? [[String: Any]])
-        #expect(items.map { $0["id"] as? String } == ["1", "2", "3"], "one feed: the entries' own ids")
-        #expect(items[0]["title"] as? String == "Fish & <chips> ]]> \u{0}\u{1}\u{1B}\u{7F} end", "JSON keeps every character")
-        #expect((items[0]["authors"] as? [[String: Any]])?.first?["name"] as? String == "ann")
-        #expect(items[1]["content_html"] as? String == "<p>Some <b>HTML</b> &amp; more</p>")
-        #expect(items[0]["date_published"] as? String == "2026-11-01T10:00:00Z")
+        #expect(items.map { $0["id"] as? String } == ["3", "2", "1"], "one feed: the entries' own ids, newest first")
+        let oldest = Array(items.reversed())
+        #expect(oldest[0]["title"] as? String == "Fish & <chips> ]]> \u{0}\u{1}\u{1B}\u{7F} end", "JSON keeps every character")
+        #expect((oldest[0]["authors"] as? [[String: Any]])?.first?["name"] as? String == "ann")
+        #expect(oldest[1]["content_html"] as? String == "<p>Some <b>HTML</b> &amp; more</p>")
+        #expect(oldest[0]["date_published"] as? String == "2026-11-01T10:00:00Z")
     }
 
     @Test func limitUnreadAndNothingChanged() throws {
@@ -91,13 +93,68 @@ struct ExportTests {
         #expect(try session.feedcli("read", "1", "--feed", "h").status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: session.state))
         let unread = try #require(try session.feedcli("export", "h", "--format", "jsonfeed", "--unread").json as? [String: Any])
-        #expect((unread["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["2", "3"])
+        #expect((unread["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3", "2"])
         let newest = try #require(try session.feedcli("export", "h", "--format", "jsonfeed", "--limit", "1").json as? [String: Any])
-        #expect((newest["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["1"])
+        #expect((newest["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3"], "the newest by publication")
         #expect(try Data(contentsOf: URL(fileURLWithPath: session.state)) == before, "export changes nothing in the store")
         #expect(try session.feedcli("status", "h", "--json").status == 0)
         #expect(try session.feedcli("export", "nosuch", "--format", "atom").status == 66)
         #expect(try session.feedcli("export", "h").status == 64, "--format is required")
+    }
+
+    /// What the W3C Feed Validation Service checks and readers trip on (issue 26, item 7): every
+    /// Atom entry has content or an alternate link; no blank title; text typed as the server sent
+    /// it (a `body` holding `<p>` is text); links absolute and http(s) only; CR kept as `&#13;`;
+    /// the all-feeds id unchanged when a feed is added; `--self` for `rel="self"` and `feed_url`.
+    @Test func theDocumentValidatesAsTheW3CValidatorChecks() throws {
+        let items = #"""
+        [{"id":"4","body":"a <p> in plain text","html_url":"javascript:alert(1)","created_at":"2026-10-04T10:00:00Z"},
+         {"id":"5","title":"   ","body":"","html_url":"/relative/5","created_at":"2026-10-05T10:00:00Z"},
+         {"id":"6","title":"no text, no link","created_at":"2026-10-06T10:00:00Z"},
+         {"id":"7","title":"line\r\nbreak","body":"x","created_at":"2026-10-07T10:00:00Z"}]
+        """#
+        let (session, servers) = try session(feeds: ["w": items])
+        let atom = try session.feedcli("export", "--format", "atom", "--self", "https://me.example/all.xml")
+        #expect(atom.status == 0, "\(atom.stderr)")
+        #expect(atom.stdout.contains(#"<link rel="self" type="application/atom+xml" href="https://me.example/all.xml"/>"#))
+        #expect(atom.stdout.contains("<title>line&#13;\nbreak</title>"), "CR as a reference")
+        let check = try Feedcli.shell(#"""
+            "$FEEDCLI" export --format atom --state "$S" | python3 -c '
+            import sys, json, xml.etree.ElementTree as ET
+            ns = {"a": "http://www.w3.org/2005/Atom"}
+            root = ET.parse(sys.stdin).getroot()
+            out = {}
+            for e in root.findall("a:entry", ns):
+                links = [l.get("href") for l in e.findall("a:link", ns) if l.get("rel", "alternate") == "alternate"]
+                content = e.find("a:content", ns)
+                out[e.findtext("a:id", namespaces=ns)] = {"title": e.findtext("a:title", namespaces=ns), "links": links,
+                    "type": None if content is None else content.get("type"), "content": None if content is None else (content.text or "")}
+            print(json.dumps({"id": root.findtext("a:id", namespaces=ns), "entries": out}))'
+            """#, environment: ["S": session.state])
+        #expect(check.status == 0, "\(check.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        let entries = try #require(document["entries"] as? [String: [String: Any]])
+        for (id, entry) in entries {
+            #expect(entry["content"] is String || !((entry["links"] as? [String]) ?? []).isEmpty, "\(id): content or an alternate link")
+            #expect(!((entry["title"] as? String) ?? "").trimmingCharacters(in: .whitespaces).isEmpty, "\(id): a title")
+        }
+        let four = try #require(entries["tag:feedcli,2026:w/4"])
+        #expect(four["type"] as? String == "text" && (four["links"] as? [String])?.isEmpty == true, "text stays text; javascript: is left out")
+        let five = try #require(entries["tag:feedcli,2026:w/5"])
+        #expect(five["title"] as? String == "5" && five["links"] as? [String] == [servers[0].baseURL + "/relative/5"], "a relative link resolved")
+        #expect(entries["tag:feedcli,2026:w/6"]?["type"] as? String == "text", "no text, no link: an empty content")
+        let id = document["id"] as? String
+        #expect(id == "tag:feedcli,2026:all")
+
+        let other = try LoopbackServer { _, connection in connection.respond(200, text: "[]") }
+        try session.add("later", other.baseURL + "/x", kind: "linked")
+        let again = try Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | grep -m1 "<id>""#, environment: ["S": session.state])
+        #expect(again.stdout == "<id>\(id ?? "")</id>\n", "the all-feeds id does not change when a feed is added")
+        let json = try #require(try session.feedcli("export", "--format", "jsonfeed", "--self", "https://me.example/all.json").json as? [String: Any])
+        #expect(json["feed_url"] as? String == "https://me.example/all.json")
+        let four_ = (json["items"] as? [[String: Any]])?.first { $0["id"] as? String == "w/4" }
+        #expect(four_?["content_text"] as? String == "a <p> in plain text" && four_?["url"] == nil)
+        #expect(try session.feedcli("export", "--format", "atom", "--self", "javascript:x").status == 64)
     }
 
     @Test func aReaderThatLeavesEndsTheExportQuietly() throws {

@@ -1,3 +1,4 @@
+import CSQLite
 import FeedModel
 import FeedKinds
 import FeedStore
@@ -15,6 +16,34 @@ struct StoreEdgeTests {
 
     func files(under folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    /// A store an older feedcli made is upgraded by whichever command reads it first, `list`
+    /// included (before, a reading command failed with 74 until a writing one had run); a
+    /// read-only file of an older schema is refused, saying why.
+    @Test func aReadingCommandUpgradesAnOlderStore() throws {
+        let session = StoreSession()
+        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
+        let older = { () throws in
+            let connection = try SQLiteConnection(path: session.state, flags: SQLITE_OPEN_READWRITE)
+            try connection.execute("DROP INDEX entry_by_publication")
+            try connection.execute("DELETE FROM grdb_migrations WHERE identifier LIKE 'v7:%'")
+        }
+        try older()
+        let listed = try session.feedcli("list")
+        #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed.stderr)")
+        let upgraded = try SQLiteConnection(path: session.state, flags: SQLITE_OPEN_READONLY)
+        #expect(try upgraded.statement("SELECT 1 FROM sqlite_master WHERE name = 'entry_by_publication'").first { _ in true } == true)
+
+        try older()
+        // Root may write any file, so the store is made read-only for `nobody`, who runs feedcli.
+        let folder = (session.state as NSString).deletingLastPathComponent
+        let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        if getuid() == 0 { #expect(try Feedcli.shell("chown -R 65534:65534 '\(folder)'").status == 0) }
+        #expect(chmod(session.state, 0o400) == 0)
+        let refused = try Feedcli.shell(asNobody + #""$FEEDCLI" list --state '"# + session.state + "'")
+        #expect(refused.status == 74 && refused.stderr.contains("needs an upgrade"), "\(refused.stderr)")
+        #expect(chmod(session.state, 0o600) == 0)
     }
 
     @Test func feedNamesNeverBecomePaths() throws {
