@@ -34,7 +34,8 @@ public struct FeedsImport: FeedcliCommand {
         let store = try context.openStore()
         let existing = try store.feeds()
         var names = Set(existing.map(\.name))
-        var urls = Dictionary(existing.map { ($0.registration.url, $0.name) }, uniquingKeysWith: { first, _ in first })
+        // The feeds on each URL: one URL may be several feeds (different filters, kinds).
+        var urls = Dictionary(grouping: existing.map(\.registration), by: \.url)
         var adding: [(feed: FeedRegistration, every: Duration?)] = []
         var present = 0, skipped = 0
         func note(_ text: String) {
@@ -46,15 +47,19 @@ public struct FeedsImport: FeedcliCommand {
             let shown = Redaction.maskingSecrets(in: url)
             // feedcli's own attribute, else the title, else the text, else the URL's host and
             // path: the first that makes a name (newsboat writes `title=""`).
-            let candidates = [OPML.Attribute.name, "title", "text"].compactMap { outline[$0]?.trimmingWhitespace() }
+            let candidates = [OPML.value(.name, in: outline), outline["title"], outline["text"]].compactMap { $0?.trimmingWhitespace() }
                 + [URLComponents(string: url).map { ($0.host ?? "") + $0.path } ?? ""]
             guard let name = candidates.lazy.compactMap(OPML.feedName(from:)).first else {
                 note("skipped \(shown): no feed name can be made of its title")
                 skipped += 1
                 continue
             }
-            if let existing = urls[url] {
-                note("skipped \(name): \(shown) is already feed \(existing)")
+            let kind = OPML.value(.kind, in: outline).flatMap(FeedKind.init(rawValue:))
+            let expressions = OPML.value(.expressions, in: outline).flatMap(FeedExpressions.init(json:)) ?? FeedExpressions()
+            // The same URL with the same settings is that feed; with others (another filter,
+            // another kind) it is a feed of its own, so an export imports back whole.
+            if let same = urls[url]?.first(where: { (kind == nil || $0.kind == kind) && $0.expressions == expressions }) {
+                note("skipped \(name): \(shown) is already feed \(same.name)")
                 present += 1
                 continue
             }
@@ -68,17 +73,15 @@ public struct FeedsImport: FeedcliCommand {
                 skipped += 1
                 continue
             }
-            let kind = outline[OPML.Attribute.kind].flatMap(FeedKind.init(rawValue:))
-            let expressions = outline[OPML.Attribute.expressions].flatMap(FeedExpressions.init(json:)) ?? FeedExpressions()
             do {
                 let feed = try FeedAdmission.validated(name: name, url: url, kind: kind, tokenEnv: nil,
                                                        expressions: expressions, context: context)
                 let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
-                adding.append((chosen, outline[OPML.Attribute.every].flatMap(EveryDuration.parse)))
+                adding.append((chosen, OPML.value(.every, in: outline).flatMap(EveryDuration.parse)))
                 names.insert(name)
-                urls[url] = name
+                urls[url, default: []].append(chosen)
                 note("added \(name): \(found ?? "\(chosen.kind.rawValue), as the file says")")
-                if let variable = outline[OPML.Attribute.tokenEnv] {
+                if let variable = OPML.value(.tokenEnv, in: outline) {
                     note("\(name) sends no token: the file names $\(variable), and a file never decides which secret goes to "
                          + "which host; to send it: feedcli feeds set \(name) --token-env \(variable)")
                 }

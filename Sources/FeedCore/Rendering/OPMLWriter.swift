@@ -2,16 +2,17 @@ import FeedModel
 import FoundationEssentials
 import Glibc
 
-/// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline type="rss">`
-/// whose `xmlUrl` is the feed URL (so any reader can take the list; only JSON feeds fetch), with
-/// feedcli's own attributes (`OPML.Attribute`) keeping its name, kind, token variable, `--every`
-/// and expressions for `feeds import`. A token itself is never written, and a URL's password is
+/// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline>` whose `xmlUrl`
+/// is the feed URL, with feedcli's own attributes (`OPML.Attribute`, in its namespace) keeping its
+/// name, kind, token variable, `--every` and expressions for `feeds import`. Only a `jsonfeed`
+/// feed is `type="rss"` (other readers read JSON Feed); other kinds get `type="feedcli"`, so a
+/// reader does not subscribe to what it cannot read. A token itself is never written, and a URL's password is
 /// masked (`user:***@`): an export is a file people share.
 public enum OPMLWriter {
     public static func document(_ records: [FeedRecord], created: Date) -> String {
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<opml version="2.0">"#,
+            #"<opml version="2.0" xmlns:"# + OPML.prefix + #"=""# + OPML.namespace + #"">"#,
             "  <head>",
             "    <title>feedcli subscriptions</title>",
             "    <dateCreated>\(rfc822(created))</dateCreated>",
@@ -21,13 +22,13 @@ public enum OPMLWriter {
         for record in records {
             let registration = record.registration
             var attributes: [(String, String)] = [
-                ("type", "rss"), ("text", registration.name), ("title", registration.name),
-                ("xmlUrl", Redaction.maskingSecrets(in: registration.url)),
-                (OPML.Attribute.name, registration.name), (OPML.Attribute.kind, registration.kind.rawValue),
+                ("type", registration.kind == .jsonfeed ? "rss" : OPML.prefix), ("text", registration.name),
+                ("title", registration.name), ("xmlUrl", Redaction.maskingSecrets(in: registration.url)),
+                (OPML.Attribute.name.qualifiedName, registration.name), (OPML.Attribute.kind.qualifiedName, registration.kind.rawValue),
             ]
-            if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv, tokenEnv)) }
-            if let every = record.every { attributes.append((OPML.Attribute.every, EveryDuration.format(every))) }
-            if let json = registration.expressions.json { attributes.append((OPML.Attribute.expressions, json)) }
+            if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv.qualifiedName, tokenEnv)) }
+            if let every = record.every { attributes.append((OPML.Attribute.every.qualifiedName, EveryDuration.format(every))) }
+            if let json = registration.expressions.json { attributes.append((OPML.Attribute.expressions.qualifiedName, json)) }
             lines.append("    <outline " + attributes.map { "\($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined(separator: " ") + "/>")
         }
         lines += ["  </body>", "</opml>"]

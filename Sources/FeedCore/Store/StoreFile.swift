@@ -107,7 +107,13 @@ package enum StoreFile {
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
-        return result
+        // A name in another script encodes to up to nine bytes a character: a 64-character name
+        // would pass a file name's 255 bytes. A long one keeps its beginning and a hash of the
+        // whole (FNV-1a, 64 bits), still one name per text.
+        guard result.utf8.count > 200 else { return result }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return String(result.prefix(180)) + "~" + String(hash, radix: 16)
     }
 
     /// A path made safe inside a `file:` URI.

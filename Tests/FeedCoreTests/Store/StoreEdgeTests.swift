@@ -46,6 +46,18 @@ struct StoreEdgeTests {
         #expect(chmod(session.state, 0o600) == 0)
     }
 
+    /// Names keep letters of every script (issue 26, item 3), and the longest of them still
+    /// makes a lock file the file system takes (64 CJK characters are 576 bytes percent-encoded).
+    @Test func aLongNameInAnotherScriptSyncs() throws {
+        let server = try PagedServer(kind: .linked, count: 2)
+        let name = String(repeating: "日本語のブログ", count: 10).prefix(64)
+        #expect(try session.feedcli("feeds", "add", String(name), server.url, "--kind", "linked").status == 0)
+        let sync = try session.feedcli("sync", String(name), "--jsonl")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(JSONLines.ids(sync.stdout).count == 2)
+        #expect(try session.feedcli("feeds", "add", "a b", server.url, "--kind", "linked").status == 64, "never a space")
+    }
+
     @Test func feedNamesNeverBecomePaths() throws {
         #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
         let folder = (state as NSString).deletingLastPathComponent

@@ -25,12 +25,28 @@ public struct FeedRegistration: Sendable, Equatable {
         name: "posts", url: "https://jsonplaceholder.typicode.com/posts", kind: .indexed)
 
     /// Feed names are path-safe (they name lock files) and shell-friendly.
+    /// Letters and digits of every script (`日本語のブログ`, `fboës`), with their combining marks,
+    /// and `-`, `_`, `.`: never a space, a slash or anything a shell reads specially.
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && !name.hasPrefix(".") && !name.hasPrefix("-")
-            && name.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                    || scalar == "-" || scalar == "_" || scalar == ".")
-            }
+        !name.isEmpty && name.count <= nameLengthLimit && !name.hasPrefix(".") && !name.hasPrefix("-")
+            && name.unicodeScalars.allSatisfy(isNameScalar)
+    }
+
+    /// The most characters a feed name holds.
+    public static let nameLengthLimit = 64
+
+    /// Whether a feed name may hold `scalar`.
+    public static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == "."
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .nonspacingMark, .spacingMark:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Only absolute http and https URLs with a host.

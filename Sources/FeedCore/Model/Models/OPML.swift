@@ -11,13 +11,26 @@ import FoundationEssentials
 /// trap (it is fuzzed).
 public enum OPML {
     /// feedcli's own attributes on an outline, so that a round trip keeps what OPML has no word
-    /// for: the feed's name, kind, token variable, `--every` and jq expressions.
-    public enum Attribute {
-        public static let name = "feedcliName"
-        public static let kind = "feedcliKind"
-        public static let tokenEnv = "feedcliTokenEnv"
-        public static let every = "feedcliEvery"
-        public static let expressions = "feedcliExpressions"
+    /// for: the feed's name, kind, token variable, `--every` and jq expressions. They are in
+    /// feedcli's XML namespace (`feedcli:name`, bound to `namespace` on the root), as OPML 2.0
+    /// allows and the W3C validator requires; files of feedcli 0.2.0's first builds wrote them
+    /// without one (`feedcliName`), which is still read.
+    public enum Attribute: String, CaseIterable, Sendable {
+        case name, kind, tokenEnv, every, expressions
+
+        /// The name written: `feedcli:name`.
+        public var qualifiedName: String { OPML.prefix + ":" + rawValue }
+        /// The name files written before the namespace used: `feedcliName`.
+        var legacyName: String { OPML.prefix + rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    }
+
+    /// feedcli's namespace for its attributes, and the prefix it binds.
+    public static let namespace = "tag:feedcli,2026:opml"
+    public static let prefix = "feedcli"
+
+    /// The value of one of feedcli's attributes on an outline, under either of its names.
+    public static func value(_ attribute: Attribute, in outline: [String: String]) -> String? {
+        outline[attribute.qualifiedName] ?? outline[attribute.legacyName]
     }
 
     /// The attributes of each `<outline>` with an `xmlUrl`, in document order.
@@ -26,13 +39,15 @@ public enum OPML {
         return try reader.outlines()
     }
 
-    /// A feed name made from an outline's title (`Daring Fireball` → `Daring-Fireball`): the
-    /// characters a feed name may hold, others as `-`, at most 64; nil when nothing is left.
+    /// A feed name made from an outline's title (`Daring Fireball` → `Daring-Fireball`,
+    /// `日本語のブログ` as it is): the characters a feed name may hold, others as `-`, at most 64;
+    /// nil when nothing is left.
     public static func feedName(from title: String) -> String? {
         var name = ""
         for scalar in title.unicodeScalars {
-            let allowed = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
-            if allowed {
+            if scalar == "-" {
+                if !name.hasSuffix("-") { name += "-" }  // `a - b` is `a-b`, one separator
+            } else if FeedRegistration.isNameScalar(scalar) {
                 name.unicodeScalars.append(scalar)
             } else if !name.hasSuffix("-") {
                 name += "-"
@@ -40,7 +55,7 @@ public enum OPML {
         }
         while name.hasPrefix("-") || name.hasPrefix(".") { name.removeFirst() }
         while name.hasSuffix("-") { name.removeLast() }
-        name = String(name.prefix(64))
+        name = String(name.prefix(FeedRegistration.nameLengthLimit))
         return FeedRegistration.isValidName(name) ? name : nil
     }
 }
