@@ -21,8 +21,17 @@ struct CommandLinePreparse {
     /// The commands that fetch: they open the store read-write and make an HTTP client.
     static let fetchingCommands: Set<String> = ["next", "sync"]
 
+    /// The line the parser reads: a shell's completion request made whole
+    /// (`CompletionScripts.request`), any other line as given.
+    var arguments: [String]
+    /// The shell whose completion script was asked for (`--generate-completion-script SHELL`):
+    /// feedcli's, printed instead of the parser's own (`CompletionScripts`).
+    var completionScript: CompletionShell?
+
     /// `arguments` is the command line without the program's name.
     init(_ arguments: [String], environment: [String: String]) {
+        self.arguments = CompletionScripts.request(arguments)
+        completionScript = Self.requestedScript(arguments)
         mistake = CommandSpelling.check(arguments, in: Feedcli.configuration)
         plainNext = PlainNextCommandLine(arguments)
         // Options come after the command's name, so the first word that is not an option is it.
@@ -30,6 +39,16 @@ struct CommandLinePreparse {
         let fetches = Self.fetchingCommands.contains(words.first ?? "")
         preparesCurl = fetches || words.starts(with: ["feeds", "add"])
         storeGuess = fetches ? Self.guessStore(arguments, environment: environment) : nil
+    }
+
+    /// `--generate-completion-script SHELL` (or `=SHELL`) alone on the line: the shell.
+    static func requestedScript(_ arguments: [String]) -> CompletionShell? {
+        let option = "--generate-completion-script"
+        switch arguments.count {
+        case 2 where arguments[0] == option: return CompletionShell(rawValue: arguments[1])
+        case 1 where arguments[0].hasPrefix(option + "="): return CompletionShell(rawValue: String(arguments[0].dropFirst(option.count + 1)))
+        default: return nil
+        }
     }
 
     /// The store `--state` names, else the default one, at the default wait; nil when the line

@@ -22,6 +22,10 @@ enum FeedCLI {
             try? FileDescriptorSink.standardError.write("feedcli: \(mistake)\n")
             exit(64)
         }
+        if let shell = preparse.completionScript {
+            do { try FileDescriptorSink.standardOutput.write(CompletionScripts.script(for: shell)) } catch { exit(74) }
+            exit(0)
+        }
         // A command that fetches has its store opened and curl set up on the other core while
         // its arguments are parsed (start-up is most of what a `next` costs).
         let launch = LaunchPreparation.start(storeGuess: preparse.storeGuess, preparesCurl: preparse.preparesCurl)
@@ -40,7 +44,7 @@ enum FeedCLI {
                 // What `Next` does with these options, without ArgumentParser's reflection.
                 status = Next.run(feed: line.feed, invocation.defaultContext(statePath: line.statePath, fetches: true))
             } else {
-                var command = try Feedcli.parseAsRoot(arguments)
+                var command = try Feedcli.parseAsRoot(preparse.arguments)
                 if let command = command as? any FeedcliCommand {
                     status = command.execute(invocation.context(command.options))
                 } else {

@@ -6,11 +6,18 @@ extension CompletionKind {
     /// Completes feed names from the store (the one `--state` names in the words typed so far,
     /// else the default).
     static var feedNames: CompletionKind {
-        .custom { arguments, index, _ in
-            // The word being completed, as typed so far.
-            let word = arguments.indices.contains(index) ? arguments[index] : ""
-            return FeedNameCompletion.names(completing: word, arguments: arguments,
-                                            environment: ProcessInfo.processInfo.environment)
+        .custom { arguments, _, typed in
+            // `typed`: the word being completed, up to the cursor.
+            FeedNameCompletion.names(completing: typed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        }
+    }
+
+    /// Feed names once `--all` is on the line (`read --all FEED…`), whose arguments are entries
+    /// without it (nothing to offer there: ids are not worth a store scan at each Tab).
+    static var feedNamesAfterAll: CompletionKind {
+        .custom { arguments, _, typed in
+            guard arguments.contains("--all") else { return [] }
+            return FeedNameCompletion.names(completing: typed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
         }
     }
 }

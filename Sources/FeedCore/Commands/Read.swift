@@ -6,7 +6,8 @@ import ArgumentParser
 public struct Read: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "read", abstract: "Mark entries read (ids or handles), or with --all every entry of the feeds; no network.")
-    @Argument(help: "Ids or handles (@42); with --all, feeds (all when none).") var references: [String] = []
+    @Argument(help: "Ids or handles (@42); with --all, feeds (all when none).", completion: .feedNamesAfterAll)
+    var references: [String] = []
     @Option(help: "The entries' feed.", completion: .feedNames) var feed: String?
     @Flag(help: "Every entry of the named feeds (all feeds when none).") var all = false
     @OptionGroup var store: StoreOptions

@@ -35,11 +35,62 @@ struct CompletionTests {
     static let lines: [[String]] = [
         ["next"], ["next", "--all", "alpha"], ["list"], ["sync"], ["sync", "alpha"], ["show", "1", "--feed"],
         ["read", "1", "--feed"], ["unread", "1", "--feed"], ["open", "1", "--feed"], ["export"], ["status"],
-        ["feeds", "set"], ["feeds", "remove"], ["feeds", "rm"],
+        ["feeds", "set"], ["feeds", "remove"], ["feeds", "rm"], ["read", "--all"],
     ]
 
     static func installed(_ shell: String) -> Bool {
         ["/bin/", "/usr/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + shell) }
+    }
+
+    /// Types `typed` into an interactive `shell` (a pseudo-terminal, as a person's Tab) after
+    /// `setup`, in `folder`, and returns what the shell drew, once `expected` shows or after 8 s.
+    private func screen(_ shell: [String], setup: String, typed: String, expected: String, in folder: String,
+                        environment: [String: String]) throws -> String {
+        let driver = #"""
+            import os, pty, select, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execvp(sys.argv[1], sys.argv[1:])
+            def read(seconds, until=None):
+                out, end = b"", time.time() + seconds
+                while time.time() < end:
+                    if select.select([fd], [], [], 0.1)[0]:
+                        try: chunk = os.read(fd, 4096)
+                        except OSError: break
+                        out += chunk
+                        if until and until.encode() in out: break
+                return out
+            read(1.5)
+            os.write(fd, os.environ["SETUP"].encode() + b"\n")
+            read(2.0)
+            os.write(fd, os.environ["TYPED"].encode())
+            sys.stdout.write(read(8.0, os.environ["EXPECTED"]).decode(errors="replace"))
+            os.kill(pid, 9)
+            """#
+        let settings = environment.merging(["SETUP": setup, "TYPED": typed, "EXPECTED": expected, "PWD": folder, "TERM": "xterm"]) { $1 }
+        return try run("sh", ["-c", #"cd "$PWD" && exec python3 -c "$DRIVER" "$@""#, "sh"] + shell,
+                       environment: settings.merging(["DRIVER": driver]) { $1 })
+    }
+
+    /// bash completes with `-o filenames`, which made a feed name that is also a folder in the
+    /// current directory `alpha/` (issue 26, item 11); fish's script asked feedcli without the
+    /// cursor's place and got nothing. Both are driven as a person would, Tab in a terminal.
+    @Test(.enabled(if: installed("bash") && installed("fish"))) func aTabInBashAndFishOffersFeedNamesAsTheyAre() throws {
+        let setup = try Setup()
+        try FileManager.default.createDirectory(atPath: setup.folder + "/alpha", withIntermediateDirectories: true)
+        let bash = try screen(["bash", "--norc", "-i"], setup: "source '\(setup.folder)/bash/_feedcli'", typed: "feedcli next \t\t",
+                              expected: "beta", in: setup.folder, environment: setup.environment)
+        #expect(bash.contains("alpha") && bash.contains("beta") && !bash.contains("alpha/"), "bash: \(bash)")
+        let fish = try screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli next \t",
+                              expected: "beta", in: setup.folder, environment: setup.environment)
+        #expect(fish.contains("alpha") && fish.contains("beta"), "fish: \(fish)")
+        let read = try run("bash", ["--norc", "-c", """
+            source '\(setup.folder)/bash/_feedcli'
+            COMP_WORDS=(feedcli read ''); COMP_CWORD=2; COMP_LINE="feedcli read "; COMP_POINT=${#COMP_LINE}
+            _feedcli feedcli '' read
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """], environment: setup.environment)
+        #expect(!read.contains("alpha"), "read without --all takes entries, not feeds: \(read)")
     }
 
     private func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
