@@ -11,10 +11,18 @@ struct ReadmeTests {
         readme = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
     }
 
+    /// Issue 26, item 5: a README for users, at most about 300 lines, installing from the
+    /// package first; the test command CI runs is in it; the rest is in docs/, linked.
     @Test func itIsOrderedAsAUserReadsIt() throws {
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300, "a README of at most 300 lines")
         let first = try #require(readme.range(of: "```sh\n"))
         let block = readme[first.upperBound...].prefix { $0 != "`" }
-        #expect(block.hasPrefix("bash scripts/demo.sh ") && block.contains("\nbash scripts/test.sh "), "the two commands come first")
+        #expect(block.hasPrefix("sudo apt install ./feedcli_"), "installing from the package comes first: \(block)")
+        #expect(readme.contains("\nbash scripts/test.sh "), "the test command CI runs")
+        for document in ["docs/REFERENCE.md", "docs/DESIGN.md", "docs/PERFORMANCE.md", "docs/DEVELOPMENT.md"] {
+            #expect(readme.contains("(\(document)"), "\(document) is linked")
+            #expect(FileManager.default.fileExists(atPath: Fixtures.root.deletingLastPathComponent().appendingPathComponent(document).path))
+        }
         let headings = ["## Install", "## A first feed in five commands", "## Daily use", "## Reference", "## Development", "## Changelog"]
         let places = headings.map { readme.range(of: "\n" + $0 + "\n")?.lowerBound }
         #expect(places.allSatisfy { $0 != nil }, "\(zip(headings, places).filter { $0.1 == nil }.map(\.0))")
