@@ -54,7 +54,15 @@ enum FeedCLI {
             }
         } catch {
             launch.finish()
-            Feedcli.exit(withError: SignalHandling.interrupted ? ExitCode(130) : error)
+            let code = SignalHandling.interrupted ? ExitCode(130) : Feedcli.exitCode(for: error)
+            let message = Feedcli.fullMessage(for: error)
+            // Help and version go to stdout as the parser prints them; a usage error is said in
+            // feedcli's one style (`UsageErrorStyle`).
+            guard code != .success, code.rawValue != 130, !message.isEmpty else {
+                Feedcli.exit(withError: SignalHandling.interrupted ? ExitCode(130) : error)
+            }
+            try? FileDescriptorSink.standardError.write(UsageErrorStyle.styled(message) + "\n")
+            exit(code.rawValue)
         }
         launch.finish()
         exit(SignalHandling.interrupted ? 130 : status)

@@ -6,24 +6,34 @@ extension CompletionKind {
     /// Completes feed names from the store (the one `--state` names in the words typed so far,
     /// else the default).
     static var feedNames: CompletionKind {
-        .custom { arguments, _, typed in
-            // `typed`: the word being completed, up to the cursor.
-            FeedNameCompletion.names(completing: typed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        .custom { arguments, index, _ in
+            FeedNameCompletion.names(completing: FeedNameCompletion.word(at: index, of: arguments), arguments: arguments,
+                                     environment: ProcessInfo.processInfo.environment)
         }
     }
 
     /// Feed names once `--all` is on the line (`read --all FEED…`), whose arguments are entries
     /// without it (nothing to offer there: ids are not worth a store scan at each Tab).
     static var feedNamesAfterAll: CompletionKind {
-        .custom { arguments, _, typed in
+        .custom { arguments, index, _ in
             guard arguments.contains("--all") else { return [] }
-            return FeedNameCompletion.names(completing: typed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+            return FeedNameCompletion.names(completing: FeedNameCompletion.word(at: index, of: arguments), arguments: arguments,
+                                            environment: ProcessInfo.processInfo.environment)
         }
     }
 }
 
 /// Feed names for shell completion.
 enum FeedNameCompletion {
+    /// The word being completed, as typed so far: the one at `index` (the parser's own prefix is
+    /// cut from the line's last word, which is another when the cursor is not at the end).
+    /// fish's script (swift-argument-parser's) stands for an empty word with the two characters
+    /// `''`, quoted once too often; that is an empty word too.
+    static func word(at index: Int, of arguments: [String]) -> String {
+        let word = arguments.indices.contains(index) ? arguments[index] : ""
+        return word == "''" ? "" : word
+    }
+
     /// Feed names starting with `prefix`, read from the store `--state` names in `arguments`
     /// (else the default store), never creating one. Completion must never fail loudly, so any
     /// problem completes nothing.

@@ -10,7 +10,7 @@ import FoundationEssentials
 public struct FeedsAdd: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Register a feed.")
-    @Argument(help: "A name: letters, digits, '.', '-', '_'.") var name: String
+    @Argument(help: "A name: letters and digits of any script, '.', '-', '_'.") var name: String
     @Argument(help: "An http or https URL.") var url: String
     @Option(help: ArgumentHelp("indexed, graph, jsonfeed, linked, json, or a preset: reddit, bluesky, discourse, hn, lemmy, "
                                + "stackexchange (found out from the URL when left out)."))

@@ -23,6 +23,8 @@ package struct ExpressionFeed: PageFormat {
     package let feedURL: String
     package let expressions: FeedExpressions
     package let limits: JQ.Limits
+    /// The preset and its kind's name, for a preset feed: a failure says what it reads.
+    package var preset: (kind: String, preset: FeedPreset)? = nil
 
     /// The most items one response may give; a runaway `--items` stops here and fails.
     package static let itemLimit = 1_000_000
@@ -58,6 +60,17 @@ package struct ExpressionFeed: PageFormat {
     }
 
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+        do {
+            return try mappedPage(from: response)
+        } catch .badData(let message) where preset != nil {
+            // A preset's expressions fail when the URL is not the API it reads (Discourse's
+            // `/posts.json` for `/latest.json`): say which it reads and where that is documented.
+            guard let preset else { throw .badData(message) }
+            throw .badData(message + "; --kind \(preset.kind) reads \(preset.preset.describedAs) (\(preset.preset.documentation))")
+        }
+    }
+
+    private func mappedPage(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         guard JSONParser.valueCountBound(of: response.body) <= Self.valueLimit else {
             throw .badData("page \(Redaction.maskingSecrets(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "

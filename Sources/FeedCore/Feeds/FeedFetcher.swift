@@ -65,7 +65,8 @@ package struct FeedFetcher: FeedFetching {
                 let ok = (200...299).contains(response.status) || response.status == 304
                     || (acceptsNotFound && response.status == 404)
                 guard ok else {
-                    throw HTTPStatusFailure(status: response.status, url: url, retryAfter: response.retryAfter)
+                    throw HTTPStatusFailure(status: response.status, url: url, retryAfter: response.retryAfter,
+                                            serverSays: (400...499).contains(response.status) ? ServerMessage.of(response.body) : nil)
                 }
                 return response
             }

@@ -44,7 +44,9 @@ extension FeedRegistration {
         case .jsonfeed: format = JSONFeedKind()
         case .linked: format = LinkedFeed()
         case .json, .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange:
-            format = ExpressionFeed(feedURL: url, expressions: effectiveExpressions, limits: limits)
+            var expressionFeed = ExpressionFeed(feedURL: url, expressions: effectiveExpressions, limits: limits)
+            expressionFeed.preset = kind.preset.map { (kind.rawValue, $0) }
+            format = expressionFeed
         }
         guard let filter = itemFilter(jq: limits) else { return format }
         return FilteredPages(format: format, filter: filter)

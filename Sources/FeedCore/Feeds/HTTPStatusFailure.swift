@@ -7,11 +7,14 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
     public let status: Int
     public let url: String
     public let retryAfter: Duration?
+    /// What the server said of its refusal (`ServerMessage`), shown with a 4xx.
+    public let serverSays: String?
 
-    public init(status: Int, url: String, retryAfter: Duration? = nil) {
+    public init(status: Int, url: String, retryAfter: Duration? = nil, serverSays: String? = nil) {
         self.status = status
         self.url = url
         self.retryAfter = retryAfter
+        self.serverSays = serverSays
     }
 
     /// 408, 429 and 5xx may succeed later; every other failing status will not.
@@ -23,7 +26,7 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
         switch status {
         case 401, 403: .unauthorized(status: status, url: url)
         case _ where isRetryable: .temporary("HTTP \(status) from \(url)")
-        case 400...499: .refused(status: status, url: url)
+        case 400...499: .refused(status: status, url: url + (serverSays.map { " (the server says: \($0))" } ?? ""))
         default: .protocolError("unexpected HTTP \(status) from \(url)")
         }
     }

@@ -93,7 +93,9 @@ package enum KindDetection {
     private static func refuseFailing(_ response: HTTPResponse, asked url: String) throws(FeedFailure) {
         let status = response.status
         guard status >= 400, status != 404, status != 410 else { return }
-        let what = "cannot tell what kind of feed it is: \(url) answered HTTP \(status)"
+        // The body is the words `fetch` kept of a refusal (`ServerMessage`), when there were any.
+        let says = ServerMessage.of(response.body).map { " (the server says: \($0))" } ?? ""
+        let what = "cannot tell what kind of feed it is: \(url) answered HTTP \(status)\(says)"
         switch HTTPStatusFailure(status: status, url: url).failure {
         case .unauthorized:
             throw .unauthorized(status: status, url: "\(url) (\(what); a feed that needs a token takes --token-env VAR, or give --kind)")
@@ -155,8 +157,9 @@ package enum KindDetection {
         do {
             return try result.get()
         } catch let status as HTTPStatusFailure {
-            // Any status is something seen; only a transport failure ends detection.
-            return HTTPResponse(status: status.status, effectiveURL: url)
+            // Any status is something seen; only a transport failure ends detection. What the
+            // server said of it is kept as the answer's body.
+            return HTTPResponse(status: status.status, body: Data((status.serverSays ?? "").utf8), effectiveURL: url)
         }
     }
 }

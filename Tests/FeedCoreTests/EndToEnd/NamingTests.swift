@@ -65,6 +65,54 @@ struct MessageTests {
         #expect(run.stderr.contains("--limit must not be negative"), "\(run.stderr)")
     }
 
+    /// A 400 shows the server's own words (Bluesky's "Profile not found"), in a sync and in
+    /// detection; an HTML error page shows nothing of itself.
+    @Test func aRefusalSaysWhatTheServerSaid() throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/html": connection.respond(400, text: "<html><body><h1>Bad Request</h1></body></html>")
+            default: connection.respond(400, headers: [("Content-Type", "application/json")],
+                                        text: #"{"error":"InvalidRequest","message":"Profile not found"}"#)
+            }
+        }
+        let session = StoreSession()
+        try session.add("b", server.baseURL + "/xrpc", kind: "bluesky")
+        let sync = try session.feedcli("sync", "b", "--retries", "0")
+        #expect(sync.status == 69 && sync.stderr.contains("(the server says: Profile not found)"), "\(sync.stderr)")
+        let detected = try session.feedcli("feeds", "add", "x", server.baseURL + "/xrpc")
+        #expect(detected.status == 69 && detected.stderr.contains("the server says: Profile not found"), "\(detected.stderr)")
+        try session.add("h", server.baseURL + "/html", kind: "graph")
+        let html = try session.feedcli("sync", "h", "--retries", "0")
+        #expect(html.status == 69 && !html.stderr.contains("server says"), "\(html.stderr)")
+    }
+
+    /// A preset given the wrong URL of its API says what the preset reads, and where that is
+    /// documented (Discourse's `/posts.json` instead of `/latest.json`).
+    @Test func aPresetOnTheWrongURLSaysWhatItReads() throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("Content-Type", "application/json")], text: #"{"latest_posts":[{"id":1}]}"#)
+        }
+        let session = StoreSession()
+        try session.add("d", server.baseURL + "/posts.json", kind: "discourse")
+        let sync = try session.feedcli("sync", "d")
+        #expect(sync.status == 65, "\(sync.stderr)")
+        #expect(sync.stderr.contains("--kind discourse reads a Discourse topic list (https://docs.discourse.org/"), "\(sync.stderr)")
+    }
+
+    /// One error style (issue 26, item 9): the parser's usage errors read as feedcli's own,
+    /// `feedcli: <command>: <why>`, with the usage line after them; help stays as it is.
+    @Test func usageErrorsSpeakInFeedclisOneStyle() throws {
+        let session = StoreSession()
+        let unknown = try session.run(["list", "--bogus"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("feedcli: list: unknown option '--bogus'\nUsage: feedcli list "), "\(unknown.stderr)")
+        let missing = try Feedcli.run(["feeds", "add"])
+        #expect(missing.status == 64 && missing.stderr.hasPrefix("feedcli: feeds add: missing expected argument '<name>'"), "\(missing.stderr)")
+        #expect(!(try Feedcli.run(["sync", "--timeout", "0"]).stderr.contains("Error:")))
+        let help = try Feedcli.run(["list", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "))
+    }
+
     @Test func aZeroTimeoutSaysWhatIsAllowed() throws {
         let run = try StoreSession().feedcli("sync", "--timeout", "0")
         #expect(run.status == 64)
