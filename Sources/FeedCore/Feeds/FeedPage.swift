@@ -11,6 +11,8 @@ package struct FeedPage: Sendable {
     package var next: String?
     /// Items without a usable id, with why.
     package var skipped = SkippedItems()
+    /// Items the feed's `--filter` kept out of `items`.
+    package var filtered = 0
 }
 
 /// How one kind reads a page from a response. The walker is shared; only this differs.

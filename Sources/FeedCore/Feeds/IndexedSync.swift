@@ -44,7 +44,10 @@ package struct IndexedSync: Sendable {
             // Turns what has been gathered into a batch; `final` also when nothing was found.
             @Sendable func flush(final: Bool) throws -> Observable<SyncStep> {
                 let gathered = pending.withLock { pending -> Pending in
-                    defer { pending.entries = []; pending.indices = []; pending.flushed = true; pending.skipped = 0; pending.batches += 1 }
+                    defer {
+                        pending.entries = []; pending.indices = []; pending.flushed = true
+                        pending.skipped = 0; pending.filtered = 0; pending.kept = 0; pending.batches += 1
+                    }
                     return pending
                 }
                 guard !gathered.entries.isEmpty || (final && !gathered.flushed) || gathered.answered > gathered.committedUpTo
@@ -57,11 +60,15 @@ package struct IndexedSync: Sendable {
                 let newIndices = new.map { entry in gathered.indices[stamped.firstIndex { $0.id == entry.id } ?? 0] }
                 let next = gathered.answered > 0 ? start + gathered.answered : nil
                 pending.withLock { $0.committedUpTo = gathered.answered }
-                // The first batch of the sync starts the count of skipped posts; later ones add.
-                let skipped: FetchCommit.SkipCount = gathered.batches == 0 ? .set(gathered.skipped) : .add(gathered.skipped)
+                // The first batch of the sync starts the counts of skipped, filtered and kept
+                // posts; later ones add.
+                func change(_ count: Int) -> FetchCommit.SkipCount { gathered.batches == 0 ? .set(count) : .add(count) }
+                let (skipped, filtered, kept) = (change(gathered.skipped), change(gathered.filtered), change(gathered.kept))
                 return .just(.batch(FetchedBatch(
-                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: next, skipped: skipped),
-                    partial: { delivered in FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered], skipped: skipped) })))
+                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: next, skipped: skipped, filtered: filtered, kept: kept),
+                    partial: { delivered in
+                        FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered], skipped: skipped, filtered: filtered, kept: kept)
+                    })))
             }
             return .concat([
                 answers.observable.flatMap(.concat) { index, response -> Observable<SyncStep> in
@@ -73,6 +80,7 @@ package struct IndexedSync: Sendable {
                             pending.indices.append(index)
                         }
                         if skipped != nil { pending.skipped += 1 }
+                        if item != nil { pending.kept += 1 } else if skipped == nil { pending.filtered += 1 }
                         return pending.entries.count >= batchSize
                     }
                     var steps: [Observable<SyncStep>] = [.just(.requesting(url: IndexedFeed.url(base: feed.url, index: index), number: index))]
@@ -97,8 +105,11 @@ package struct IndexedSync: Sendable {
         /// `answered` at the last batch.
         var committedUpTo = 0
         var flushed = false
-        /// Posts without a usable id since the last batch, and batches handed on so far.
+        /// Posts without a usable id since the last batch, posts the filter kept out and let
+        /// through since then, and batches handed on so far.
         var skipped = 0
+        var filtered = 0
+        var kept = 0
         var batches = 0
     }
 
@@ -113,10 +124,15 @@ package struct IndexedSync: Sendable {
     }
 
     package func next() -> Observable<SyncStep> {
-        next(index: record.nextIndex, number: 1, skipped: 0)
+        next(index: record.nextIndex, number: 1, counts: LastSyncCounts())
     }
 
-    private func next(index: Int, number: Int, skipped: Int) -> Observable<SyncStep> {
+    /// What `next` has met so far, for the feed's counts of its last sync.
+    private struct LastSyncCounts {
+        var skipped = 0, filtered = 0, kept = 0
+    }
+
+    private func next(index: Int, number: Int, counts: LastSyncCounts) -> Observable<SyncStep> {
         let start = record.nextIndex
         return .concat([
             .just(.requesting(url: url(index), number: index)),
@@ -124,21 +140,25 @@ package struct IndexedSync: Sendable {
                 let fetchedAt = now()
                 if response.status == 404 {
                     let warning: Observable<SyncStep> = (index == start ? neverFound.map { .just($0) } : nil) ?? .empty()
-                    let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil, skipped: .set(skipped))
+                    let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil, skipped: .set(counts.skipped),
+                                             filtered: .set(counts.filtered), kept: .set(counts.kept))
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [], complete: commit)))])
                 }
                 let (item, skip) = try IndexedFeed.item(from: response, index: index, passing: filter)
                 let entry = item.map { $0.entry(feed: feed.name, fetchedAt: Timestamp.format(fetchedAt), read: true) }
-                let skippedSoFar = skipped + (skip == nil ? 0 : 1)
+                var soFar = counts
+                if skip != nil { soFar.skipped += 1 }
+                if item != nil { soFar.kept += 1 } else if skip == nil { soFar.filtered += 1 }
                 let warning: Observable<SyncStep> = skip.map { .just(.warning($0.message)) } ?? .empty()
-                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1, skipped: .set(skippedSoFar))
+                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1, skipped: .set(soFar.skipped),
+                                         filtered: .set(soFar.filtered), kept: .set(soFar.kept))
                 if let entry, try !unstored([entry]).isEmpty {
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [entry], complete: commit)))])
                 }
                 guard number < maxRequests else {
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [], complete: commit)))])
                 }
-                return .concat([warning, next(index: index + 1, number: number + 1, skipped: skippedSoFar)])
+                return .concat([warning, next(index: index + 1, number: number + 1, counts: soFar)])
             },
         ])
     }

@@ -72,7 +72,9 @@ package struct FilteredPages: PageFormat {
 
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         var page = try format.page(from: response)
-        page.items = page.items.keeping(try filter.passing(page.items, page: response.effectiveURL))
+        let passing = try filter.passing(page.items, page: response.effectiveURL)
+        page.filtered = page.items.count - passing.count
+        page.items = page.items.keeping(passing)
         return page
     }
 }

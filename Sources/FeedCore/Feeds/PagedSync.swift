@@ -40,7 +40,8 @@ package struct PagedSync: Sendable {
             let fetchedAt = now()
             let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
             let top = Self.batches(outcome.entries(feed: record.name, fetchedAt: fetchedAt), fetchedAt: fetchedAt,
-                                   validators: outcome.validators, cut: cut, skipped: outcome.skippedCount)
+                                   validators: outcome.validators, cut: cut,
+                                   counts: (outcome.skippedCount, outcome.filteredCount, outcome.keptCount))
             let budget = maxPages - outcome.pagesRequested
             let step: SyncStep = top.count == 1 ? .batch(top.batch(0)) : .batches(top)
             guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else { return .just(step) }
@@ -50,22 +51,26 @@ package struct PagedSync: Sendable {
 
     /// The top walk's new entries (oldest first) as batches of at most `batchSize`, oldest
     /// first, each made when it is delivered. The first commits the walk's cut (so the backfill
-    /// cursor is kept however far the run gets) and starts the count of skipped items; only the
+    /// cursor is kept however far the run gets) and starts the counts of skipped, filtered and
+    /// kept items; only the
     /// last commits the validators, so a run that stops early walks again next time. Always at
     /// least one batch: a walk that found nothing new still records its fetch.
     package static func batches(
-        _ entries: NewEntries, fetchedAt: Date, validators: Validators?, cut: FetchCommit.Cursor, skipped: Int
+        _ entries: NewEntries, fetchedAt: Date, validators: Validators?, cut: FetchCommit.Cursor,
+        counts: (skipped: Int, filtered: Int, kept: Int)
     ) -> FetchedBatches {
         let count = max((entries.count + batchSize - 1) / batchSize, 1)
         return FetchedBatches(count: count) { number in
             let first = number == 0, last = number == count - 1
             let resume: FetchCommit.Cursor = first ? cut : .keep
-            let skips: FetchCommit.SkipCount = first ? .set(skipped) : .add(0)
+            func change(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(0) }
+            let (skips, filtered, kept) = (change(counts.skipped), change(counts.filtered), change(counts.kept))
             let start = number * batchSize
             return FetchedBatch(
                 entries: entries.entries(start..<min(start + batchSize, entries.count)),
-                complete: FetchCommit(fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: skips),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: skips) })
+                complete: FetchCommit(fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: skips,
+                                      filtered: filtered, kept: kept),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: skips, filtered: filtered, kept: kept) })
         }
     }
 
@@ -79,8 +84,10 @@ package struct PagedSync: Sendable {
             // time, so batches of them would come out of order.
             return .just(.batch(FetchedBatch(
                 entries: entries.entries(0..<entries.count),
-                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skippedCount)),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true, skipped: .add(outcome.skippedCount)) })))
+                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skippedCount),
+                                      filtered: .add(outcome.filteredCount), kept: .add(outcome.keptCount)),
+                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true, skipped: .add(outcome.skippedCount),
+                                            filtered: .add(outcome.filteredCount), kept: .add(outcome.keptCount)) })))
         }
     }
 
@@ -136,6 +143,9 @@ package struct WalkOutcome: Sendable {
 
     /// How many items the walk's pages held without a usable id.
     package var skippedCount: Int { pages.reduce(0) { $0 + $1.skipped.count } }
+    /// How many items the walk's pages' filter kept out, and let through.
+    package var filteredCount: Int { pages.reduce(0) { $0 + $1.filtered } }
+    package var keptCount: Int { pages.reduce(0) { $0 + $1.kept } }
 
     /// The walk's warnings: each skipped item (as many as are named), and a dead or unusable
     /// link that ended it.

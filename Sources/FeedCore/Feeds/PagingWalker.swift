@@ -46,6 +46,9 @@ package struct PagingWalker: Sendable {
         var unfollowedNext: String?
         /// The page's items that had no usable id.
         var skipped = SkippedItems()
+        /// The page's items the filter kept out, and those it let through (stored or not).
+        var filtered = 0
+        var kept = 0
         /// The page's URL, for the warnings about it.
         var url = ""
         /// Why the page's next link was not followed (not a usable http(s) URL), for a warning.
@@ -118,7 +121,8 @@ package struct PagingWalker: Sendable {
         let goesOn = !reachedStored && next != nil && number < maxPages
         let walked = WalkedPage(fresh: fresh, validators: pageValidators,
                                 unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
-                                skipped: page.skipped, url: response.effectiveURL, unusableNext: unusable)
+                                skipped: page.skipped, filtered: page.filtered, kept: page.items.count,
+                                url: response.effectiveURL, unusableNext: unusable)
         guard goesOn, let next else { return .just(.page(walked)) }
         return .concat([
             .just(.page(walked)),

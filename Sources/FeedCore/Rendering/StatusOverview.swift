@@ -19,7 +19,9 @@ public enum StatusOverview {
 
     package struct Row {
         var cells: [String]
-        /// `! 75 temporary failure…` for a feed whose last fetch failed; empty otherwise.
+        /// `! 75 temporary failure…` for a feed whose last fetch failed; `~ …` for one whose last
+        /// sync kept nothing back to show (its filter kept out every item, or items were
+        /// skipped for want of an id); empty otherwise.
         var mark: String
     }
 
@@ -27,9 +29,18 @@ public enum StatusOverview {
         let name = TerminalText.safe(status.name)
         guard let record = status.record else { return Row(cells: [name, "", "", "", ""], mark: "") }
         let fetched = record.lastFetchAt.map { age(from: $0, to: now) + " ago" } ?? "never"
-        let mark = record.lastError.map { "! \(record.lastErrorCode.map(String.init) ?? "") \(Excerpt.of($0, limit: 70))" } ?? ""
+        let mark = record.lastError.map { "! \(record.lastErrorCode.map(String.init) ?? "") \(Excerpt.of($0, limit: 70))" }
+            ?? notice(record) ?? ""
         return Row(cells: [name, record.registration.kind.rawValue, "\(record.unread)/\(record.total)", fetched, next(record, now: now)],
                    mark: TerminalText.safe(mark))
+    }
+
+    /// What a feed whose last fetch succeeded still says: its filter kept out everything it saw
+    /// (a filter that drops everything is otherwise silent), or items were skipped.
+    static func notice(_ record: FeedRecord) -> String? {
+        if record.filterKeptNothing { return "~ the filter kept out all \(record.lastFiltered) items of the last sync" }
+        if record.lastSkipped > 0 { return "~ \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") skipped: no usable id" }
+        return nil
     }
 
     /// When a plain `sync` fetches the feed next: `now`, `in 28m`, `never` (`--every never`),

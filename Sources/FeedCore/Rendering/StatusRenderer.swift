@@ -39,6 +39,7 @@ public enum StatusRenderer {
             ("next_due", { $0.string(record?.nextDue.map(Timestamp.format)) }),
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingSecrets)) }),
             ("last_skipped", { $0.number(record?.lastSkipped) }),
+            ("last_filtered", { $0.number(record?.lastFiltered) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
             ("expressions", { writer in
                 if let json = record?.registration.effectiveExpressions.json { writer.raw(json) } else { writer.raw("null") }
@@ -58,6 +59,7 @@ public enum StatusRenderer {
         lines.append(counts)
         lines.append("  last fetch: \(record.lastFetchAt.map(Timestamp.format) ?? "never")"
             + (record.lastSkipped > 0 ? ", skipped \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") without a usable id" : "")
+            + (record.lastFiltered > 0 ? ", the filter kept out \(record.lastFiltered) of \(record.lastFiltered + record.lastKept)" : "")
             + (record.lastError.map { ", last error: " + TerminalText.safe($0) } ?? ""))
         if !record.validators.isEmpty {
             lines.append("  validators: "

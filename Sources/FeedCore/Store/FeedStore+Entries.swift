@@ -60,24 +60,29 @@ extension FeedStore {
         case .set(let url): (resumeChanges, resumeURL) = (true, url)
         case .clear: (resumeChanges, resumeURL) = (true, nil)
         }
-        let (addsSkipped, skipped): (Bool, Int)
-        switch commit.skipped {
-        case .set(let count): (addsSkipped, skipped) = (false, count)
-        case .add(let count): (addsSkipped, skipped) = (true, count)
+        func change(_ count: FetchCommit.SkipCount) -> (adds: Bool, count: Int) {
+            switch count {
+            case .set(let count): (false, count)
+            case .add(let count): (true, count)
+            }
         }
+        let skipped = change(commit.skipped), filtered = change(commit.filtered), kept = change(commit.kept)
         return try Self.updateRecord(db, """
             UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
                 retry_not_before = NULL, next_index = COALESCE(?, next_index),
                 etag = CASE WHEN ? THEN ? ELSE etag END,
                 last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
                 resume_url = CASE WHEN ? THEN ? ELSE resume_url END,
-                last_skipped = CASE WHEN ? THEN last_skipped ELSE 0 END + ?
+                last_skipped = CASE WHEN ? THEN last_skipped ELSE 0 END + ?,
+                last_filtered = CASE WHEN ? THEN last_filtered ELSE 0 END + ?,
+                last_kept = CASE WHEN ? THEN last_kept ELSE 0 END + ?
             WHERE name = ?
             """, arguments: [
                 .text(Timestamp.format(commit.fetchedAt)), SQLiteValue(commit.nextIndex),
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.etag),
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.lastModified),
-                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), SQLiteValue(addsSkipped), SQLiteValue(skipped),
+                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), SQLiteValue(skipped.adds), SQLiteValue(skipped.count),
+                SQLiteValue(filtered.adds), SQLiteValue(filtered.count), SQLiteValue(kept.adds), SQLiteValue(kept.count),
                 .text(feed),
             ], name: feed)
     }

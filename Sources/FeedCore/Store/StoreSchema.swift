@@ -108,6 +108,11 @@ package enum StoreSchema {
             // 210 ms sorted, as fast as storage order along it).
             try db.execute("CREATE INDEX entry_by_publication ON entry (COALESCE(published, fetched_at), seq)")
         }
+        migrator.register("v8: filtered items") { db in
+            // What the last sync's --filter kept out and let through, for `status`.
+            try db.execute("ALTER TABLE feed ADD COLUMN last_filtered INTEGER NOT NULL DEFAULT 0")
+            try db.execute("ALTER TABLE feed ADD COLUMN last_kept INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

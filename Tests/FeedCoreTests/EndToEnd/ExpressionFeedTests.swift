@@ -151,6 +151,34 @@ struct ExpressionFeedTests {
         #expect(JSONLines.ids(try session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
     }
 
+    /// A filter that drops everything is not silent (issue 26): `status --json` counts what the
+    /// last sync filtered out, and `status` marks a feed whose last sync's filter kept out every
+    /// item, for paged and indexed feeds alike; items skipped for want of an id are marked too.
+    @Test func statusMarksAFilterThatKeptOutEverything() throws {
+        let graph = try LoopbackServer { request, connection in
+            if request.path == "/noid" { return connection.respond(200, text: #"{"data":[{"message":"no id"},{"id":"k"}],"paging":{}}"#) }
+            connection.respond(200, text: #"{"data":[{"id":"2","message":"spam b"},{"id":"1","message":"spam a"}],"paging":{}}"#)
+        }
+        let posts = try PostsServer(available: 3)
+        let session = StoreSession()
+        #expect(try session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("spam") | not"#]).status == 0)
+        #expect(try session.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--filter", ".id > 2"]).status == 0)
+        try session.add("n", graph.baseURL + "/noid", kind: "graph")
+        #expect(try session.feedcli("sync").status == 0)
+        #expect(try session.status("g")?["last_filtered"] as? Int == 2)
+        #expect(try session.status("p")?["last_filtered"] as? Int == 2, "posts 1 and 2 kept out, 3 let through")
+        let lines = try session.feedcli("status").stdout.split(separator: "\n")
+        let line = { (name: String) in lines.first { $0.hasPrefix(name + " ") }.map(String.init) ?? "" }
+        #expect(line("g").hasSuffix("~ the filter kept out all 2 items of the last sync"), "\(lines)")
+        #expect(!line("p").contains("~"), "a filter that let something through is no news: \(line("p"))")
+        #expect(line("n").hasSuffix("~ 1 item skipped: no usable id"), "\(lines)")
+        #expect(try session.feedcli("feeds", "set", "g", "--filter", "").status == 0)
+        #expect(try session.feedcli("sync", "g").status == 0)
+        #expect(try session.status("g")?["last_filtered"] as? Int == 0)
+        let after = try session.feedcli("status", "g").stdout
+        #expect(!after.contains("~"), "\(after)")
+    }
+
     @Test func badExpressionsAreUsageErrorsAndRegisterNothing() throws {
         let session = StoreSession()
         let cases: [[String]] = [

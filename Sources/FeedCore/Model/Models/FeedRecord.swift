@@ -25,6 +25,13 @@ public struct FeedRecord: Sendable, Equatable {
     public var lastReadID: String?
     /// How many items the last sync skipped (no usable id).
     public var lastSkipped: Int
+    /// How many items the last sync's `--filter` kept out, and let through.
+    public var lastFiltered: Int
+    public var lastKept: Int
+
+    /// Whether the last sync's filter kept out every item it saw (`status` marks such a feed:
+    /// a filter that drops everything would otherwise be silent).
+    public var filterKeptNothing: Bool { lastFiltered > 0 && lastKept == 0 }
 
     public var name: String { registration.name }
 
@@ -45,7 +52,8 @@ public struct FeedRecord: Sendable, Equatable {
         registration: FeedRegistration, nextIndex: Int = 1, validators: Validators = Validators(),
         retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastSuccessAt: Date? = nil,
         every: Duration? = nil, lastError: String? = nil,
-        lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0
+        lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0,
+        lastFiltered: Int = 0, lastKept: Int = 0
     ) {
         self.registration = registration
         self.nextIndex = nextIndex
@@ -61,5 +69,7 @@ public struct FeedRecord: Sendable, Equatable {
         self.unread = unread
         self.lastReadID = lastReadID
         self.lastSkipped = lastSkipped
+        self.lastFiltered = lastFiltered
+        self.lastKept = lastKept
     }
 }

@@ -20,8 +20,12 @@ public struct FetchCommit: Sendable, Equatable {
     public var isBackfill: Bool
     /// Items of this fetch that had no usable id: the count `status` shows as the last sync's.
     public var skipped: SkipCount
+    /// Items of this fetch the feed's `--filter` kept out, and items it let through (new or
+    /// already stored): `status` marks a feed whose last sync's filter kept out everything.
+    public var filtered: SkipCount
+    public var kept: SkipCount
 
-    /// How a commit changes the feed's count of skipped items.
+    /// How a commit changes one of the feed's counts of its last sync (skipped, filtered, kept).
     public enum SkipCount: Sendable, Equatable {
         /// The first commit of a sync: the count starts here.
         case set(Int)
@@ -31,7 +35,7 @@ public struct FetchCommit: Sendable, Equatable {
 
     public init(
         fetchedAt: Date, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
-        isBackfill: Bool = false, skipped: SkipCount = .set(0)
+        isBackfill: Bool = false, skipped: SkipCount = .set(0), filtered: SkipCount = .set(0), kept: SkipCount = .set(0)
     ) {
         self.fetchedAt = fetchedAt
         self.nextIndex = nextIndex
@@ -39,5 +43,7 @@ public struct FetchCommit: Sendable, Equatable {
         self.resume = resume
         self.isBackfill = isBackfill
         self.skipped = skipped
+        self.filtered = filtered
+        self.kept = kept
     }
 }
