@@ -51,10 +51,13 @@ package struct FeedFetcher: FeedFetching {
         if let date = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
         let logger = self.logger
         let shown = Redaction.maskingSecrets(in: url)
-        let sent = request.headers.map { $0.name == "Authorization" ? "Authorization: Bearer (a token, not shown)" : "\($0.name): \($0.value)" }
+        // What goes out: the client's own headers (its User-Agent; curl asks for every encoding
+        // it decodes) and the request's.
+        let sent = ["User-Agent: \(HTTPClient.userAgent)", "Accept-Encoding: (what curl decodes)"]
+            + request.headers.map { $0.name == "Authorization" ? "Authorization: Bearer (a token, not shown)" : "\($0.name): \($0.value)" }
         let once = http.get(request)
             .handleEvents(onSubscribe: {
-                logger.debug("GET \(shown) sending \(sent.isEmpty ? "no headers of its own" : sent.joined(separator: "; "))")
+                logger.debug("GET \(shown) sending \(sent.joined(separator: "; "))")
             }, onNext: { response in
                 logger.info("GET \(shown) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
                 logger.debug("GET \(shown) answered \(response.body.count) bytes\(Self.interesting(response.headers))")
