@@ -13,11 +13,24 @@ command -v python3 >/dev/null || missing+=(python3)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v zsh >/dev/null || missing+=(zsh)     # the completion tests run each shell
 command -v fish >/dev/null || missing+=(fish)
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
+# Real readers that read the export and OPML (RealReaderTests): their tests run where they
+# install; one that cannot be installed is said so, and its tests are skipped.
+readers=()
+command -v newsboat >/dev/null || readers+=(newsboat)
+command -v sfeed >/dev/null || readers+=(sfeed)
+python3 -c 'import feedparser' 2>/dev/null || readers+=(python3-feedparser)
+if [ ${#readers[@]} -gt 0 ]; then
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${readers[@]}"; } >/dev/null 2>&1 || true
+fi
+for reader in newsboat sfeed; do
+  command -v "$reader" >/dev/null || echo "test.sh: $reader could not be installed: its RealReaderTests are skipped" >&2
+done
+python3 -c 'import feedparser' 2>/dev/null || echo "test.sh: feedparser could not be installed: its RealReaderTests are skipped" >&2
 
 # A target that imports one it does not declare (a layer reaching sideways or up) fails the build.
 swift build --build-tests --explicit-target-dependency-import-check error

@@ -43,7 +43,7 @@ public struct FeedsImport: FeedcliCommand {
             try? context.stderr.write("feedcli: \(TerminalText.safe(text))\n")
         }
         for outline in outlines {
-            guard let url = outline["xmlUrl"]?.trimmingWhitespace() else { continue }
+            guard let url = OPML.feedURL(in: outline)?.trimmingWhitespace() else { continue }
             let shown = Redaction.maskingSecrets(in: url)
             // feedcli's own attribute, else the title, else the text, else the URL's host and
             // path: the first that makes a name (newsboat writes `title=""`).

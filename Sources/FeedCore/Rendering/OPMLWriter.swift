@@ -2,11 +2,11 @@ import FeedModel
 import FoundationEssentials
 import Glibc
 
-/// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline>` whose `xmlUrl`
-/// is the feed URL, with feedcli's own attributes (`OPML.Attribute`, in its namespace) keeping its
-/// name, kind, token variable, `--every` and expressions for `feeds import`. Only a `jsonfeed`
-/// feed is `type="rss"` (other readers read JSON Feed); other kinds get `type="feedcli"`, so a
-/// reader does not subscribe to what it cannot read. A token itself is never written, and a URL's password is
+/// `feeds export --opml`: the feeds as one OPML 2.0 document, each an `<outline>` with feedcli's
+/// own attributes (`OPML.Attribute`, in its namespace) keeping its name, kind, token variable,
+/// `--every` and expressions for `feeds import`. Only a `jsonfeed` feed is `type="rss"` with its
+/// URL as `xmlUrl` (other readers read JSON Feed); other kinds are `type="feedcli"` with the URL
+/// in `feedcli:feedUrl`, so no reader subscribes to what it cannot read (newsboat takes any `xmlUrl`). A token itself is never written, and a URL's password is
 /// masked (`user:***@`): an export is a file people share.
 public enum OPMLWriter {
     public static func document(_ records: [FeedRecord], created: Date) -> String {
@@ -23,7 +23,10 @@ public enum OPMLWriter {
             let registration = record.registration
             var attributes: [(String, String)] = [
                 ("type", registration.kind == .jsonfeed ? "rss" : OPML.prefix), ("text", registration.name),
-                ("title", registration.name), ("xmlUrl", Redaction.maskingSecrets(in: registration.url)),
+                ("title", registration.name),
+                // Other readers subscribe to any `xmlUrl`: a feed only feedcli reads keeps its URL
+                // in feedcli's own attribute.
+                (registration.kind == .jsonfeed ? "xmlUrl" : OPML.Attribute.feedURL.qualifiedName, Redaction.maskingSecrets(in: registration.url)),
                 (OPML.Attribute.name.qualifiedName, registration.name), (OPML.Attribute.kind.qualifiedName, registration.kind.rawValue),
             ]
             if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv.qualifiedName, tokenEnv)) }

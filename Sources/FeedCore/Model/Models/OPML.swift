@@ -3,7 +3,7 @@ import FoundationEssentials
 /// OPML 2.0 subscription lists, as every feed reader exchanges them: what `feeds export --opml`
 /// writes and `feeds import` reads.
 ///
-/// Reading takes every `<outline>` that has an `xmlUrl` (folders are flattened: feedcli's feeds
+/// Reading takes every `<outline>` that has an `xmlUrl`, or feedcli's own `feedcli:feedUrl` (folders are flattened: feedcli's feeds
 /// have no folders), with its attributes, entities decoded. It is a small reader for this one
 /// shape, not a general XML parser: comments, processing instructions, a doctype and CDATA are
 /// skipped; an `<outline>` tag that does not parse, or a document whose first element is not
@@ -17,6 +17,9 @@ public enum OPML {
     /// without one (`feedcliName`), which is still read.
     public enum Attribute: String, CaseIterable, Sendable {
         case name, kind, tokenEnv, every, expressions
+        /// The URL of a feed other readers cannot read, written instead of `xmlUrl` (not `url`:
+        /// newsboat, through libxml2, reads an attribute named `url` in any namespace).
+        case feedURL = "feedUrl"
 
         /// The name written: `feedcli:name`.
         public var qualifiedName: String { OPML.prefix + ":" + rawValue }
@@ -28,12 +31,19 @@ public enum OPML {
     public static let namespace = "tag:feedcli,2026:opml"
     public static let prefix = "feedcli"
 
+    /// An outline's feed URL: its `xmlUrl`, else feedcli's own `feedcli:feedUrl` (where feedcli writes
+    /// the URL of a feed only it reads: newsboat subscribes to any `xmlUrl` or `url` whatever the
+    /// outline's `type` says, then fails on it at every reload).
+    public static func feedURL(in outline: [String: String]) -> String? {
+        outline["xmlUrl"] ?? value(.feedURL, in: outline)
+    }
+
     /// The value of one of feedcli's attributes on an outline, under either of its names.
     public static func value(_ attribute: Attribute, in outline: [String: String]) -> String? {
         outline[attribute.qualifiedName] ?? outline[attribute.legacyName]
     }
 
-    /// The attributes of each `<outline>` with an `xmlUrl`, in document order.
+    /// The attributes of each `<outline>` with an `xmlUrl` or a `feedcli:feedUrl`, in document order.
     public static func feedOutlines(in text: String) throws(OPMLError) -> [[String: String]] {
         var reader = Reader(bytes: Array(text.utf8))
         return try reader.outlines()
@@ -122,7 +132,7 @@ private struct Reader {
                     sawRoot = true
                 }
                 let attributes = try self.attributes()
-                if name == "outline", let url = attributes["xmlUrl"], !url.isEmpty { found.append(attributes) }
+                if name == "outline", let url = OPML.feedURL(in: attributes), !url.isEmpty { found.append(attributes) }
             }
         }
         guard sawRoot else { throw fail("not an OPML document: it has no <opml> element") }

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// feedcli's export and OPML read by software nobody here wrote (issue 26, item 2): Python's
+/// feedparser, newsboat and sfeed, as Debian 12 ships them. `scripts/test.sh` installs them; a
+/// test runs only where its reader is installed (test.sh says when one cannot be).
+@Suite("Real readers take the export", .serialized, .timeLimit(.minutes(3)))
+struct RealReaderTests {
+    static func installed(_ program: String) -> Bool {
+        ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + program) }
+    }
+
+    static var hasFeedparser: Bool {
+        (try? Feedcli.shell("python3 -c 'import feedparser'").status) == 0
+    }
+
+    /// A store with a linked feed whose entries are the cases that broke readers: HTML sent as
+    /// HTML (Mastodon's `content`), `<p>` in plain text, no title, a relative link, a
+    /// `javascript:` link, no text and no link; and the Atom export of it in a file.
+    func exported() throws -> (session: StoreSession, atom: String, count: Int) {
+        let items = #"""
+            [{"id":"6","content":"<p>Some <b>HTML</b> &amp; more</p>","html_url":"https://e.example/6","created_at":"2026-11-06T10:00:00Z"},
+             {"id":"5","title":"Plain","body":"a <p> in plain text","html_url":"/relative/5","created_at":"2026-11-05T10:00:00Z"},
+             {"id":"4","title":"Scripted","body":"text","html_url":"javascript:alert(1)","created_at":"2026-11-04T10:00:00Z"},
+             {"id":"3","title":"Bare","created_at":"2026-11-03T10:00:00Z"},
+             {"id":"2","body":"untitled entry's text","html_url":"https://e.example/2","created_at":"2026-11-02T10:00:00Z"}]
+            """#
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: items) }
+        let session = StoreSession()
+        try session.add("m", server.baseURL + "/items", kind: "linked")
+        #expect(try session.feedcli("sync", "m").status == 0)
+        let atom = session.state + ".atom.xml"
+        let run = try Feedcli.shell(#""$FEEDCLI" export m --format atom --self https://me.example/m.xml --state "$S" > "$A""#,
+                                    environment: ["S": session.state, "A": atom])
+        #expect(run.status == 0, "\(run.stderr)")
+        return (session, atom, 5)
+    }
+
+    @Test(.enabled(if: hasFeedparser)) func feedparserReadsTheAtomExportWithoutComplaint() throws {
+        let (_, atom, count) = try exported()
+        let check = try Feedcli.shell(#"""
+            python3 -c '
+            import feedparser, json, sys
+            d = feedparser.parse(sys.argv[1])
+            print(json.dumps({"bozo": d.bozo, "version": d.version, "entries": [
+                {"title": e.get("title"), "link": e.get("link"), "type": (e.get("content") or [{}])[0].get("type")} for e in d.entries]}))' "$A"
+            """#, environment: ["A": atom])
+        #expect(check.status == 0, "\(check.stderr)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        #expect(result["bozo"] as? Bool == false && result["version"] as? String == "atom10", "well-formed Atom 1.0: \(check.stdout)")
+        let entries = try #require(result["entries"] as? [[String: Any]])
+        #expect(entries.count == count)
+        #expect(entries.allSatisfy { !(($0["title"] as? String) ?? "").isEmpty }, "every entry has a title")
+        #expect(entries[0]["type"] as? String == "text/html" && entries[1]["type"] as? String == "text/plain", "\(entries)")
+        #expect(entries.contains { ($0["link"] as? String)?.hasSuffix("/relative/5") == true }, "the relative link resolved")
+        #expect(!check.stdout.contains("javascript:"))
+    }
+
+    @Test(.enabled(if: installed("newsboat"))) func newsboatReadsTheExportAndImportsOnlyWhatItCanRead() throws {
+        let (session, atom, count) = try exported()
+        let home = session.state + ".newsboat"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let read = try Feedcli.shell(#"""
+            cd "$H" && printf 'file://%s\n' "$A" > urls && : > config
+            newsboat -u urls -c cache.db -C config -x reload print-unread
+            """#, environment: ["H": home, "A": atom, "HOME": home])
+        #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
+        #expect(read.stdout.contains("\(count) unread articles"), "\(read.stdout)\(read.stderr)")
+
+        // OPML: newsboat subscribes to what it can read (a JSON Feed's type="rss"), not to a
+        // linked or graph feed it would fail on at every reload.
+        #expect(try session.run(["feeds", "add", "jf", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
+        let imported = try Feedcli.shell(#"""
+            cd "$H" && : > urls && "$FEEDCLI" feeds export --state "$S" > subscriptions.opml && newsboat -u urls -C config -i subscriptions.opml >/dev/null && cat urls
+            """#, environment: ["H": home, "S": session.state, "HOME": home])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("http://127.0.0.1:9/feed.json") && !imported.stdout.contains("/items"), "\(imported.stdout)")
+    }
+
+    @Test(.enabled(if: installed("sfeed"))) func sfeedReadsEveryEntryOfTheExport() throws {
+        let (_, atom, count) = try exported()
+        let parsed = try Feedcli.shell(#"sfeed < "$A""#, environment: ["A": atom])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        let rows = parsed.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(rows.count == count, "\(parsed.stdout)")
+        #expect(rows.allSatisfy { $0.count > 2 && !$0[1].isEmpty }, "every entry has a title: \(parsed.stdout)")
+        #expect(!parsed.stdout.contains("javascript:"))
+    }
+}
