@@ -7,6 +7,7 @@ import ArgumentParser
 /// - bash: the script completes with `-o filenames`, so a feed name that is also a folder's
 ///   name in the current directory was offered as `name/`. Feed names are completed with that
 ///   option turned off (`compopt +o filenames`), file names (`feeds import`) keep it.
+/// - `help <TAB>` offers the commands (the parser's scripts offer nothing there).
 /// - fish 3.x: its script asks `feedcli ---completion … -- ARG INDEX` without the cursor's
 ///   index inside the word (`commandline -tC` gives nothing there), which the parser refuses;
 ///   `CompletionScripts.request(_:)` supplies it (the end of the word), so fish completes names.
@@ -14,11 +15,35 @@ public enum CompletionScripts {
     /// The script for `shell`.
     public static func script(for shell: CompletionShell) -> String {
         let script = Feedcli.completionScript(for: shell)
+        let commands = Feedcli.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
+            .joined(separator: " ")
         switch shell {
         case .bash:
             return script.replacing(
                 #"__feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#,
                 with: #"compopt +o filenames 2>/dev/null; __feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#)
+            .replacing("""
+                _feedcli_help() {
+                    repeating_flags=()
+                    non_repeating_flags=(--version)
+                    repeating_options=()
+                    non_repeating_options=()
+                    __feedcli_offer_flags_options -1
+                """, with: """
+                _feedcli_help() {
+                    repeating_flags=()
+                    non_repeating_flags=(--version)
+                    repeating_options=()
+                    non_repeating_options=()
+                    __feedcli_offer_flags_options -1
+                    __feedcli_add_completions -W "$(printf '%s\\n' \(commands))"
+                """)
+        case .zsh:
+            // `help COMMAND`: the parser's script offers nothing there.
+            return script.replacing("'*:subcommands:'", with: "'*:subcommands:(\(commands))'")
+        case .fish:
+            return script + (script.hasSuffix("\n") ? "" : "\n") + "complete -c 'feedcli' -n '__feedcli_should_offer_completions_for_positional \"feedcli help\" -ge 1' "
+                + "-fa '\(commands)'\n"
         default:
             return script
         }

@@ -91,6 +91,17 @@ struct CompletionTests {
             printf '%s\\n' "${COMPREPLY[@]}"
             """], environment: setup.environment)
         #expect(!read.contains("alpha"), "read without --all takes entries, not feeds: \(read)")
+        // `help <TAB>` offers the commands (issue 26, item 11: it offered nothing).
+        let help = try run("bash", ["--norc", "-c", """
+            source '\(setup.folder)/bash/_feedcli'
+            COMP_WORDS=(feedcli help ''); COMP_CWORD=2; COMP_LINE="feedcli help "; COMP_POINT=${#COMP_LINE}
+            _feedcli feedcli '' help
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """], environment: setup.environment)
+        #expect(help.split(separator: "\n").contains("sync") && help.contains("export"), "bash: help <TAB>: \(help)")
+        let fishHelp = try screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli help \t",
+                                  expected: "export", in: setup.folder, environment: setup.environment)
+        #expect(fishHelp.contains("sync") && fishHelp.contains("export"), "fish: help <TAB>: \(fishHelp)")
     }
 
     private func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
