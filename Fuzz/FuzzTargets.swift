@@ -30,6 +30,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "mapping": mapping(data)
     case "html": html(text)
     case "markup": markup(data)
+    case "server-message": serverMessage(data)
     case "opml": opml(text)
     case "jq-wire": jqWire(data)
     case "jq-worker": jqWorker(data)
@@ -40,7 +41,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 enum FuzzTargets {
     static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
-                      "jq-wire", "jq-worker", "markup"]
+                      "jq-wire", "jq-worker", "markup", "server-message"]
 }
 
 /// A subscription list from another reader (`feeds import`): outlines or an error, and every
@@ -48,7 +49,7 @@ enum FuzzTargets {
 private func opml(_ text: String) {
     guard let outlines = try? OPML.feedOutlines(in: text) else { return }
     for outline in outlines {
-        precondition(outline["xmlUrl"]?.isEmpty == false, "an outline without its URL")
+        precondition(OPML.feedURL(in: outline)?.isEmpty == false, "an outline without its URL")
         for title in outline.values {
             if let name = OPML.feedName(from: title) { precondition(FeedRegistration.isValidName(name), "bad name \(name)") }
         }
@@ -145,7 +146,7 @@ private func linkHeader(_ text: String) {
     if let next = LinkHeader.next(in: headers, base: "https://fuzz.example/a/b?c=d") {
         precondition(!next.isEmpty)
     }
-    _ = LinkHeader.resolve(text, against: "https://fuzz.example/a/b")
+    _ = URLReference.resolve(text, against: "https://fuzz.example/a/b")
     _ = Redaction.maskingSecrets(in: text)
 }
 
@@ -189,6 +190,12 @@ private func mapping(_ data: Data) {
 }
 
 /// What a feed URL answers instead of JSON: RSS/Atom told from HTML, and a page's JSON Feed link.
+/// What a server says of its refusal: one line safe for a terminal, or nothing; never a trap.
+private func serverMessage(_ data: Data) {
+    guard let said = ServerMessage.of(data) else { return }
+    precondition(!said.isEmpty && !said.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "one safe line: \(said)")
+}
+
 private func markup(_ data: Data) {
     guard case .page(let html)? = FeedMarkup.of(data) else { return }
     if let href = FeedMarkup.jsonFeedLink(in: html) {

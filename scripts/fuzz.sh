@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -20,11 +20,11 @@ sources=(
   Sources/FeedCore/Model/JSON/*.swift
   Sources/FeedCore/JQ/*.swift
   Sources/FeedCore/Feeds/{FeedDocument,FeedPage,GraphFeed,JSONFeedKind,LinkedFeed,DefaultFields,IndexedFeed,LinkHeader,FeedMarkup}.swift
-  Sources/FeedCore/Feeds/{ExpressionFeed,ExpressionMapping,ItemFilter,FeedTime,SkippedItem,PageItems}.swift
+  Sources/FeedCore/Feeds/{ExpressionFeed,ExpressionMapping,ItemFilter,FeedTime,SkippedItem,PageItems,ServerMessage}.swift
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
-  Sources/FeedCore/Model/Models/MemorySize.swift
+  Sources/FeedCore/Model/Models/{MemorySize,URLReference}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
@@ -80,6 +80,9 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     jq-wire)  # replies as a worker writes them: a check, a filter, a failure
       printf '\001\000' > "$dir/checked"; printf '\003\002\000\000\000\001\000' > "$dir/filtered"
       printf '\004\001\000\000\000\000\000\000\000\002\000\000\000no' > "$dir/failed" ;;
+    server-message)  # error bodies APIs send with a 4xx
+      printf '%s' '{"error":"InvalidRequest","message":"Profile not found"}' > "$dir/bluesky"
+      printf '%s' '{"errors":[{"message":"Bad credentials"}]}' > "$dir/list"; printf '%s' 'Not Found' > "$dir/text" ;;
     markup)  # pages and documents a feed URL may answer with
       printf '%s' '<!DOCTYPE html><html><head><link rel="alternate" type="application/feed+json" href="/feed.json"><link rel=alternate type=application/feed+json href=x></head></html>' > "$dir/page"
       printf '%s' '<?xml version="1.0"?><rss version="2.0"><channel/></rss>' > "$dir/rss"
