@@ -22,22 +22,8 @@ public enum CompletionScripts {
             return script.replacing(
                 #"__feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#,
                 with: #"compopt +o filenames 2>/dev/null; __feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#)
-            .replacing("""
-                _feedcli_help() {
-                    repeating_flags=()
-                    non_repeating_flags=(--version)
-                    repeating_options=()
-                    non_repeating_options=()
-                    __feedcli_offer_flags_options -1
-                """, with: """
-                _feedcli_help() {
-                    repeating_flags=()
-                    non_repeating_flags=(--version)
-                    repeating_options=()
-                    non_repeating_options=()
-                    __feedcli_offer_flags_options -1
-                    __feedcli_add_completions -W "$(printf '%s\\n' \(commands))"
-                """)
+            // `help COMMAND`: the parser's script offers nothing there.
+            .replacing("_feedcli_help() {\n", with: "_feedcli_help() {\n    __feedcli_add_completions -W \"$(printf '%s\\n' \(commands))\"\n")
         case .zsh:
             // `help COMMAND`: the parser's script offers nothing there.
             return script.replacing("'*:subcommands:'", with: "'*:subcommands:(\(commands))'")
