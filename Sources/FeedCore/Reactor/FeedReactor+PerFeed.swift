@@ -1,5 +1,6 @@
 import FeedKinds
 import FeedModel
+import FeedStore
 import FeedReactive
 import FoundationEssentials
 
@@ -12,6 +13,23 @@ extension FeedReactor {
     package func perFeed(
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
+        let store = environment.store
+        return perFeed(name, listed: listed, current: { () throws(FeedFailure) in try store.feed(named: name) }, body)
+    }
+
+    /// `perFeed` of a feed just listed with its record: under the lock, the record is read again
+    /// only when the store changed since the listing (see `ListedFeed`).
+    package func perFeed(
+        _ listed: ListedFeed, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
+    ) -> Observable<FeedMutation> {
+        let store = environment.store
+        return perFeed(listed.record.name, listed: true, current: { () throws(FeedFailure) in try store.feed(listed) }, body)
+    }
+
+    private func perFeed(
+        _ name: String, listed: Bool, current: @escaping @Sendable () throws(FeedFailure) -> FeedRecord,
+        _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
+    ) -> Observable<FeedMutation> {
         let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
         let tracksActivity = environment.tracksActivity
         let locked = { @Sendable (lock: any Sendable) throws -> Observable<FeedMutation> in
@@ -19,7 +37,7 @@ extension FeedReactor {
             onStep(.locked)
             let record: FeedRecord  // as it is now that this run holds the feed
             do {
-                record = try store.feed(named: name)
+                record = try current()
             } catch {
                 // A feed removed since `sync` listed the store's feeds is simply not synced.
                 if listed, case .notFound? = error as? FeedFailure { return .empty() }

@@ -1,5 +1,6 @@
 import FeedKinds
 import FeedModel
+import FeedStore
 import FeedReactive
 import FoundationEssentials
 import Glibc
@@ -59,9 +60,10 @@ public struct FeedReactor: Reactor {
             }
         case .sync(let names):
             work = .deferred {
-                // A plain `sync` skips feeds polled more recently than their `--every`.
-                try syncAll(names.isEmpty ? environment.store.feeds().map(\.name) : names, listed: names.isEmpty,
-                            printing: true, respectsEvery: names.isEmpty && !environment.options.force)
+                names.isEmpty
+                    // A plain `sync` skips feeds polled more recently than their `--every`.
+                    ? syncAll(listed: try environment.store.listedFeeds(), printing: true, respectsEvery: !environment.options.force)
+                    : syncAll(names, listed: false, printing: true)
             }
         case .loadStatus(let names):
             work = .deferred {
@@ -132,11 +134,20 @@ public struct FeedReactor: Reactor {
     /// Syncs `feeds`, up to `--jobs` at once; `listed`: the names were just read from the store.
     package func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            perFeed(feed, listed: listed) { record in
-                if respectsEvery, let until = record.notDue(at: environment.now()) { return .just(.skipped(feed: feed, until: until)) }
-                return sync(record, printing: printing)
-            }
+            perFeed(feed, listed: listed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
         }
+    }
+
+    /// `syncAll` of feeds just listed with their records.
+    package func syncAll(listed feeds: [ListedFeed], printing: Bool, respectsEvery: Bool) -> Observable<FeedMutation> {
+        Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
+            perFeed(feed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
+        }
+    }
+
+    private func syncIfDue(_ record: FeedRecord, printing: Bool, respectsEvery: Bool) -> Observable<FeedMutation> {
+        if respectsEvery, let until = record.notDue(at: environment.now()) { return .just(.skipped(feed: record.name, until: until)) }
+        return sync(record, printing: printing)
     }
 
     /// Fetches what is new of one feed, prints it (when `printing`) and commits what was printed.

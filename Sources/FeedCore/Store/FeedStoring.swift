@@ -12,6 +12,11 @@ public protocol FeedStoring: Sendable {
     func feeds() throws(FeedFailure) -> [FeedRecord]
     /// One feed, or `.notFound` (66).
     func feed(named name: String) throws(FeedFailure) -> FeedRecord
+    /// Every feed, by name, each with a mark of the store's state when the list was read.
+    func listedFeeds() throws(FeedFailure) -> [ListedFeed]
+    /// A listed feed as the store holds it now, or `.notFound` when it is gone: the listed record
+    /// itself while nothing was committed since the list was read, else read again.
+    func feed(_ listed: ListedFeed) throws(FeedFailure) -> FeedRecord
     /// Takes the feed's cross-process lock, waiting as configured; held until the returned
     /// value is let go.
     func lock(feed: String) throws(FeedFailure) -> any Sendable
@@ -37,6 +42,16 @@ public protocol FeedStoring: Sendable {
 }
 
 extension FeedStoring {
+    /// A store that cannot tell whether it changed lists feeds without a mark, and reads every
+    /// listed feed again.
+    public func listedFeeds() throws(FeedFailure) -> [ListedFeed] {
+        try feeds().map { ListedFeed(record: $0, version: nil) }
+    }
+
+    public func feed(_ listed: ListedFeed) throws(FeedFailure) -> FeedRecord {
+        try feed(named: listed.record.name)
+    }
+
     /// The entries of `entries` whose id the feed does not hold yet, in order, each id once.
     public func unstored(feed: String, _ entries: [Entry]) throws(FeedFailure) -> [Entry] {
         let stored = try storedIDs(feed: feed, among: entries.map(\.id))

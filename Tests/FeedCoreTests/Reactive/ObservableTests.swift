@@ -1,3 +1,4 @@
+import Dispatch
 import FeedBase
 import FeedReactive
 import FeedStore
@@ -184,5 +185,50 @@ struct ObservableTests {
         #expect(first.elements == [1, 2])
         #expect(second.elements == [2, 3] && second.isCompleted)
         #expect(late.elements.isEmpty && late.isCompleted)
+    }
+
+    @Test func observeOnCarriesEventsThatArriveTogetherInOneHop() {
+        let queue = DispatchQueue(label: "observe-on test")
+        let log = Mutex<[String]>([])
+        let captured = Mutex<Observer<Int>?>(nil)
+        let source = Observable<Int> { observer in
+            captured.withLock { $0 = observer }
+            return Disposables.empty
+        }
+        let subscription = source.observe(on: queue).subscribe { event in
+            switch event {
+            case .next(let value): log.withLock { $0.append("\(value)") }
+            case .completed: log.withLock { $0.append("completed") }
+            case .failed: log.withLock { $0.append("failed") }
+            }
+        }
+        queue.suspend()  // events wait for the queue, as they do behind a busy reactor
+        let observer = captured.withLock { $0 }
+        observer?.next(1)
+        queue.async { log.withLock { $0.append("other work") } }
+        observer?.next(2)
+        observer?.complete()
+        queue.resume()
+        queue.sync {}
+        // 2 and the completion joined the hop 1 scheduled, ahead of work queued after it; one
+        // hop an event would put "other work" between 1 and 2.
+        #expect(log.withLock { $0 } == ["1", "2", "completed", "other work"])
+        subscription.dispose()
+    }
+
+    @Test func observeOnDeliversNothingWaitingAfterDisposal() {
+        let queue = DispatchQueue(label: "observe-on disposal test")
+        let received = Recorder<Int>()
+        let captured = Mutex<Observer<Int>?>(nil)
+        let subscription = Observable<Int> { observer in
+            captured.withLock { $0 = observer }
+            return Disposables.empty
+        }.observe(on: queue).subscribe(received.handler)
+        queue.suspend()
+        captured.withLock { $0 }?.next(1)
+        subscription.dispose()
+        queue.resume()
+        queue.sync {}
+        #expect(received.elements.isEmpty)
     }
 }

@@ -19,6 +19,24 @@ struct StoreTests {
         #expect(try FeedStore.open(at: path).feeds().count == 1)
     }
 
+    @Test func aListedFeedIsReadAgainWhenAnotherRunCommittedSinceTheListing() throws {
+        let path = temporaryStorePath()
+        let store = try FeedStore.open(at: path)
+        let listed = try #require(try store.listedFeeds().first { $0.record.name == "posts" })
+        #expect(try store.feed(listed) == listed.record, "nothing changed: the listed record is current")
+        // This run's own commits leave the listing standing: a sync commits only the feed it
+        // holds, after taking it, so no other listed record can have changed through them.
+        let time = Date(timeIntervalSince1970: 0)
+        _ = try store.commitNothingNew([("posts", FetchCommit(fetchedAt: time, validators: Validators(etag: "\"own\"")))])
+        #expect(try store.feed(listed).validators.etag == nil)
+        // Another run (another connection) committed: the record is read again.
+        let other = try FeedStore.open(at: path)
+        _ = try other.commitNothingNew([("posts", FetchCommit(fetchedAt: time, validators: Validators(etag: "\"other\"")))])
+        #expect(try store.feed(listed).validators.etag == "\"other\"")
+        try other.removeFeed(named: "posts")
+        #expect { try store.feed(listed) } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
+    }
+
     @Test func migratesAnEmptyFile() throws {
         let path = temporaryStorePath()
         try writeFile(path, Data())

@@ -39,6 +39,15 @@ package final class SQLiteConnection {
         return statement
     }
 
+    /// SQLite's `PRAGMA data_version`: changes when another connection (of this process or
+    /// another) commits, never for this connection's own commits.
+    package func dataVersion() throws -> Int64 {
+        guard let version = try statement("PRAGMA data_version").first([], { row in try row.requiredInteger(0) }) else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "PRAGMA data_version gave no row")
+        }
+        return Int64(version)
+    }
+
     /// Runs `sql`, one or more statements without parameters (pragmas, migrations).
     package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
