@@ -33,14 +33,18 @@ public final class FeedStore: Sendable {
     package let resolvedPath: String
     package let database: SQLiteDatabase
     private let wait: Duration
+    /// What waiting (`wait`, for SQLite and for lock files) reads and sleeps on.
+    private let clock: FeedLock.WaitingClock
     /// Whether this connection may write, and so bounds the journal when it closes.
     private let writes: Bool
 
-    private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration, writes: Bool) {
+    private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration, clock: FeedLock.WaitingClock = .live,
+                 writes: Bool) {
         self.path = path
         self.resolvedPath = resolvedPath
         self.database = database
         self.wait = wait
+        self.clock = clock
         self.writes = writes
     }
 
@@ -56,7 +60,9 @@ public final class FeedStore: Sendable {
 
     /// Opens the store at `path`, creating it (and its folder) when missing and migrating it to
     /// the current schema.
-    public static func open(at path: String, wait: Duration = .seconds(30), access: Access = .readWrite) throws(FeedFailure) -> FeedStore {
+    public static func open(
+        at path: String, wait: Duration = .seconds(30), access: Access = .readWrite, clock: FeedLock.WaitingClock = .live
+    ) throws(FeedFailure) -> FeedStore {
         let folder = StoreFile.folder(of: path)
         var isDirectory = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
@@ -92,20 +98,20 @@ public final class FeedStore: Sendable {
         let connection: SQLiteConnection
         do {
             if readonly, StoreFile.hasJournal(resolvedPath),
-               let journaled = try? connect(resolvedPath, flags: SQLITE_OPEN_READONLY, wait: wait, writes: false),
+               let journaled = try? connect(resolvedPath, flags: SQLITE_OPEN_READONLY, wait: wait, clock: clock, writes: false),
                (try? journaled.execute("SELECT COUNT(*) FROM sqlite_master")) != nil {
                 connection = journaled
             } else if readonly {
                 connection = try connect("file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
-                                         flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, wait: wait, writes: false)
+                                         flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, wait: wait, clock: clock, writes: false)
             } else {
-                connection = try connect(resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: wait, writes: true)
+                connection = try connect(resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: wait, clock: clock, writes: true)
             }
         } catch {
             throw StoreFile.failure(error, path: path)
         }
         let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
-                              writes: !readonly)
+                              clock: clock, writes: !readonly)
         try store.prepare(access: access, isWAL: header?.isWAL ?? false)
         return store
     }
@@ -117,7 +123,7 @@ public final class FeedStore: Sendable {
     public static func empty(standingFor path: String) throws(FeedFailure) -> FeedStore {
         let store: FeedStore
         do {
-            let connection = try connect(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: .zero, writes: false)
+            let connection = try connect(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: .zero, clock: .live, writes: false)
             // As a new store is: the built-in `posts` feed is there (the contract: `feeds list`
             // and `status` show it also before any store exists), and nothing else.
             try StoreSchema.migrator.migrate(connection)
@@ -142,7 +148,7 @@ public final class FeedStore: Sendable {
         guard let header = try? StoreFile.checkIsFeedcliStore(path), header.isWAL else { return nil }
         let resolvedPath = StoreFile.resolve(path)
         guard StoreFile.isWritable(resolvedPath),
-              let connection = try? connect(resolvedPath, flags: SQLITE_OPEN_READWRITE, wait: wait, writes: true)
+              let connection = try? connect(resolvedPath, flags: SQLITE_OPEN_READWRITE, wait: wait, clock: .live, writes: true)
         else { return nil }
         let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
                               writes: true)
@@ -152,9 +158,11 @@ public final class FeedStore: Sendable {
 
     /// A connection set up as every run needs it: busy timeout, foreign keys, and for a writer
     /// the sync level and no checkpoint at close.
-    private static func connect(_ location: String, flags: Int32, wait: Duration, writes: Bool) throws -> SQLiteConnection {
+    private static func connect(
+        _ location: String, flags: Int32, wait: Duration, clock: FeedLock.WaitingClock, writes: Bool
+    ) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: location, flags: flags)
-        sqlite3_busy_timeout(connection.handle, Int32(clamping: wait.milliseconds + 1))  // `--wait 0.5` is 500 ms
+        connection.waitWhileBusy(upTo: wait, clock: clock)
         // The schema's `ON DELETE CASCADE` (removing a feed removes its entries) needs it.
         try connection.execute("PRAGMA foreign_keys = ON")
         if writes {
@@ -185,7 +193,7 @@ public final class FeedStore: Sendable {
             }
         }
         // First runs racing each other (cron and a person) migrate one at a time.
-        let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store")
+        let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store", clock: clock)
         do {
             // WAL mode is persistent: set once here, not on every open. The lock is held to the end.
             try withExtendedLifetime(lock) {
@@ -202,7 +210,7 @@ public final class FeedStore: Sendable {
     /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in
     /// the lock file's name, so no name can reach outside the locks folder.
     public func lock(feedNamed feed: String) throws(FeedFailure) -> FeedLock {
-        try FeedLock.acquire(path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)), wait: wait, holder: "feed \(feed)")
+        try FeedLock.acquire(path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)), wait: wait, holder: "feed \(feed)", clock: clock)
     }
 
     /// The feed's lock if no other run holds it, without waiting; nil when one does.

@@ -145,9 +145,6 @@ extension FileDescriptorSink {
         return nil
     }
 
-    /// The longest sleep between two looks at the pipe and at `stop`, in milliseconds.
-    private static let checkInterval: Int32 = 20
-
     /// Bytes in the pipe the reader has not taken (0 when that cannot be told: as for a file).
     private func unread() -> Int {
         var unread: Int32 = 0
@@ -156,8 +153,7 @@ extension FileDescriptorSink {
 
     /// Waits until the reader has taken the `written` bytes just written (or stop, or leaves).
     private func waitUntilTaken(_ written: Int, stop: (_ taken: Int) -> Bool) -> TakenReport {
-        var pause: useconds_t = 10
-        var yields = 0
+        var wait = ReaderWait()
         while true {
             let left = unread()
             guard left > 0 else { return TakenReport(taken: written, written: written) }
@@ -167,15 +163,7 @@ extension FileDescriptorSink {
                 return TakenReport(taken: taken, written: written, failure: .output(OutputError(written: taken, errorNumber: EPIPE)))
             }
             if stop(taken) { return TakenReport(taken: taken, written: written, failure: .stopped) }
-            // A reader that is running takes the bytes within microseconds: give it the CPU
-            // first, and sleep (backing off) only if it is slower than that.
-            if yields < 16 {
-                yields += 1
-                sched_yield()
-            } else {
-                usleep(pause)
-                pause = min(pause * 2, useconds_t(Self.checkInterval) * 1000)
-            }
+            ReaderWait.take(wait.next())
         }
     }
 }

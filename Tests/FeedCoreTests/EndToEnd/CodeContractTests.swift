@@ -19,19 +19,29 @@ struct CodeContractTests {
             connection.waitForPeerClose(limit: .seconds(5))
         }
         let client = try HTTPClient()
-        // The transfer's observer runs on the worker thread: told of the shutdown, it takes a
-        // second, so the clean-up after it is still to come while the callers arrive.
+        // The transfer's observer runs on the worker thread: told of the shutdown, it waits
+        // until every caller has arrived, so the clean-up after it is still to come while they
+        // call (no sleep: the observer waits for the callers, not for a time).
+        let arrived = DispatchSemaphore(value: 0)
         let subscription = client.get(HTTPRequest(url: server.baseURL + "/slow", timeout: .seconds(30), maxBodySize: 1024))
             .subscribe { event in
-                if case .failed = event { Thread.sleep(forTimeInterval: 1) }
+                guard case .failed = event else { return }
+                for _ in 0..<8 { _ = arrived.wait(timeout: .now() + 10) }
             }
         #expect(requested.wait(timeout: .now() + 5) == .success, "the transfer is running")
         let finishedWhenReturned = Locked<[Bool]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            client.shutdown()
-            let done = client.hasShutDown
-            finishedWhenReturned.withLock { $0.append(done) }
+        let returned = DispatchGroup()
+        for _ in 0..<8 {  // threads of their own: a pool as wide as the cores would run two at a time
+            returned.enter()
+            Thread.detachNewThread {
+                arrived.signal()
+                client.shutdown()
+                let done = client.hasShutDown
+                finishedWhenReturned.withLock { $0.append(done) }
+                returned.leave()
+            }
         }
+        returned.wait()
         #expect(finishedWhenReturned.value == Array(repeating: true, count: 8), "no caller returns before the clean-up ends")
         subscription.dispose()
     }

@@ -145,8 +145,13 @@ struct CompletionTests {
                 zmodload zsh/zpty
                 zpty z zsh -f -i
                 zpty -w z "PROMPT='> '; fpath=('\(setup.folder)/zsh' \\$fpath); autoload -Uz compinit; compinit -u -D"
-                sleep 1
-                while zpty -r -t z junk; do :; done
+                # Waits for the prompt the set-up line ends with (zsh is ready), not for a time.
+                ready=""
+                for i in {1..150}; do
+                    while zpty -r -t z chunk; do ready+=$chunk; done
+                    [[ $ready == *"> "* ]] && break
+                    sleep 0.1
+                done
                 zpty -w -n z $'\(typed)\\t'
                 out=""
                 # Reads what the line editor draws until both names show, for at most 15 s.

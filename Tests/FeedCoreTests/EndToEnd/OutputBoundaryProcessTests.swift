@@ -66,11 +66,12 @@ struct OutputBoundaryProcessTests {
         #expect(union == (1...10).map(String.init), "the two runs cover every entry, once")
     }
 
-    @Test func aReaderThatReadsOnlyLaterDoesNotStallTheRun() throws {
-        let started = ContinuousClock.now
+    /// How promptly the writer sees a late reader is `ReaderWaitTests`' (its schedule, no clock);
+    /// here: a reader that starts after the run has written takes everything, and all is committed.
+    @Test func aReaderThatReadsOnlyLaterMissesNothing() throws {
         let run = try Feedcli.shell(
-            #"{ "$FEEDCLI" sync l --jsonl --state "$S"; echo "exit $?" >&2; } | { sleep 1.5; cat; }"#, environment: ["S": state])
-        #expect(ContinuousClock.now - started < .seconds(2.4), "one wait for the reader to start, not one per entry")
+            #"{ "$FEEDCLI" sync l --jsonl --state "$S"; echo "exit $?" >&2; } | { read -r first; echo "$first"; cat; }"#,
+            environment: ["S": state])
         #expect(run.stderr == "exit 0\n")
         #expect(ids(run.stdout) == (1...10).map(String.init))
         #expect(try storedIDs().count == 10)

@@ -46,30 +46,35 @@ struct SmallContractTests {
         #expect(run.status == 75, "\(run.stderr)")
     }
 
-    /// `--wait 0.5` waits half a second for a store another process holds; before, whole seconds
-    /// were taken and 0.5 became 1 ms.
+    /// `--wait 0.5` is half a second for a store another process holds; before, whole seconds
+    /// were taken and 0.5 became 1 ms. The wait itself is `StoreTests`' (on a virtual clock);
+    /// here the option's value, and a busy store is a temporary failure (75) of the process.
     @Test func aFractionalWaitIsHonouredByTheStore() throws {
+        var options = StoreOptions()
+        options.wait = 0.5
+        #expect(options.waitDuration == .milliseconds(500))
+        options.wait = 0.0001
+        #expect(options.waitDuration == .milliseconds(1), "rounded up, never to no wait")
         let session = StoreSession()
         #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
+        // The holder keeps the store until feedcli has finished (it waits for the file that
+        // says so), not for a length of time.
         let holder = try Feedcli.shell(#"""
             python3 -c '
-            import sqlite3, sys, time
+            import os, sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("BEGIN EXCLUSIVE")
             print("held", flush=True)
-            time.sleep(3)
+            while not os.path.exists(sys.argv[1] + ".done"): time.sleep(0.01)
             ' "$S" > "$S.held" &
-            for i in $(seq 1 50); do grep -q held "$S.held" 2>/dev/null && break; sleep 0.1; done
-            start=$(date +%s%N)
+            until grep -q held "$S.held" 2>/dev/null; do sleep 0.01; done
             "$FEEDCLI" feeds add x http://127.0.0.1:9/ --kind graph --wait 0.5 --state "$S"
-            echo "status $? ms $(( ($(date +%s%N) - start) / 1000000 ))"
+            echo "status $?"
+            touch "$S.done"
             wait
             """#, environment: ["S": session.state])
-        let words = holder.stdout.split(whereSeparator: \.isWhitespace)
-        let status = words.firstIndex(of: "status").flatMap { Int(words[$0 + 1]) }
-        let waited = words.firstIndex(of: "ms").flatMap { Int(words[$0 + 1]) }
-        #expect(status == 75, "a busy store is a temporary failure: \(holder.stdout) \(holder.stderr)")
-        #expect((waited ?? 0) >= 400, "it waited about --wait: \(holder.stdout)")
+        #expect(holder.stdout.contains("status 75"), "a busy store is a temporary failure: \(holder.stdout) \(holder.stderr)")
+        #expect(holder.stderr.contains("busy"), "\(holder.stderr)")
     }
 }
 

@@ -1,3 +1,4 @@
+import CSQLite
 @testable import FeedBase
 @testable import FeedModel
 @testable import FeedStore
@@ -129,6 +130,31 @@ struct StoreTests {
             withExtendedLifetime(held) {}
         }
         _ = try store.lock(feed: "posts")
+    }
+
+    /// A store another process writes is waited for up to `--wait` on the store's clock, with
+    /// SQLite's own schedule of pauses, a fraction of a second included (`--wait 0.5` once waited
+    /// nothing); on a virtual clock: no real time, every pause seen.
+    @Test func aBusyStoreIsWaitedForUpToTheWaitOnTheStoresClock() throws {
+        let path = temporaryStorePath()
+        _ = try FeedStore.open(at: path)
+        let time = Locked(Duration.zero), pauses = Locked<[Duration]>([])
+        let clock = FeedLock.WaitingClock(elapsed: { time.value }, pause: { pause in
+            time.withLock { $0 += pause }
+            pauses.withLock { $0.append(pause) }
+        })
+        let store = try FeedStore.open(at: path, wait: .milliseconds(500), clock: clock)
+        let holder = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+        try holder.execute("BEGIN IMMEDIATE")  // another writer holds the store
+        let feed = FeedRegistration(name: "a", url: "http://127.0.0.1:9/a", kind: .graph)
+        #expect { try store.addFeed(feed, replace: false) } throws: { ($0 as? FeedFailure)?.exitCode == 75 }
+        #expect(time.value == .milliseconds(500), "it waited --wait, no more, no less")
+        #expect(Array(pauses.value.prefix(12)) == SQLiteBusyWait.pauses)
+        #expect(pauses.value.dropFirst(12).allSatisfy { $0 <= .milliseconds(100) })
+        let waits = pauses.value.count
+        try holder.execute("COMMIT")
+        try store.addFeed(feed, replace: false)
+        #expect(pauses.value.count == waits, "a free store is not waited for")
     }
 
     @Test func attemptingAHeldLockReturnsAtOnceWithNothing() throws {

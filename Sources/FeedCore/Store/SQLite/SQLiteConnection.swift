@@ -9,6 +9,9 @@ import FoundationEssentials
 package final class SQLiteConnection {
     package let handle: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
+    /// The busy handler's state; SQLite holds an unretained pointer to it, so the connection
+    /// keeps it for as long as SQLite may call it.
+    private var busyWait: SQLiteBusyWait?
 
     /// Opens `path` (a `file:` URI when `flags` has `SQLITE_OPEN_URI`).
     package init(path: String, flags: Int32) throws(SQLiteError) {
@@ -25,6 +28,17 @@ package final class SQLiteConnection {
     deinit {
         cache = [:]  // statements are finalized before the connection closes
         sqlite3_close_v2(handle)
+    }
+
+    /// Waits up to `limit` on `clock` whenever another connection holds the database (see
+    /// `SQLiteBusyWait`).
+    package func waitWhileBusy(upTo limit: Duration, clock: FeedLock.WaitingClock) {
+        let wait = SQLiteBusyWait(limit: limit, clock: clock)
+        busyWait = wait
+        sqlite3_busy_handler(handle, { context, attempt in
+            guard let context else { return 0 }
+            return Unmanaged<SQLiteBusyWait>.fromOpaque(context).takeUnretainedValue().retry(attempt: attempt) ? 1 : 0
+        }, Unmanaged.passUnretained(wait).toOpaque())
     }
 
     /// `sql` compiled once and kept: later calls return the same statement, reset by its next
