@@ -30,12 +30,13 @@ enum SignalHandling {
         interruption.triggering(on: signals) {
             sleep(2)
             Pager.waitForRunningPager()  // never leave the terminal to a pager whose writer is gone
-            _exit(130)
+            _exit(interruption.isAnEnd ? 0 : 130)
         }
     }
 
-    /// Whether the run was interrupted, by a signal already handled or one still waiting.
+    /// Whether the run was interrupted, by a signal already handled or one still waiting, and
+    /// its command does not take that as its end (`follow`).
     static var interrupted: Bool {
-        interruption.isTriggered || Interruption.isPending(signals)
+        !interruption.isAnEnd && (interruption.isTriggered || Interruption.isPending(signals))
     }
 }

@@ -1,6 +1,7 @@
 import FeedHTTP
 import FeedKinds
 import FeedModel
+import FeedReactive
 import FeedReactor
 import FeedRendering
 import FeedStore
@@ -12,7 +13,9 @@ import FoundationEssentials
 extension CommandContext {
     /// Opens the store, runs one action through a fresh reactor printing to `output`, and tears
     /// the HTTP client down before returning (so no curl handle outlives the command).
-    func runReactor(_ action: FeedAction, output: any EntryOutput, progress: ProgressLine?) throws -> FeedReactorState {
+    func runReactor(
+        _ action: FeedAction, output: any EntryOutput, progress: ProgressLine?, stop: Observable<Void> = Subject<Void>().observable
+    ) throws -> FeedReactorState {
         let store = try openStore()
         // As many feeds at once as the descriptor limit carries (a clear 78 when not one can run).
         var options = fetch
@@ -20,7 +23,7 @@ extension CommandContext {
         let state = try withHTTPClient { http in
             let environment = FeedEnvironment.live(
                 store: store, http: http, options: options, output: output, scheduler: scheduler, now: now,
-                environment: environment, logger: logger, progress: progress, onStep: onStep)
+                environment: environment, logger: logger, progress: progress, onStep: onStep, stop: stop)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
         }
         store.boundJournal()

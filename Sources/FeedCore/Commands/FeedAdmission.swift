@@ -20,8 +20,11 @@ enum FeedAdmission {
         guard FeedRegistration.isValidURL(url) else {
             throw FeedFailure.configuration("not an http or https URL: \(Redaction.maskingSecrets(in: url))")
         }
-        if expressions.hasMapping, let kind, !kind.usesExpressions {
+        if expressions.hasMapping, let kind, !kind.usesExpressions, !kind.isStream {
             throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
+        }
+        if expressions.events != nil, let kind, kind.streamFormat != .serverSentEvents {
+            throw FeedFailure.usage("--event is for Server-Sent Events feeds (--kind sse, mastodon, wikimedia), not \(kind.rawValue)")
         }
         let feed = FeedRegistration(name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
                                     tokenEnv: tokenEnv, expressions: expressions)
@@ -34,12 +37,12 @@ enum FeedAdmission {
     static func detected(
         _ feed: FeedRegistration, kindGiven: Bool, context: CommandContext
     ) throws -> (feed: FeedRegistration, found: String?) {
-        guard !kindGiven, !feed.expressions.hasMapping else { return (feed, nil) }
+        guard !kindGiven, !feed.expressions.hasMapping || feed.expressions.events != nil else { return (feed, nil) }
         let detected = try context.withHTTPClient { http in
             let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
                                       scheduler: context.scheduler, random: { Double.random(in: 0...1) },
                                       environment: context.environment, logger: context.logger)
-            return try KindDetection.detect(feed, fetcher: fetcher)
+            return try KindDetection.detect(feed, fetcher: fetcher, maxBodySize: context.fetch.maxBodySize)
         }
         var chosen = feed
         chosen.kind = detected.kind

@@ -9,7 +9,7 @@ public struct Feedcli: ParsableCommand {
         commandName: "feedcli",
         abstract: "Read JSON post feeds one entry at a time, or poll them from cron.",
         version: FeedcliVersion.current,
-        subcommands: [Next.self, List.self, Sync.self, Show.self, Read.self, Unread.self, Open.self, Export.self, Feeds.self,
+        subcommands: [Next.self, List.self, Sync.self, Follow.self, Show.self, Read.self, Unread.self, Open.self, Export.self, Feeds.self,
                       Status.self])
 
     public init() {}
@@ -19,6 +19,7 @@ public struct Feedcli: ParsableCommand {
         feedcli: read JSON feeds an entry at a time, or poll them from cron.
           feedcli next [FEED]          print the next unread entry and mark it read
           feedcli sync [FEED…]         fetch what is new (from cron: --jsonl --quiet)
+          feedcli follow [FEED…]       print live streams' entries as they arrive
           feedcli list --unread        what is waiting
           feedcli feeds add NAME URL   a new feed (its kind is found out)
           feedcli --help               every command (man feedcli for more)

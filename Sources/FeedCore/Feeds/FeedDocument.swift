@@ -106,7 +106,9 @@ extension FeedKind {
         case .jsonfeed: "a JSON Feed"
         case .linked: "a linked page (a JSON array)"
         case .json: "JSON read by jq expressions"
-        case .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange: preset?.describedAs ?? rawValue
+        case .sse: "a stream of Server-Sent Events"
+        case .ndjson: "a stream of JSON lines"
+        case .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange, .mastodon, .wikimedia: preset?.describedAs ?? rawValue
         }
     }
 }

@@ -9,7 +9,7 @@ extension FeedFailure {
     public init(_ error: HTTPError, url: String?) {
         let text = error.description + (url.map { " (\($0))" } ?? "")
         switch error.kind {
-        case .timedOut, .couldNotConnect, .couldNotResolveHost, .connectionLost, .partialBody:
+        case .timedOut, .couldNotConnect, .couldNotResolveHost, .connectionLost, .partialBody, .idle:
             self = .temporary(text)
         case .malformedReply, .badContentEncoding, .tooManyRedirects, .tls, .other:
             self = .protocolError(text)

@@ -109,6 +109,43 @@ package struct FeedFetcher: FeedFetching {
             .observe(on: workQueue)
     }
 
+    package func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
+        if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
+            return .fail(FeedFailure.configuration(
+                "feed \(feed.name) takes its token from $\(variable), which is not set"))
+        }
+        var request = HTTPRequest(url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
+                                  idleTimeout: idleTimeout)
+        if let token = token(for: feed), URLOrigin.sharesCredentials(url, with: feed.url) {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        let accept = feed.kind.streamFormat == .jsonLines ? "application/x-ndjson, application/jsonl" : "text/event-stream"
+        request.headers.add(name: "Accept", value: accept)
+        request.headers.add(name: "Cache-Control", value: "no-cache")
+        if let lastEventID, !lastEventID.isEmpty { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let logger = self.logger
+        var parts = http.stream(request)
+        if logger.logLevel <= .info {
+            let shown = Redaction.maskingSecrets(in: url)
+            let headers = request.headers
+            parts = parts.handleEvents(onSubscribe: {
+                logger.info("GET \(shown) (stream)\(lastEventID.map { " from event \($0)" } ?? "")")
+                logger.debug("GET \(shown) sending \(Self.sentHeaders(headers))")
+            }, onNext: { part in
+                guard case .head(let head) = part else { return }
+                logger.info("GET \(shown) -> \(head.status), streaming\(Self.interesting(head.headers))")
+            }, onFailed: { error in
+                logger.info("GET \(shown) (stream) -> \(error)")
+            })
+        }
+        return parts
+            .catch { error in
+                guard let http = error as? HTTPError, http.kind != .idle else { throw error }
+                throw FeedFailure(http, url: url)
+            }
+            .observe(on: workQueue)
+    }
+
     /// Runs `work` on a concurrent queue of its own, then hands its result to `workQueue`, so
     /// the serial work queue never waits for it.
     package func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {

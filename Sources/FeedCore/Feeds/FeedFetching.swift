@@ -13,9 +13,17 @@ public protocol FeedFetching: Sendable {
     /// `--timeout`): run where it holds up no other feed, its result delivered where responses
     /// are.
     func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T>
+    /// A cold observable of one streaming GET of a stream feed's URL (its head, then its bytes),
+    /// sent with `Last-Event-ID` when one is given, dropped after `idleTimeout` without a byte.
+    func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart>
 }
 
 extension FeedFetching {
+    /// A fetcher without streams (reactor tests of polled feeds) fails every one.
+    public func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
+        .fail(FeedFailure.configuration("this fetcher does not read streams"))
+    }
+
     /// Runs `work` where it is subscribed (a fetcher without queues of its own: tests).
     public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {
         .deferred { .just(try work()) }

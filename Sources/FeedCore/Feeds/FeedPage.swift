@@ -45,7 +45,10 @@ extension FeedRegistration {
         case .graph: format = GraphFeed()
         case .jsonfeed: format = JSONFeedKind()
         case .linked: format = LinkedFeed()
-        case .json, .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange:
+        case _ where kind.isStream && !effectiveExpressions.hasMapping:
+            // A stream's items read by `linked`'s rules unless field expressions are given.
+            format = LinkedFeed()
+        case .json, .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange, .sse, .ndjson, .mastodon, .wikimedia:
             var expressionFeed = ExpressionFeed(feedURL: url, expressions: effectiveExpressions, limits: limits)
             expressionFeed.preset = kind.preset.map { (kind.rawValue, $0) }
             format = expressionFeed

@@ -20,8 +20,14 @@ package enum KindDetection {
         package var url: String? = nil
     }
 
-    package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching) throws -> Found {
-        let answer = try fetch(feed.url, feed: feed, fetcher: fetcher)
+    package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int = 16 * 1024 * 1024) throws -> Found {
+        let answer: HTTPResponse
+        switch try probe(feed.url, feed: feed, fetcher: fetcher, maxBodySize: maxBodySize) {
+        case .stream(let kind, let contentType):
+            return Found(kind: kind, summary: "\(kind.rawValue): \(kind.describedAs) (\(contentType))")
+        case .answer(let response):
+            answer = response
+        }
         if answer.status == 200, let markup = FeedMarkup.of(answer.body) {
             switch markup {
             case .syndication:
@@ -139,6 +145,52 @@ package enum KindDetection {
     }
 
     /// One GET, waited for (commands run on a thread that may block).
+    /// What the URL answers: a live stream (told by its `Content-Type`, read no further: a
+    /// stream has no end to wait for), or the whole answer. One request, read as a stream.
+    private enum Probed {
+        case stream(FeedKind, contentType: String)
+        case answer(HTTPResponse)
+    }
+
+    private static func probe(_ url: String, feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int) throws -> Probed {
+        struct Reading: Sendable {
+            var head: HTTPResponse?
+            var body: [UInt8] = []
+            var outcome: Result<Void, any Error>?
+        }
+        let reading = Locked(Reading())
+        let done = DispatchSemaphore(value: 0)
+        let subscription = fetcher.stream(url, feed: feed, lastEventID: nil, idleTimeout: .seconds(30)).subscribe { event in
+            let finished = reading.withLock { reading -> Bool in
+                guard reading.outcome == nil else { return false }
+                switch event {
+                case .next(.head(let head)):
+                    reading.head = head
+                    if StreamFormat.kind(forContentType: head.headers["Content-Type"]) != nil { reading.outcome = .success(()) }
+                case .next(.bytes(let bytes)):
+                    reading.body += bytes
+                    if reading.body.count > maxBodySize {
+                        reading.outcome = .failure(FeedFailure.badData("\(Redaction.maskingSecrets(in: url)) answered more than \(maxBodySize) bytes"))
+                    }
+                case .failed(let error): reading.outcome = .failure(error)
+                case .completed: reading.outcome = .success(())
+                }
+                return reading.outcome != nil
+            }
+            if finished { done.signal() }
+        }
+        done.wait()
+        subscription.dispose()
+        let read = reading.value
+        if case .failure(let error)? = read.outcome { throw error }
+        guard var head = read.head else { throw FeedFailure.protocolError("no answer from \(url)") }
+        if let contentType = head.headers["Content-Type"], let kind = StreamFormat.kind(forContentType: contentType) {
+            return .stream(kind, contentType: contentType)
+        }
+        head.body = Data(read.body)
+        return .answer(head)
+    }
+
     private static func fetch(_ url: String, feed: FeedRegistration, fetcher: any FeedFetching) throws -> HTTPResponse {
         let outcome = Locked<Result<HTTPResponse, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -6,6 +6,8 @@ import Glibc
 /// The `linked` kind: a JSON array per page, chained by `Link: <…>; rel="next"` (GitHub,
 /// Mastodon, json-server). Items are any objects with an `id`.
 package struct LinkedFeed: PageFormat {
+    package init() {}
+
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "linked page at \(url)"

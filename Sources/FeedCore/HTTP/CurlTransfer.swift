@@ -3,16 +3,32 @@ import FeedReactive
 import FoundationEssentials
 
 /// One request in flight: an easy handle, the buffers its callbacks fill, and the observer that
-/// gets the outcome.
+/// gets the outcome: the whole response at the end, or for a stream its head and then its bytes
+/// as they arrive (`Delivery`).
 ///
 /// Thread contract: created, driven and destroyed on the client's worker thread only. curl calls
 /// the callbacks from inside `curl_multi_perform` on that thread, and the worker keeps the
 /// transfer alive (in its table) for as long as the handle is in the multi handle, which is why the
 /// callbacks' user data can be unretained.
 package final class CurlTransfer {
+    /// Who hears the outcome, and how.
+    package enum Delivery: Sendable {
+        /// One `HTTPResponse` when the transfer ends.
+        case whole(Observer<HTTPResponse>)
+        /// The head at the first body byte (or at the end, for a body-less answer), then every
+        /// chunk of the body as curl hands it over.
+        case stream(Observer<HTTPStreamPart>)
+    }
+
     package let easy: UnsafeMutableRawPointer
-    package let observer: Observer<HTTPResponse>
+    package let delivery: Delivery
     private let maxBodySize: Int
+    /// A stream's longest silence; nil for a whole response.
+    private let idleTimeout: Duration?
+    /// When the last byte (head or body) arrived, for the idle check.
+    private var lastByteAt = ContinuousClock.now
+    private var wentIdle = false
+    private var headSent = false
     private let startedAt = ContinuousClock.now
     private var body = Data()
     private var headers = HTTPHeaders()
@@ -24,14 +40,15 @@ package final class CurlTransfer {
 
     /// Configures `reusing` (a handle of an earlier transfer, reset) or a new handle; fails with
     /// `HTTPError` if curl refuses an option.
-    package init(request: HTTPRequest, userAgent: String, observer: Observer<HTTPResponse>,
+    package init(request: HTTPRequest, userAgent: String, delivery: Delivery,
          reusing handle: UnsafeMutableRawPointer? = nil) throws(HTTPError) {
         guard let easy = handle ?? curl_easy_init() else {
             throw HTTPError(.other, message: "curl_easy_init failed")
         }
         self.easy = easy
-        self.observer = observer
+        self.delivery = delivery
         self.maxBodySize = request.maxBodySize
+        self.idleTimeout = request.idleTimeout
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         do {
@@ -56,9 +73,19 @@ package final class CurlTransfer {
         try check(feed_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
         try check(feed_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
         try check(feed_easy_setopt_string(easy, CURLOPT_USERAGENT, userAgent))
-        try check(feed_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeout.milliseconds))
         try check(feed_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds))
-        try check(feed_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodySize)))
+        if request.idleTimeout != nil {
+            // A stream has no end to wait for: no overall timeout (curl would cut it), no size
+            // cap (its reader bounds each event). Silence is measured here, from the last byte:
+            // curl's own low-speed limit fired seconds late.
+            try check(feed_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 0))
+            try check(feed_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0))
+            try check(feed_easy_setopt_xferinfo_callback(easy, CURLOPT_XFERINFOFUNCTION, curlTransferInfo))
+            try check(feed_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
+        } else {
+            try check(feed_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeout.milliseconds))
+            try check(feed_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodySize)))
+        }
         try check(feed_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody))
         try check(feed_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
         try check(feed_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader))
@@ -77,8 +104,18 @@ package final class CurlTransfer {
 
     private var errorMessage: String { String(cString: errorBuffer) }
 
-    /// Appends body bytes; returns a short count (which makes curl abort) past the size cap.
+    /// Whether this transfer is a stream (its bytes are passed on as they come).
+    package var isStream: Bool { idleTimeout != nil }
+
+    /// Appends body bytes, or passes a stream's on; returns a short count (which makes curl
+    /// abort) past the size cap.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if case .stream(let observer) = delivery {
+            lastByteAt = ContinuousClock.now
+            sendHead(to: observer)
+            observer.next(.bytes(Array(bytes)))
+            return bytes.count
+        }
         if body.count + bytes.count > maxBodySize {
             bodyTooLarge = true
             return 0
@@ -91,6 +128,7 @@ package final class CurlTransfer {
     /// 1xx), so only the final response's headers are kept.
     /// Parsed as bytes: split at the first colon, optional whitespace trimmed (RFC 9110 §5.5).
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastByteAt = ContinuousClock.now
         headerBytes += bytes.count
         guard headerBytes <= HTTPError.maxHeaderBytes else {
             headersTooLarge = true
@@ -119,6 +157,77 @@ package final class CurlTransfer {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
+    /// Whether a stream has been silent for longer than its idle timeout (then it is aborted).
+    fileprivate func isIdle() -> Bool {
+        guard let idleTimeout, ContinuousClock.now - lastByteAt > idleTimeout else { return false }
+        wentIdle = true
+        return true
+    }
+
+    /// The stream's head, once, before its first byte.
+    private func sendHead(to observer: Observer<HTTPStreamPart>) {
+        guard !headSent else { return }
+        headSent = true
+        observer.next(.head(head(body: Data())))
+    }
+
+    /// Status, headers, effective URL and `Retry-After` as curl has them now.
+    private func head(body: Data) -> HTTPResponse {
+        var status = 0
+        _ = feed_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var urlPointer: UnsafeMutablePointer<CChar>?
+        _ = feed_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer)
+        let retryAfter = headers["Retry-After"].flatMap { RetryAfter.parse($0, now: Date()) }
+        return HTTPResponse(status: status, headers: headers, body: body,
+                            effectiveURL: urlPointer.map { String(cString: $0) } ?? "",
+                            retryAfter: retryAfter, elapsed: ContinuousClock.now - startedAt)
+    }
+
+    /// How the transfer ended (curl's `code`), read from the handle now, told to the observer by
+    /// the returned closure: the worker calls it after removing and resetting the handle (a
+    /// reset handle no longer knows its status).
+    package func finish(_ code: CURLcode) -> @Sendable () -> Void {
+        switch delivery {
+        case .whole(let observer):
+            let outcome = outcome(code)
+            return {
+                switch outcome {
+                case .success(let response):
+                    observer.next(response)
+                    observer.complete()
+                case .failure(let error):
+                    observer.fail(error)
+                }
+            }
+        case .stream(let observer):
+            let error: HTTPError?
+            if wentIdle {
+                error = HTTPError(.idle, message: "no byte for \(idleTimeout.map { Duration.milliseconds($0.milliseconds) } ?? .zero)")
+            } else if headersTooLarge {
+                error = HTTPError.headersTooLarge
+            } else if code != CURLE_OK {
+                error = HTTPError.from(curl: code, message: errorMessage)
+            } else {
+                error = nil
+            }
+            let head = headSent || error != nil ? nil : head(body: Data())
+            headSent = true
+            return {
+                if let error { return observer.fail(error) }
+                if let head { observer.next(.head(head)) }
+                observer.complete()
+            }
+        }
+    }
+
+    /// Tells the observer the transfer ended without an outcome (cancelled, client shut down).
+    package func fail(_ error: HTTPError) {
+        switch delivery {
+        case .whole(let observer): observer.fail(error)
+        case .stream(let observer): observer.fail(error)
+        }
+    }
+
     /// The outcome once curl reports the transfer done.
     package func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         if headersTooLarge { return .failure(.headersTooLarge) }
@@ -127,15 +236,7 @@ package final class CurlTransfer {
                                       curlCode: Int(CURLE_FILESIZE_EXCEEDED.rawValue)))
         }
         guard code == CURLE_OK else { return .failure(HTTPError.from(curl: code, message: errorMessage)) }
-        var status = 0
-        _ = feed_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        var urlPointer: UnsafeMutablePointer<CChar>?
-        _ = feed_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer)
-        let retryAfter = headers["Retry-After"].flatMap { RetryAfter.parse($0, now: Date()) }
-        return .success(HTTPResponse(
-            status: status, headers: headers, body: body,
-            effectiveURL: urlPointer.map { String(cString: $0) } ?? "",
-            retryAfter: retryAfter, elapsed: ContinuousClock.now - startedAt))
+        return .success(head(body: body))
     }
 
     /// Frees what this transfer gave curl and returns its handle with every option reset
@@ -162,4 +263,9 @@ private let curlWriteBody: curl_write_callback = { data, size, count, context in
 private let curlWriteHeader: curl_write_callback = { data, size, count, context in
     guard let data, let transfer = transfer(context) else { return 0 }
     return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlTransferInfo: curl_xferinfo_callback = { context, _, _, _, _ in
+    guard let transfer = transfer(context) else { return 0 }
+    return transfer.isIdle() ? 1 : 0
 }

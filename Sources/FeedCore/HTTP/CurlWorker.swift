@@ -23,7 +23,7 @@ package final class CurlWorker: Sendable {
     package static let shutDown = HTTPError(.cancelled, message: "the HTTP client shut down")
 
     private enum Command {
-        case start(id: Int, request: HTTPRequest, observer: Observer<HTTPResponse>)
+        case start(id: Int, request: HTTPRequest, delivery: CurlTransfer.Delivery)
         case cancel(id: Int)
     }
 
@@ -70,12 +70,13 @@ package final class CurlWorker: Sendable {
         }
     }
 
-    /// Queues a transfer; its outcome goes to `observer` on the worker thread. Returns its id.
-    package func start(_ request: HTTPRequest, observer: Observer<HTTPResponse>) -> Int? {
+    /// Queues a transfer; its outcome goes to `delivery`'s observer on the worker thread.
+    /// Returns its id.
+    package func start(_ request: HTTPRequest, delivery: CurlTransfer.Delivery) -> Int? {
         inbox.withLock { inbox -> Int? in
             guard !inbox.isShuttingDown else { return nil }
             defer { inbox.nextID += 1 }
-            inbox.commands.append(.start(id: inbox.nextID, request: request, observer: observer))
+            inbox.commands.append(.start(id: inbox.nextID, request: request, delivery: delivery))
             wake(&inbox)
             return inbox.nextID
         }
@@ -129,8 +130,11 @@ package final class CurlWorker: Sendable {
         var ids: [UnsafeMutableRawPointer: Int] = [:]
         var idle: [UnsafeMutableRawPointer] = []
 
+        var streams = 0
+
         func remove(_ id: Int) -> CurlTransfer? {
             guard let transfer = transfers.removeValue(forKey: id) else { return nil }
+            if transfer.isStream { streams -= 1 }
             ids[transfer.easy] = nil
             curl_multi_remove_handle(multi.raw, transfer.easy)
             let handle = transfer.release()
@@ -149,20 +153,29 @@ package final class CurlWorker: Sendable {
             if shuttingDown {
                 // Requests queued with the shutdown were never started: they end here too, or
                 // whoever waits on them would wait forever.
-                for case .start(_, _, let observer) in commands { observer.fail(Self.shutDown) }
+                for case .start(_, _, let delivery) in commands {
+                    switch delivery {
+                    case .whole(let observer): observer.fail(Self.shutDown)
+                    case .stream(let observer): observer.fail(Self.shutDown)
+                    }
+                }
                 break
             }
             for command in commands {
                 switch command {
-                case .start(let id, let request, let observer):
+                case .start(let id, let request, let delivery):
                     do {
-                        let transfer = try CurlTransfer(request: request, userAgent: userAgent, observer: observer,
+                        let transfer = try CurlTransfer(request: request, userAgent: userAgent, delivery: delivery,
                                                         reusing: idle.popLast())
                         transfers[id] = transfer
                         ids[transfer.easy] = id
+                        if transfer.isStream { streams += 1 }
                         curl_multi_add_handle(multi.raw, transfer.easy)
                     } catch {
-                        observer.fail(error)
+                        switch delivery {
+                        case .whole(let observer): observer.fail(error)
+                        case .stream(let observer): observer.fail(error)
+                        }
                     }
                 case .cancel(let id):
                     _ = remove(id)
@@ -178,22 +191,18 @@ package final class CurlWorker: Sendable {
                       let id = ids[easy] else { continue }
                 let code = message.pointee.data.result
                 guard let transfer = transfers[id] else { continue }
-                let outcome = transfer.outcome(code)
+                let report = transfer.finish(code)
                 _ = remove(id)
-                switch outcome {
-                case .success(let response):
-                    transfer.observer.next(response)
-                    transfer.observer.complete()
-                case .failure(let error):
-                    transfer.observer.fail(error)
-                }
+                report()
             }
             let pending = inbox.withLock { !$0.commands.isEmpty || $0.isShuttingDown }
-            if !pending { curl_multi_poll(multi.raw, nil, 0, 1000, nil) }
+            // While a stream runs, curl is asked four times a second, so that its silence is
+            // measured (the transfer-info callback) within a quarter of a second.
+            if !pending { curl_multi_poll(multi.raw, nil, 0, streams > 0 ? 250 : 1000, nil) }
         }
 
         for id in Array(transfers.keys) {
-            remove(id)?.observer.fail(Self.shutDown)
+            remove(id)?.fail(Self.shutDown)
         }
         idle.forEach { curl_easy_cleanup($0) }
         curl_multi_cleanup(multi.raw)

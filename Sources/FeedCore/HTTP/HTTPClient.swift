@@ -28,7 +28,24 @@ public final class HTTPClient: Sendable {
     /// response (any status) and completes, or fails with `HTTPError`.
     public func get(_ request: HTTPRequest) -> Observable<HTTPResponse> {
         Observable { [worker] observer in
-            guard let id = worker.start(request, observer: observer) else {
+            guard let id = worker.start(request, delivery: .whole(observer)) else {
+                observer.fail(CurlWorker.shutDown)
+                return Disposables.empty
+            }
+            return Disposables.create { worker.cancel(id) }
+        }
+    }
+
+    /// A cold observable of one streaming GET (a `text/event-stream`, NDJSON): on subscription
+    /// it starts the transfer, emits the head (any status) and then the body's bytes as they
+    /// arrive; completes when the server ends the response, fails with `HTTPError` when the
+    /// connection breaks, or with `.idle` after `request.idleTimeout` without a byte.
+    /// Disposing aborts it. The bytes come on the worker thread: pass them on quickly.
+    public func stream(_ request: HTTPRequest) -> Observable<HTTPStreamPart> {
+        var request = request
+        if request.idleTimeout == nil { request.idleTimeout = .seconds(90) }
+        return Observable { [worker, request] observer in
+            guard let id = worker.start(request, delivery: .stream(observer)) else {
                 observer.fail(CurlWorker.shutDown)
                 return Disposables.empty
             }

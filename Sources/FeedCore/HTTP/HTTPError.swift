@@ -24,6 +24,8 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case connectionLost
         /// TLS handshake or certificate verification failed.
         case tls
+        /// A stream carried no byte (not even a heartbeat) for the request's `idleTimeout`.
+        case idle
         /// The subscriber disposed the request.
         case cancelled
         /// Anything else curl reported.
@@ -49,7 +51,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True for failures worth retrying later: the network or the server may recover.
     public var isTransient: Bool {
         switch kind {
-        case .couldNotResolveHost, .couldNotConnect, .timedOut, .partialBody, .connectionLost: true
+        case .couldNotResolveHost, .couldNotConnect, .timedOut, .partialBody, .connectionLost, .idle: true
         default: false
         }
     }
@@ -114,6 +116,7 @@ extension HTTPError.Kind {
         case .malformedReply: "unreadable reply"
         case .connectionLost: "the connection broke"
         case .tls: "TLS failure"
+        case .idle: "the stream went silent"
         case .cancelled: "cancelled"
         case .other: "transfer failed"
         }

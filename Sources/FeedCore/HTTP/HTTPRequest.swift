@@ -12,6 +12,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Largest body accepted, counted while receiving (decoded bytes). Larger is `bodyTooLarge`.
     public var maxBodySize: Int
     public var maxRedirects: Int
+    /// For a stream (`HTTPClient.stream`): the longest silence (no byte at all) before the
+    /// connection is dropped with `.idle`. A stream has no overall `timeout` and no body cap (its
+    /// reader bounds each event).
+    public var idleTimeout: Duration?
 
     public init(
         url: String,
@@ -19,7 +23,8 @@ public struct HTTPRequest: Sendable, Equatable {
         timeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(10),
         maxBodySize: Int = 16 * 1024 * 1024,
-        maxRedirects: Int = 5
+        maxRedirects: Int = 5,
+        idleTimeout: Duration? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -27,5 +32,6 @@ public struct HTTPRequest: Sendable, Equatable {
         self.connectTimeout = connectTimeout
         self.maxBodySize = maxBodySize
         self.maxRedirects = maxRedirects
+        self.idleTimeout = idleTimeout
     }
 }

@@ -13,12 +13,35 @@ public enum FeedAction: Sendable, Equatable {
     case sync(feeds: [String])
     /// Load the stored state of these feeds (all when empty), for `status` and `feeds list`.
     case loadStatus(feeds: [String])
+    /// Follow these stream feeds (all stream feeds when empty): print and commit their entries
+    /// as they arrive, reconnecting after drops, until one of `limits` (or the environment's
+    /// `stop`) ends it.
+    case follow(feeds: [String], limits: FollowLimits)
 
     /// The feeds the action names (empty means all).
     package var feeds: [String] {
         switch self {
         case .next(let feed): feed.map { [$0] } ?? []
-        case .sync(let feeds), .loadStatus(let feeds), .nextOfAll(let feeds): feeds
+        case .sync(let feeds), .loadStatus(let feeds), .nextOfAll(let feeds), .follow(let feeds, _): feeds
         }
+    }
+}
+
+/// What ends a `follow`, besides Ctrl-C and SIGTERM (the environment's `stop`).
+public struct FollowLimits: Sendable, Equatable {
+    /// `--max-time`: the whole session's length.
+    public var maxTime: Duration?
+    /// `--max-entries`: entries delivered, over all feeds.
+    public var maxEntries: Int?
+    /// `--until-idle`: no event of any feed for this long.
+    public var untilIdle: Duration?
+    /// `--idle-timeout`: a connection silent (not even a heartbeat) this long is dropped and made again.
+    public var idleTimeout: Duration
+
+    public init(maxTime: Duration? = nil, maxEntries: Int? = nil, untilIdle: Duration? = nil, idleTimeout: Duration = .seconds(90)) {
+        self.maxTime = maxTime
+        self.maxEntries = maxEntries
+        self.untilIdle = untilIdle
+        self.idleTimeout = idleTimeout
     }
 }

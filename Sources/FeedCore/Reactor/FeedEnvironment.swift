@@ -34,12 +34,23 @@ public struct FeedEnvironment: Sendable {
     /// Told of each step of delivering a feed's entries, for tests that interrupt a run at
     /// every step.
     public var onStep: @Sendable (RunStep) -> Void
+    /// Where streams wait (reconnection backoff, batches, `follow`'s limits): the real clock in
+    /// the program, a virtual one in tests.
+    public var scheduler: any Scheduler
+    /// A number in 0...1 for the jitter of a stream's reconnection.
+    public var random: @Sendable () -> Double
+    /// Ends every stream gracefully when it fires (completes): Ctrl-C and SIGTERM for `follow`.
+    public var stop: Observable<Void>
+    /// Where a stream's reconnections and ignored events are said (`-v`).
+    public var logger: Logger
 
     public init(
         store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
         commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, tracksActivity: Bool = true,
-        onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        onStep: @escaping @Sendable (RunStep) -> Void = { _ in }, scheduler: any Scheduler = DispatchScheduler(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, stop: Observable<Void> = Subject<Void>().observable,
+        logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
         self.fetcher = fetcher
@@ -51,6 +62,10 @@ public struct FeedEnvironment: Sendable {
         self.progress = progress
         self.tracksActivity = tracksActivity
         self.onStep = onStep
+        self.scheduler = scheduler
+        self.random = random
+        self.stop = stop
+        self.logger = logger
     }
 
     /// The program's environment: the SQLite store, curl through `FeedFetcher` (retries with
@@ -63,13 +78,15 @@ public struct FeedEnvironment: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         now: @escaping @Sendable () -> Date = { Date() }, environment: [String: String] = [:],
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
-        progress: (any RunProgress)? = nil, tracksActivity: Bool? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in }
+        progress: (any RunProgress)? = nil, tracksActivity: Bool? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
+        stop: Observable<Void> = Subject<Void>().observable
     ) -> FeedEnvironment {
         let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
                                   random: random, environment: environment, logger: logger)
         return FeedEnvironment(store: store, fetcher: fetcher, options: options, output: output, now: now,
                                lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
-                               tracksActivity: tracksActivity ?? (progress != nil), onStep: onStep)
+                               tracksActivity: tracksActivity ?? (progress != nil), onStep: onStep,
+                               scheduler: scheduler, random: random, stop: stop, logger: logger)
     }
 
     /// Decoding, store work and printing run here, one at a time, never on the HTTP client's

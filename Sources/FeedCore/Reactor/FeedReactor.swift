@@ -65,6 +65,8 @@ public struct FeedReactor: Reactor {
                     ? syncAll(listed: try environment.store.listedFeeds(), printing: true, respectsEvery: !environment.options.force)
                     : syncAll(names, listed: false, printing: true)
             }
+        case .follow(let names, let limits):
+            work = follow(names, limits: limits)
         case .loadStatus(let names):
             work = .deferred {
                 let records = try names.isEmpty
@@ -154,7 +156,9 @@ public struct FeedReactor: Reactor {
     package func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
-        if let format = record.registration.pageFormat(jq: environment.options.jq) {
+        if record.registration.kind.isStream {
+            steps = syncStream(record)
+        } else if let format = record.registration.pageFormat(jq: environment.options.jq) {
             let store = environment.store, name = record.name
             steps = PagedSync(fetcher: environment.fetcher, format: format, record: record,
                               maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,

@@ -75,7 +75,9 @@ extension FeedStore {
                 resume_url = CASE WHEN ? THEN ? ELSE resume_url END,
                 last_skipped = CASE WHEN ? THEN last_skipped ELSE 0 END + ?,
                 last_filtered = CASE WHEN ? THEN last_filtered ELSE 0 END + ?,
-                last_kept = CASE WHEN ? THEN last_kept ELSE 0 END + ?
+                last_kept = CASE WHEN ? THEN last_kept ELSE 0 END + ?,
+                last_event_id = CASE WHEN ? THEN ? ELSE last_event_id END,
+                last_event_at = CASE WHEN ? THEN ? ELSE last_event_at END
             WHERE name = ?
             """, arguments: [
                 .text(Timestamp.format(commit.fetchedAt)), SQLiteValue(commit.nextIndex),
@@ -83,6 +85,8 @@ extension FeedStore {
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.lastModified),
                 SQLiteValue(resumeChanges), SQLiteValue(resumeURL), SQLiteValue(skipped.adds), SQLiteValue(skipped.count),
                 SQLiteValue(filtered.adds), SQLiteValue(filtered.count), SQLiteValue(kept.adds), SQLiteValue(kept.count),
+                SQLiteValue(commit.stream != nil), SQLiteValue(commit.stream?.lastEventID),
+                SQLiteValue(commit.stream != nil), SQLiteValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
                 .text(feed),
             ], name: feed)
     }

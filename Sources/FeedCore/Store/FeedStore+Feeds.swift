@@ -161,7 +161,7 @@ extension FeedStore {
         name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
             last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
             (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id,
-            expressions, last_skipped, last_filtered, last_kept
+            expressions, last_skipped, last_filtered, last_kept, last_event_id, last_event_at
         """
     private static let feedQuery = "SELECT \(recordColumns) FROM feed"
 
@@ -226,6 +226,7 @@ extension FeedStore {
             lastError: row.text(12), lastErrorCode: try row.integer(13).map { Int32(clamping: $0) },
             total: try row.requiredInteger(14), unread: try row.requiredInteger(15),
             lastReadID: row.text(16), lastSkipped: try row.requiredInteger(18),
-            lastFiltered: try row.requiredInteger(19), lastKept: try row.requiredInteger(20))
+            lastFiltered: try row.requiredInteger(19), lastKept: try row.requiredInteger(20),
+            stream: row.text(22).flatMap(Timestamp.parse).map { StreamPosition(lastEventID: row.text(21), lastEventAt: $0) })
     }
 }

@@ -113,6 +113,12 @@ package enum StoreSchema {
             try db.execute("ALTER TABLE feed ADD COLUMN last_filtered INTEGER NOT NULL DEFAULT 0")
             try db.execute("ALTER TABLE feed ADD COLUMN last_kept INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.register("v9: stream positions") { db in
+            // A stream feed's last SSE event id (sent back as Last-Event-ID) and the time of its
+            // last event, for `follow`, `sync` and `status`.
+            try db.execute("ALTER TABLE feed ADD COLUMN last_event_id TEXT")
+            try db.execute("ALTER TABLE feed ADD COLUMN last_event_at TEXT")
+        }
         return migrator
     }
 }

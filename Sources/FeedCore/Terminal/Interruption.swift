@@ -9,6 +9,7 @@ import Synchronization
 public final class Interruption: Sendable {
     private struct State: ~Copyable {
         var isTriggered = false
+        var isAnEnd = false
         var handlers: [@Sendable () -> Void] = []
     }
     private let state = Mutex(State())
@@ -16,6 +17,15 @@ public final class Interruption: Sendable {
     public init() {}
 
     public var isTriggered: Bool { state.withLock { $0.isTriggered } }
+
+    /// Whether the running command takes Ctrl-C and SIGTERM as its way to end (`follow`, which
+    /// runs until told to stop): it then ends with its own status, not 130.
+    public var isAnEnd: Bool { state.withLock { $0.isAnEnd } }
+
+    /// Declares an interruption the command's normal end (see `isAnEnd`).
+    public func takeAsTheEnd() {
+        state.withLock { $0.isAnEnd = true }
+    }
 
     /// Runs `handler` on trigger (at once if already triggered).
     public func onTrigger(_ handler: @escaping @Sendable () -> Void) {

@@ -26,12 +26,16 @@ public struct ExpressionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("jq, on an item's source: items for which it gives false or null are skipped.",
                                valueName: "expr"))
     public var filter: String?
+    @Option(name: .customLong("event"),
+            help: ArgumentHelp("Server-Sent Events feeds: take only events of this type (repeatable; default: every event "
+                               + "whose data is a JSON object).", valueName: "name"))
+    public var events: [String] = []
 
     public init() {}
 
     public var expressions: FeedExpressions {
         FeedExpressions(items: items, id: id, title: title, text: text, url: urlExpression, author: author,
                         published: published, nextURL: nextUrl, cursor: cursor, cursorParam: cursorParam,
-                        pageParam: pageParam, firstPage: firstPage, filter: filter)
+                        pageParam: pageParam, firstPage: firstPage, filter: filter, events: events.isEmpty ? nil : events)
     }
 }

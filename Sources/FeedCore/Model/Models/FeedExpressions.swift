@@ -22,15 +22,20 @@ public struct FeedExpressions: Sendable, Equatable {
     public var firstPage: Int?
     /// Items for which it gives false or null are neither stored nor delivered (`--filter`).
     public var filter: String?
+    /// A Server-Sent Events feed's event types (`--event`, repeatable); nil: every event whose
+    /// data is a JSON object.
+    public var events: [String]?
 
     public init(
         items: String? = nil, id: String? = nil, title: String? = nil, text: String? = nil, url: String? = nil,
         author: String? = nil, published: String? = nil, nextURL: String? = nil, cursor: String? = nil,
-        cursorParam: String? = nil, pageParam: String? = nil, firstPage: Int? = nil, filter: String? = nil
+        cursorParam: String? = nil, pageParam: String? = nil, firstPage: Int? = nil, filter: String? = nil,
+        events: [String]? = nil
     ) {
         (self.items, self.id, self.title, self.text, self.url, self.author, self.published) = (items, id, title, text, url, author, published)
         (self.nextURL, self.cursor, self.cursorParam, self.pageParam, self.firstPage) = (nextURL, cursor, cursorParam, pageParam, firstPage)
         self.filter = filter
+        self.events = events
     }
 
     /// Each member: its name in the stored object and `feeds list --json`, its option, and the
@@ -46,10 +51,12 @@ public struct FeedExpressions: Sendable, Equatable {
     /// Whether nothing is set.
     public var isEmpty: Bool { self == FeedExpressions() }
 
-    /// Whether anything but the filter is set: the members only a `json` feed uses.
+    /// Whether anything but the filter (and a stream's event types) is set: the members only a
+    /// `json` feed (or a stream's field expressions) uses.
     public var hasMapping: Bool {
         var mapping = self
         mapping.filter = nil
+        mapping.events = nil
         return !mapping.isEmpty
     }
 
@@ -68,6 +75,7 @@ public struct FeedExpressions: Sendable, Equatable {
             if let value = changes[keyPath: member.path] { merged[keyPath: member.path] = value.isEmpty ? nil : value }
         }
         if let first = changes.firstPage { merged.firstPage = first }
+        if let events = changes.events { merged.events = events.isEmpty ? nil : events }
         return merged
     }
 
@@ -112,6 +120,16 @@ public struct FeedExpressions: Sendable, Equatable {
             return (member.key, { $0.string(value) })
         }
         if let firstPage { fields.append(("first_page", { $0.number(firstPage) })) }
+        if let events {
+            fields.append(("events", { writer in
+                writer.raw("[")
+                for (index, event) in events.enumerated() {
+                    if index > 0 { writer.raw(",") }
+                    writer.string(event)
+                }
+                writer.raw("]")
+            }))
+        }
         writer.object(fields)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -123,5 +141,6 @@ public struct FeedExpressions: Sendable, Equatable {
             self[keyPath: member.path] = object[member.key]?.string
         }
         firstPage = object["first_page"]?.text.flatMap { Int($0) }
+        events = object["events"]?.array?.compactMap(\.string)
     }
 }

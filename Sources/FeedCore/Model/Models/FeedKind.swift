@@ -14,7 +14,56 @@ public enum FeedKind: String, Sendable, CaseIterable {
     case json
     /// Presets: shipped `json` mappings for public APIs (`Feeds/FeedPresets.swift`).
     case reddit, bluesky, discourse, hn, lemmy, stackexchange
+    /// A live stream of Server-Sent Events (`text/event-stream`): each event's `data` is an item.
+    case sse
+    /// A live stream of newline-delimited JSON (`application/x-ndjson`, `application/jsonl`):
+    /// each line is an item.
+    case ndjson
+    /// Stream presets: Mastodon's streaming API (SSE, `update` events are statuses) and
+    /// Wikimedia's EventStreams (SSE, entries keyed by `meta.id`).
+    case mastodon, wikimedia
 
     /// The default `--max-pages` for a walk of this kind.
     public var defaultMaxPages: Int { self == .indexed ? 100 : 10 }
+
+    /// Whether the feed is a live stream (read by `follow`, and by `sync` until it goes quiet)
+    /// rather than polled pages.
+    public var isStream: Bool { streamFormat != nil }
+
+    /// How a stream kind's response is cut into items; nil for the polled kinds.
+    public var streamFormat: StreamFormat? {
+        switch self {
+        case .sse, .mastodon, .wikimedia: .serverSentEvents
+        case .ndjson: .jsonLines
+        default: nil
+        }
+    }
+}
+
+/// The two wire formats of live streams.
+public enum StreamFormat: String, Sendable {
+    /// `text/event-stream` (the WHATWG HTML standard's Server-Sent Events).
+    case serverSentEvents
+    /// One JSON value a line.
+    case jsonLines
+
+    /// Whether a response's `Content-Type` is this format's (parameters and case ignored).
+    public func accepts(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let media = contentType.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+        let type = String(media.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()).lowercased()
+        switch self {
+        case .serverSentEvents: return type == "text/event-stream"
+        case .jsonLines:
+            return ["application/x-ndjson", "application/jsonl", "application/json-seq", "application/jsonlines",
+                    "application/x-jsonlines", "application/stream+json"].contains(type)
+        }
+    }
+
+    /// The stream kind a response of `contentType` is, for `feeds add` without `--kind`.
+    public static func kind(forContentType contentType: String?) -> FeedKind? {
+        if StreamFormat.serverSentEvents.accepts(contentType: contentType) { return .sse }
+        if StreamFormat.jsonLines.accepts(contentType: contentType) { return .ndjson }
+        return nil
+    }
 }

@@ -21,7 +21,19 @@ extension FeedKind {
     /// The shipped mapping of a preset kind; nil for the others.
     package var preset: FeedPreset? {
         switch self {
-        case .indexed, .graph, .jsonfeed, .linked, .json: nil
+        case .indexed, .graph, .jsonfeed, .linked, .json, .sse, .ndjson: nil
+        case .mastodon:
+            // /api/v1/streaming/…: `update` events carry a status (the default fields read it:
+            // id, content, account.acct, created_at, url); `delete` (a bare id), `notification`
+            // and the rest are not entries.
+            FeedPreset("Mastodon's streaming API", documentation: "https://docs.joinmastodon.org/methods/streaming/",
+                       FeedExpressions(events: ["update"]))
+        case .wikimedia:
+            // EventStreams (stream.wikimedia.org/v2/stream/…): several events can share one SSE
+            // id, so entries are keyed by the event's own `meta.id`.
+            FeedPreset("Wikimedia EventStreams", documentation: "https://wikitech.wikimedia.org/wiki/Event_Platform/EventStreams_HTTP_Service",
+                       FeedExpressions(id: ".meta.id", title: ".title", text: ".comment // .parsedcomment", url: ".meta.uri",
+                                       author: ".user", published: ".meta.dt"))
         case .reddit:
             // A subreddit's /new.json: a Listing of t3 things; `after` is the next page's cursor.
             // The link is the post's page on reddit.com (its permalink), not the linked site.

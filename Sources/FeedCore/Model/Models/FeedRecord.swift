@@ -28,6 +28,8 @@ public struct FeedRecord: Sendable, Equatable {
     /// How many items the last sync's `--filter` kept out, and let through.
     public var lastFiltered: Int
     public var lastKept: Int
+    /// A stream feed's position: its last event id and the time of its last event.
+    public var stream: StreamPosition?
 
     /// Whether the last sync's filter kept out every item it saw (`status` marks such a feed:
     /// a filter that drops everything would otherwise be silent).
@@ -53,7 +55,7 @@ public struct FeedRecord: Sendable, Equatable {
         retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastSuccessAt: Date? = nil,
         every: Duration? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0,
-        lastFiltered: Int = 0, lastKept: Int = 0
+        lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil
     ) {
         self.registration = registration
         self.nextIndex = nextIndex
@@ -71,5 +73,6 @@ public struct FeedRecord: Sendable, Equatable {
         self.lastSkipped = lastSkipped
         self.lastFiltered = lastFiltered
         self.lastKept = lastKept
+        self.stream = stream
     }
 }

@@ -24,6 +24,9 @@ public struct FetchCommit: Sendable, Equatable {
     /// already stored): `status` marks a feed whose last sync's filter kept out everything.
     public var filtered: SkipCount
     public var kept: SkipCount
+    /// A stream feed's position after this commit (its last event id and the time of its last
+    /// event); nil leaves it.
+    public var stream: StreamPosition?
 
     /// How a commit changes one of the feed's counts of its last sync (skipped, filtered, kept).
     public enum SkipCount: Sendable, Equatable {
@@ -35,7 +38,8 @@ public struct FetchCommit: Sendable, Equatable {
 
     public init(
         fetchedAt: Date, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
-        isBackfill: Bool = false, skipped: SkipCount = .set(0), filtered: SkipCount = .set(0), kept: SkipCount = .set(0)
+        isBackfill: Bool = false, skipped: SkipCount = .set(0), filtered: SkipCount = .set(0), kept: SkipCount = .set(0),
+        stream: StreamPosition? = nil
     ) {
         self.fetchedAt = fetchedAt
         self.nextIndex = nextIndex
@@ -45,5 +49,19 @@ public struct FetchCommit: Sendable, Equatable {
         self.skipped = skipped
         self.filtered = filtered
         self.kept = kept
+        self.stream = stream
+    }
+}
+
+/// Where a stream feed stands: the last event id its server gave (sent back as `Last-Event-ID`,
+/// so a server that replays fills the gap) and when its last event arrived.
+public struct StreamPosition: Sendable, Equatable {
+    /// The SSE last event ID string; nil when the server gives none (an empty `id:` resets it).
+    public var lastEventID: String?
+    public var lastEventAt: Date
+
+    public init(lastEventID: String?, lastEventAt: Date) {
+        self.lastEventID = lastEventID
+        self.lastEventAt = lastEventAt
     }
 }

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""A streaming HTTP server for feedcli's stream tests (Python standard library only).
+
+    python3 stream_server.py PORTFILE [FIXTURES_DIR]
+
+Writes its port to PORTFILE once listening. Paths:
+  /sse?count=N&first=F&hold=S&heartbeat=H&retry=MS&drop=K&type=T&shared_id=1
+      Server-Sent Events `id: K` / `data: {"id":"K","title":"event K"}` for K from the request's
+      Last-Event-ID + 1 (else F, default 1) up to N; then, with hold=S, keeps the connection
+      open S seconds (a `:hb` comment every H seconds when H > 0); then closes. drop=K closes
+      the connection abruptly after K events of this connection (a server restart). retry=MS
+      sends `retry: MS` first. type=T sends each event as `event: T`. shared_id=1 gives every
+      event of a connection the same id (as EventStreams can).
+  /ndjson?count=N&hold=S  one JSON object a line, ids 1..N.
+  /status/CODE            answers CODE with an empty body (204, 401, 404, 410, 503…).
+  /wrongtype              200 with Content-Type application/json.
+  /fixture/NAME           the file FIXTURES_DIR/NAME, sent as text/event-stream (a real capture).
+  /log                    the Last-Event-ID header of every stream request so far, as a JSON array
+                          (null when a request had none).
+"""
+import json, os, socketserver, sys, threading, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import urlparse, parse_qs
+
+LOG = []
+LOCK = threading.Lock()
+FIXTURES = sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(os.path.abspath(__file__))
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def head(self, status, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+
+    def send(self, text):
+        self.wfile.write(text.encode())
+        self.wfile.flush()
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        number = lambda name, default: float(query.get(name, default))
+        if url.path == "/log":
+            with LOCK:
+                body = json.dumps(LOG).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if url.path.startswith("/status/"):
+            code = int(url.path.rsplit("/", 1)[1])
+            with LOCK:
+                LOG.append(self.headers.get("Last-Event-ID"))
+            self.send_response(code)
+            self.send_header("Content-Length", "0")
+            if code == 503:
+                self.send_header("Retry-After", "1")
+            self.end_headers()
+            return
+        if url.path == "/wrongtype":
+            body = b'[{"id":"1"}]'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        with LOCK:
+            LOG.append(self.headers.get("Last-Event-ID"))
+        try:
+            if url.path == "/sse":
+                self.sse(query, number)
+            elif url.path == "/ndjson":
+                self.head(200, "application/x-ndjson")
+                for k in range(1, int(number("count", 3)) + 1):
+                    self.send(json.dumps({"id": str(k), "title": "line %d" % k}) + "\n")
+                time.sleep(number("hold", 0))
+            elif url.path.startswith("/fixture/"):
+                name = os.path.basename(url.path)
+                with open(os.path.join(FIXTURES, name), "rb") as f:
+                    data = f.read()
+                self.head(200, "text/event-stream")
+                self.wfile.write(data)
+                self.wfile.flush()
+                time.sleep(number("hold", 0))
+            else:
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def sse(self, query, number):
+        last = self.headers.get("Last-Event-ID")
+        start = int(last) + 1 if last and last.isdigit() else int(number("first", 1))
+        count = int(number("count", 3))
+        drop = int(number("drop", 0))
+        self.head(200, "text/event-stream; charset=utf-8")
+        if "retry" in query:
+            self.send("retry: %s\n\n" % query["retry"])
+        sent = 0
+        for k in range(start, count + 1):
+            event = "event: %s\n" % query["type"] if "type" in query else ""
+            shared = "shared_id" in query
+            data = json.dumps({"id": str(k), "title": "event %d" % k})
+            self.send("%sid: %s\ndata: %s\n\n" % (event, start if shared else k, data))
+            sent += 1
+            if drop and sent >= drop:
+                self.connection.shutdown(2)
+                return
+        hold, heartbeat = number("hold", 0), number("heartbeat", 0)
+        deadline = time.time() + hold
+        while time.time() < deadline:
+            if heartbeat > 0:
+                time.sleep(min(heartbeat, max(0, deadline - time.time())))
+                self.send(":hb\n")
+            else:
+                time.sleep(min(0.05, max(0, deadline - time.time())))
+
+
+class Server(socketserver.ThreadingMixIn, HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+server = Server(("127.0.0.1", 0), Handler)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+server.serve_forever()

@@ -1,0 +1,77 @@
+import ArgumentParser
+import FeedModel
+import FeedReactive
+import FeedReactor
+import FeedTerminal
+
+/// `feedcli follow [FEED…]`: connects to the stream feeds (all when none is named), prints each
+/// new entry as it arrives and commits it once printed (in small groups: at most 100 entries or
+/// 200 ms), reconnecting after every drop from the last event id, until Ctrl-C, SIGTERM or a
+/// limit ends the session: then 0, with everything printed committed. A feed that fails for good
+/// (401, 404, a wrong Content-Type) is said on stderr and the others go on; the status is the
+/// most serious such failure's.
+public struct Follow: FeedcliCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "follow",
+        abstract: "Print the entries of stream feeds as they arrive (all stream feeds when none is named), until stopped.")
+    @Argument(help: "The stream feeds.", completion: .feedNames) var feeds: [String] = []
+    @Option(help: ArgumentHelp("End after this long (90s, 30m, 2h).", valueName: "duration")) var maxTime: String?
+    @Option(help: ArgumentHelp("End after this many entries.", valueName: "n")) var maxEntries: Int?
+    @Option(help: ArgumentHelp("End when no event came for this long (90s, 30m, 2h).", valueName: "duration")) var untilIdle: String?
+    @Option(help: ArgumentHelp("Drop and remake a connection silent this long, heartbeats included (default 90).",
+                               valueName: "seconds"))
+    var idleTimeout: Double = 90
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var fetching: FetchingOptions
+
+    public init() {}
+
+    public var options: CommandOptions { CommandOptions(store: store, output: output, fetching: fetching) }
+
+    public func validate() throws {
+        if output.format == .json {
+            throw ValidationError("--json prints one array, and a stream has no end: use --jsonl (one entry a line)")
+        }
+        for (option, value) in [("--max-time", maxTime), ("--until-idle", untilIdle)] {
+            if let value, Self.duration(value) == nil { throw ValidationError("\(option) takes a duration like 90s, 30m or 2h") }
+        }
+        if let maxEntries, maxEntries < 1 { throw ValidationError("--max-entries must be at least 1") }
+        guard idleTimeout >= 1, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
+    }
+
+    /// A duration as `--max-time` takes it: `EveryDuration`'s spelling, without `never`.
+    static func duration(_ text: String) -> Duration? {
+        text == "never" ? nil : EveryDuration.parse(text)
+    }
+
+    public var limits: FollowLimits {
+        FollowLimits(maxTime: maxTime.flatMap(Self.duration), maxEntries: maxEntries, untilIdle: untilIdle.flatMap(Self.duration),
+                     idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded(.up))))
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        // Ctrl-C and SIGTERM end the session (the connections close, what arrived is printed and
+        // committed); they are its end, not an interruption (0, not 130).
+        context.interruption.takeAsTheEnd()
+        let stop = Subject<Void>()
+        context.interruption.onTrigger { stop.send(.completed) }
+        let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
+                                   interruption: nil, progress: nil, patience: context.readerPatience)
+        let state = try context.runReactor(.follow(feeds: feeds, limits: limits), output: printer, progress: nil,
+                                           stop: stop.observable)
+        context.reportFeedFailures(state)
+        if case .output? = state.failure {} else {
+            do throws(OutputError) {
+                try printer.finish()
+            } catch {
+                throw FeedFailure.output("cannot write to stdout (\(error)); every entry printed was committed")
+            }
+        }
+        if let failure = state.failure, failure != .interrupted {
+            context.report(failure)
+            return failure.exitCode
+        }
+        return FeedFailure.mostSerious(state.failures)?.exitCode ?? 0
+    }
+}

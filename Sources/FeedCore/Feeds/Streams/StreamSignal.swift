@@ -1,0 +1,23 @@
+import FeedHTTP
+import FoundationEssentials
+
+/// What a stream's connection tells the feed, in order, as its reader cuts the wire apart.
+package enum StreamSignal: Sendable {
+    /// The server answered with a stream (a 2xx of the right `Content-Type`).
+    case connected(HTTPResponse)
+    /// An event that is an item: its data is a JSON object.
+    case item(StreamItem)
+    /// An event that is not an item (another SSE type, data that is not a JSON object, one
+    /// larger than `--max-size`), with why: `-v` says so.
+    case ignored(why: String, lastEventID: String?)
+    /// The server's `retry:`: the time to wait before reconnecting.
+    case retry(Duration)
+}
+
+/// One item of a stream: the JSON text of an event's data (or of a line) and the stream's last
+/// event id after it (SSE; nil for NDJSON and for a server that sends none).
+package struct StreamItem: Sendable {
+    package var json: [UInt8]
+    package var lastEventID: String?
+    package var arrivedAt: Date
+}

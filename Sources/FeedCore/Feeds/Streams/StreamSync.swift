@@ -1,0 +1,225 @@
+import FeedBase
+import FeedHTTP
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+
+/// Reading a stream feed (`sse`, `ndjson` and their presets): its connection's items in batches
+/// (at most `batchSize` items, or what came within `batchDelay`), each turned into new entries
+/// the reactor prints and then commits with the stream's position, as `SyncStep.batch`.
+///
+/// An item becomes an entry as an item of a page would: a batch is read as one page (a JSON
+/// array of the items' objects) by the feed's format (`linked`'s rules, or the feed's jq
+/// expressions and filter), and entries are unique per feed by id, so an event a server replays
+/// after a reconnection is never delivered twice.
+///
+/// `once` connects once and ends when the stream is quiet (`sync`); `follow` reconnects after
+/// every drop (`StreamReconnection`), sending the last event id as `Last-Event-ID`, until `stop`
+/// fires, the server ends the stream (204), or a failure that reconnecting cannot mend.
+package struct StreamSync: Sendable {
+    package let fetcher: any FeedFetching
+    /// How a batch of items is read (as a page).
+    package let format: any PageFormat
+    package let reader: StreamReader
+    package let record: FeedRecord
+    package let scheduler: any Scheduler
+    package let random: @Sendable () -> Double
+    package let now: @Sendable () -> Date
+    /// Which of these ids the store holds.
+    package let storedIDs: @Sendable ([String]) throws -> Set<String>
+    /// How many more entries the run may deliver (`--max-entries`); nil: no bound.
+    package var budget: EntryBudget?
+    /// Told of each reconnection (for `-v`): the attempt, the wait, why.
+    package var onReconnect: @Sendable (_ attempt: Int, _ delay: Duration, _ error: any Error) -> Void = { _, _, _ in }
+    /// Told of each event that is not an item (for `-v`).
+    package var onIgnored: @Sendable (_ why: String) -> Void = { _ in }
+    /// Told of each batch that held items (`follow --until-idle` waits from the last one).
+    package var onActivity: @Sendable () -> Void = {}
+
+    package init(
+        fetcher: any FeedFetching, format: any PageFormat, reader: StreamReader, record: FeedRecord, scheduler: any Scheduler,
+        random: @escaping @Sendable () -> Double, now: @escaping @Sendable () -> Date,
+        storedIDs: @escaping @Sendable ([String]) throws -> Set<String>
+    ) {
+        self.fetcher = fetcher
+        self.format = format
+        self.reader = reader
+        self.record = record
+        self.scheduler = scheduler
+        self.random = random
+        self.now = now
+        self.storedIDs = storedIDs
+    }
+
+    package static let batchSize = 100
+    package static let batchDelay: Duration = .milliseconds(200)
+
+    /// One connection from the stored position, read until `idle` passes without a byte (then
+    /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
+    package func once(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
+        let progress = Locked(Progress(lastEventID: record.stream?.lastEventID))
+        return connection(idle: idle, stop: stop, progress: progress).catch { error in
+            if let http = error as? HTTPError, http.kind == .idle { return .empty() }
+            throw error
+        }
+    }
+
+    /// Connections one after another until `stop` fires, each from the last event id seen.
+    package func follow(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
+        let stopped = Locked(false)
+        let watch = stop.subscribe { _ in stopped.withLock { $0 = true } }
+        let progress = Locked(Progress(lastEventID: record.stream?.lastEventID))
+        return Observable { observer in
+            let current = SerialDisposable()
+            let reconnection = Locked(StreamReconnection())
+            @Sendable func attempt() {
+                let startedAt = ContinuousClock.now
+                current.replace(with: connection(idle: idle, stop: stop, progress: progress).subscribe { event in
+                    switch event {
+                    case .next(let step):
+                        observer.next(step)
+                    case .completed where stopped.value, .failed where stopped.value:
+                        observer.complete()
+                    case .failed(let error as StreamEnded):
+                        observer.next(.warning(error.description))
+                        observer.complete()
+                    case .completed, .failed:
+                        let error: any Error
+                        if case .failed(let failure) = event { error = failure } else { error = HTTPError(.partialBody, message: "the server closed the stream") }
+                        guard Self.reconnects(after: error) else { return observer.fail(error) }
+                        let retryAfter = (error as? HTTPStatusFailure)?.retryAfter
+                        let (delay, count) = reconnection.withLock { reconnection in
+                            reconnection.serverDelay = progress.value.retry ?? reconnection.serverDelay
+                            let delay = reconnection.delay(afterConnectedFor: ContinuousClock.now - startedAt,
+                                                           retryAfter: retryAfter, random: random())
+                            return (delay, reconnection.failures)
+                        }
+                        onReconnect(count, delay, error)
+                        current.replace(with: scheduler.schedule(after: delay) { attempt() })
+                    }
+                })
+            }
+            attempt()
+            return Disposables.create {
+                watch.dispose()
+                current.dispose()
+            }
+        }
+    }
+
+    /// Whether a dropped connection is tried again: transport failures, silence, a server that
+    /// closed the stream, 408/429/5xx. Not a refusal (4xx), a wrong `Content-Type`, a 204.
+    package static func reconnects(after error: any Error) -> Bool {
+        switch error {
+        case let http as HTTPError: http.kind != .cancelled && http.kind != .invalidURL && http.kind != .unsupportedProtocol && http.kind != .tls
+        case let status as HTTPStatusFailure: status.isRetryable
+        case let failure as FeedFailure: failure.exitCode == FeedFailure.temporary("").exitCode
+        default: false
+        }
+    }
+
+    /// What one run of the stream has seen: the last event id (sent on reconnecting), the
+    /// server's `retry:`, whether the first commit (which starts the last sync's counts) is done.
+    private struct Progress: Sendable {
+        var lastEventID: String?
+        var retry: Duration?
+        var counted = false
+    }
+
+    /// One connection: its items in batches, each made into a `SyncStep.batch`.
+    private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>) -> Observable<SyncStep> {
+        let lastEventID = progress.value.lastEventID
+        let parts = fetcher.stream(record.registration.url, feed: record.registration, lastEventID: lastEventID, idleTimeout: idle)
+        return reader.read(parts.take(until: stop), lastEventID: lastEventID)
+            .buffer(count: Self.batchSize, time: Self.batchDelay, scheduler: scheduler)
+            .flatMap(.concat) { signals -> Observable<SyncStep> in
+                let waitsForJQ = format.waitsForJQ
+                let make = { @Sendable () throws -> SyncStep? in try batch(of: signals, progress: progress) }
+                let step = waitsForJQ ? fetcher.blocking(make) : Observable.deferred { .just(try make()) }
+                return step.compactMap { $0 }
+            }
+    }
+
+    /// The batch of new entries `signals` hold, with the position after them; nil when they
+    /// hold nothing to deliver or commit.
+    private func batch(of signals: [StreamSignal], progress: Locked<Progress>) throws -> SyncStep? {
+        var items: [StreamItem] = []
+        var lastEventID = progress.value.lastEventID
+        var lastEventAt: Date?
+        for signal in signals {
+            switch signal {
+            case .connected, .retry:
+                if case .retry(let delay) = signal { progress.withLock { $0.retry = delay } }
+            case .item(let item):
+                items.append(item)
+                lastEventID = item.lastEventID ?? lastEventID
+                lastEventAt = item.arrivedAt
+            case .ignored(let why, let eventID):
+                onIgnored(why)
+                lastEventID = eventID ?? lastEventID
+            }
+        }
+        progress.withLock { $0.lastEventID = lastEventID }
+        guard let lastEventAt else { return nil }
+        onActivity()
+        let fetchedAt = now()
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (index, item) in items.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += item.json
+        }
+        body.append(UInt8(ascii: "]"))
+        let page = try format.page(from: HTTPResponse(status: 200, body: Data(body), effectiveURL: record.registration.url))
+        var seen = Set<String>()
+        let stored = try storedIDs(page.items.map(\.id))
+        var entries: [Entry] = []
+        let stamp = Timestamp.format(fetchedAt)
+        for item in page.items where !stored.contains(item.id) && seen.insert(item.id).inserted {
+            entries.append(item.entry(feed: record.name, fetchedAt: stamp))
+        }
+        var position: StreamPosition? = StreamPosition(lastEventID: lastEventID, lastEventAt: lastEventAt)
+        if let budget {
+            let allowed = budget.take(entries.count)
+            if allowed < entries.count {
+                entries.removeLast(entries.count - allowed)
+                position = nil  // what was not delivered is read again from the stored position
+            }
+        }
+        let first = progress.withLock { progress in
+            defer { progress.counted = true }
+            return !progress.counted
+        }
+        func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
+        let complete = FetchCommit(fetchedAt: fetchedAt, skipped: count(page.skipped.count), filtered: count(page.filtered),
+                                   kept: count(page.items.count), stream: position)
+        var inPart = complete
+        inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
+        let partial = inPart
+        return .batch(FetchedBatch(entries: entries, complete: complete, partial: { _ in partial }))
+    }
+}
+
+/// How many entries a `follow` may still deliver (`--max-entries`), shared by its feeds; when it
+/// runs out, `exhausted` fires.
+package final class EntryBudget: Sendable {
+    private let left: Locked<Int>
+    private let subject = Subject<Void>()
+
+    package init(_ entries: Int) {
+        left = Locked(max(0, entries))
+    }
+
+    /// Fires (completes) once the budget is spent.
+    package var exhausted: Observable<Void> { subject.observable }
+
+    /// Takes up to `wanted` entries; how many may be delivered.
+    package func take(_ wanted: Int) -> Int {
+        let (granted, spent) = left.withLock { left -> (Int, Bool) in
+            let granted = min(wanted, left)
+            left -= granted
+            return (granted, left == 0)
+        }
+        if spent { subject.send(.completed) }
+        return granted
+    }
+}

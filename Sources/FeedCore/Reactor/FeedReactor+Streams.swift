@@ -1,0 +1,143 @@
+import FeedBase
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+import Synchronization
+
+/// Stream feeds: `follow` (a session of connections that print and commit as events arrive) and
+/// the `sync` of a stream feed (one connection, read until it is quiet).
+extension FeedReactor {
+    /// How long a stream read by `sync` may be quiet before the read ends: a server that replays
+    /// sends what it holds at once.
+    package static let syncQuietTime: Duration = .seconds(2)
+
+    /// Follows `names` (every stream feed when empty), each on its own connection under its lock,
+    /// until `limits` or the environment's `stop` ends the session. One feed's failure is
+    /// recorded as any feed's and the others go on.
+    package func follow(_ names: [String], limits: FollowLimits) -> Observable<FeedMutation> {
+        let store = environment.store, environment = self.environment
+        return .deferred {
+            let records = names.isEmpty
+                ? try store.feeds().filter(\.registration.kind.isStream)
+                : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
+            if let polled = records.first(where: { !$0.registration.kind.isStream }) {
+                throw FeedFailure.usage("\(polled.name) is a \(polled.registration.kind.rawValue) feed, not a stream: "
+                                        + "`feedcli sync \(polled.name)` reads it")
+            }
+            guard !records.isEmpty else {
+                throw FeedFailure.usage("no stream feed to follow: add one with `feedcli feeds add NAME URL --kind sse` (or ndjson)")
+            }
+            let session = FollowSession(limits: limits, scheduler: environment.scheduler, stop: environment.stop)
+            let work = Observable.from(records.map(\.name)).flatMap(.merge(maxConcurrent: records.count)) { name in
+                perFeed(name) { record in
+                    var stream = streamSync(record)
+                    stream.budget = session.budget
+                    stream.onActivity = { session.touch() }
+                    return settle(stream.follow(idle: limits.idleTimeout, stop: session.ended), feed: record.name,
+                                  printing: true, marksDelivered: false)
+                }
+            }
+            return Observable { observer in
+                session.start()
+                let subscription = work.subscribe(observer.send)
+                return Disposables.create {
+                    subscription.dispose()
+                    session.end()
+                }
+            }
+        }
+    }
+
+    /// The steps of a stream feed's `sync`: one connection from the stored position, read until
+    /// it is quiet for `syncQuietTime` (or `--timeout` passes).
+    package func syncStream(_ record: FeedRecord) -> Observable<SyncStep> {
+        let scheduler = environment.scheduler, timeout = environment.options.timeout
+        let stream = streamSync(record)
+        return Observable { observer in
+            let ended = Subject<Void>()
+            let once = Mutex(false)
+            let end = { @Sendable in
+                guard once.withLock({ fired in defer { fired = true }; return !fired }) else { return }
+                ended.send(.completed)
+            }
+            let timer = scheduler.schedule(after: timeout) { end() }
+            let stop = environment.stop.subscribe { _ in end() }
+            let subscription = stream.once(idle: Self.syncQuietTime, stop: ended.observable).subscribe(observer.send)
+            return Disposables.create {
+                subscription.dispose()
+                timer.dispose()
+                stop.dispose()
+            }
+        }
+    }
+
+    /// A stream feed's reader, as the environment has it.
+    package func streamSync(_ record: FeedRecord) -> StreamSync {
+        let registration = record.registration, store = environment.store, logger = environment.logger
+        let format = registration.pageFormat(jq: environment.options.jq) ?? LinkedFeed()
+        let reader = StreamReader(format: registration.kind.streamFormat ?? .serverSentEvents,
+                                  eventTypes: registration.effectiveExpressions.events,
+                                  maxEventSize: environment.options.maxBodySize, url: registration.url, now: environment.now)
+        var stream = StreamSync(fetcher: environment.fetcher, format: format, reader: reader, record: record,
+                                scheduler: environment.scheduler, random: environment.random, now: environment.now,
+                                storedIDs: { ids in try store.storedIDs(feed: registration.name, among: ids) })
+        stream.onReconnect = { attempt, delay, error in
+            logger.info("\(registration.name): reconnecting in \(delay.milliseconds) ms (attempt \(attempt)) after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")
+        }
+        stream.onIgnored = { why in logger.info("\(registration.name): not an entry: \(why)") }
+        return stream
+    }
+}
+
+/// What ends one `follow` session: its limits and the environment's stop, whichever fires
+/// first; `ended` fires (completes) then, once.
+package final class FollowSession: Sendable {
+    let limits: FollowLimits
+    let scheduler: any Scheduler
+    let budget: EntryBudget?
+    private let subject = Subject<Void>()
+    private let fired = Mutex(false)
+    private let watches = CompositeDisposable()
+    /// The `--until-idle` timer, set again by every batch of events.
+    private let idleTimer = SerialDisposable()
+    private let stop: Observable<Void>
+
+    init(limits: FollowLimits, scheduler: any Scheduler, stop: Observable<Void>) {
+        self.limits = limits
+        self.scheduler = scheduler
+        self.stop = stop
+        budget = limits.maxEntries.map(EntryBudget.init)
+    }
+
+    /// Fires once the session should end.
+    var ended: Observable<Void> { subject.observable }
+
+    func start() {
+        watch(stop.subscribe { [self] _ in fire() })
+        if let maxTime = limits.maxTime { watch(scheduler.schedule(after: maxTime) { [self] in fire() }) }
+        if let budget { watch(budget.exhausted.subscribe { [self] _ in fire() }) }
+        touch()
+    }
+
+    /// Events arrived: the `--until-idle` wait starts again.
+    func touch() {
+        guard let untilIdle = limits.untilIdle else { return }
+        idleTimer.replace(with: scheduler.schedule(after: untilIdle) { [self] in fire() })
+    }
+
+    func end() {
+        watches.dispose()
+        idleTimer.dispose()
+    }
+
+    private func watch(_ disposable: any Disposable) {
+        let key = watches.reserveKey()
+        watches.add(disposable, for: key)
+    }
+
+    private func fire() {
+        guard fired.withLock({ fired in defer { fired = true }; return !fired }) else { return }
+        subject.send(.completed)
+    }
+}
