@@ -40,6 +40,10 @@ public enum StatusRenderer {
             ("resume_url", { $0.string(record?.resumeURL.map(Redaction.maskingSecrets)) }),
             ("last_skipped", { $0.number(record?.lastSkipped) }),
             ("last_filtered", { $0.number(record?.lastFiltered) }),
+            // A stream feed's position: its last event id (sent back as Last-Event-ID) and when
+            // its last event came.
+            ("last_event_id", { $0.string(record?.stream?.lastEventID) }),
+            ("last_event_at", { $0.string(record?.stream.map { Timestamp.format($0.lastEventAt) }) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
             ("expressions", { writer in
                 if let json = record?.registration.effectiveExpressions.json { writer.raw(json) } else { writer.raw("null") }
@@ -76,10 +80,17 @@ public enum StatusRenderer {
         if let resume = record.resumeURL {
             lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingSecrets(in: resume)))")
         }
+        if let stream = record.stream {
+            lines.append("  last event: \(Timestamp.format(stream.lastEventAt))"
+                + (stream.lastEventID.map { ", id \(TerminalText.safe(Excerpt.of($0, limit: 200)))" } ?? ", no event id (the server sends none)"))
+        } else if registration.kind.isStream {
+            lines.append("  last event: none yet")
+        }
         if let env = registration.tokenEnv { lines.append("  token from: $\(TerminalText.safe(env))") }
         for (option, expression) in registration.expressions.expressions {  // the user's own; a preset's are in --json
             lines.append("  \(option) \(TerminalText.safe(expression))")
         }
+        for event in registration.expressions.events ?? [] { lines.append("  --event \(TerminalText.safe(event))") }
         for (option, value) in [("--cursor-param", registration.expressions.cursorParam), ("--page-param", registration.expressions.pageParam),
                                 ("--first-page", registration.expressions.firstPage.map(String.init))] {
             if let value { lines.append("  \(option) \(TerminalText.safe(value))") }

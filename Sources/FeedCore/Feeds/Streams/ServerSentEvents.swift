@@ -25,8 +25,9 @@ package struct ServerSentEvent: Sendable, Equatable {
 /// - A line starting with `:` is a comment (a heartbeat); `field: value` loses one space after
 ///   the colon; a line without a colon is a field with an empty value.
 /// - `data` lines are joined with LF; an empty line dispatches the event, none when no data
-///   came; `event` sets the type; `id` sets the last event ID unless it holds NUL (an empty `id`
-///   resets it); `retry` sets the reconnection time when it is all ASCII digits.
+///   came; `event` sets the type; `id` sets the last event ID (when its event ends) unless it
+///   holds NUL (an empty `id` resets it); `retry` sets the reconnection time when it is all
+///   ASCII digits.
 /// - An event not ended by an empty line when the stream ends is discarded (`finish`).
 ///
 /// Memory is bounded by `maxEventSize`: a line or an event's data beyond it is dropped, and the
@@ -43,8 +44,11 @@ package struct ServerSentEventParser: Sendable {
     package let maxEventSize: Int
     /// The reconnection time the stream asked for (`retry:`), in milliseconds.
     package private(set) var retry: Int?
-    /// The last event ID string.
+    /// The last event ID string: the `id` of the last event dispatched (an `id` line counts
+    /// once the event it belongs to ends, even one without data; not when the stream ends first).
     package private(set) var lastEventID: String
+    /// The last event ID buffer: what `id` lines have set so far.
+    private var idBuffer: String
 
     private var line: [UInt8] = []
     private var lineOverflowed = false
@@ -57,6 +61,7 @@ package struct ServerSentEventParser: Sendable {
     package init(maxEventSize: Int = 16 * 1024 * 1024, lastEventID: String = "") {
         self.maxEventSize = maxEventSize
         self.lastEventID = lastEventID
+        idBuffer = lastEventID
     }
 
     /// Parses `bytes`, the next part of the stream; the events it completed, in order.
@@ -140,7 +145,7 @@ package struct ServerSentEventParser: Sendable {
             }
             hasData = true
         case "id":
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
                 var milliseconds = 0
@@ -158,6 +163,7 @@ package struct ServerSentEventParser: Sendable {
     }
 
     private mutating func dispatch(into outputs: inout [Output]) {
+        lastEventID = idBuffer
         defer {
             data.removeAll(keepingCapacity: data.count <= 4096)
             hasData = false

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// Live streams end to end (issue 27): the built `feedcli` against a streaming server on
+/// 127.0.0.1 (`Fixtures/streams/stream_server.py`: drops, silences, replays from
+/// `Last-Event-ID`, refusals) and real captured streams (Mastodon, Wikimedia EventStreams).
+@Suite("Live streams: follow and sync of SSE and NDJSON feeds", .serialized, .timeLimit(.minutes(3)))
+struct StreamTests {
+    let server: PythonServer
+    let base: String
+    let session = StoreSession()
+
+    init() throws {
+        let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let streams = Fixtures.root.appendingPathComponent("streams")
+        server = try PythonServer([streams.appendingPathComponent("stream_server.py").path, folder + "/port", streams.path],
+                                  portFile: folder + "/port")
+        base = "http://127.0.0.1:\(server.port)"
+    }
+
+    /// The `Last-Event-ID` of every stream request the server answered, in order (nil: none).
+    func lastEventIDs() throws -> [String?] {
+        let run = try Feedcli.shell(#"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
+                                    environment: ["U": base + "/log"])
+        let values = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any] ?? []
+        return values.map { $0 as? String }
+    }
+
+    func ids(_ output: String) -> [String] { JSONLines.ids(output) }
+
+    @Test func followReconnectsFromTheLastEventIDAndDeliversEveryEventOnce() throws {
+        // The server drops the connection after every two events (a restart, as far as the
+        // client can tell) and replays from the Last-Event-ID it is sent.
+        try session.add("ev", base + "/sse?count=7&drop=2&retry=50", kind: "sse")
+        let run = try session.feedcli("follow", "--max-entries", "7", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(ids(run.stdout) == (1...7).map(String.init), "every event once, in order")
+        #expect(try lastEventIDs() == [nil, "2", "4", "6"])
+        let status = try session.requireStatus("ev")
+        #expect(status["last_event_id"] as? String == "7" && status["entries"] as? Int == 7)
+        #expect(status["last_event_at"] is String)
+    }
+
+    @Test func syncOfAStreamTakesWhatItSendsThenGoesOnFromTheStoredPosition() throws {
+        try session.add("ev", base + "/sse?count=3", kind: "sse")
+        let first = try session.feedcli("sync", "ev", "--jsonl")
+        #expect(first.status == 0 && ids(first.stdout) == ["1", "2", "3"], "\(first.stderr)")
+        let second = try session.feedcli("sync", "ev", "--jsonl")
+        #expect(second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty)
+        #expect(try lastEventIDs() == [nil, "3"], "the next run starts where the last left off")
+        let plain = try session.feedcli("feeds", "list")
+        #expect(plain.stdout.contains("last event: ") && plain.stdout.contains(", id 3"), "\(plain.stdout)")
+    }
+
+    @Test func aQuietStreamIsReadUntilItIsQuietBySync() throws {
+        // The server holds the connection open after its events: sync ends 2 s after the last byte.
+        try session.add("ev", base + "/sse?count=2&hold=60", kind: "sse")
+        let run = try session.feedcli("sync", "ev", "--jsonl")
+        #expect(run.status == 0 && ids(run.stdout) == ["1", "2"], "\(run.stderr)")
+    }
+
+    @Test func aSilentConnectionIsDroppedAndMadeAgainButHeartbeatsKeepItAlive() throws {
+        try session.add("silent", base + "/sse?count=1&hold=60", kind: "sse")
+        let run = try session.feedcli("follow", "--idle-timeout", "1", "--max-time", "4s", "--jsonl")
+        #expect(run.status == 0 && ids(run.stdout) == ["1"], "\(run.stderr)")
+        let silent = try lastEventIDs()
+        #expect(silent.count >= 2 && silent.dropFirst().allSatisfy { $0 == "1" }, "remade from event 1: \(silent)")
+        try session.add("beating", base + "/sse?count=1&hold=60&heartbeat=0.2", kind: "sse")
+        let beating = try session.feedcli("follow", "beating", "--idle-timeout", "1", "--max-time", "3s", "--jsonl")
+        #expect(beating.status == 0 && ids(beating.stdout) == ["1"])
+        #expect(try lastEventIDs().count == silent.count + 1, "one connection: the heartbeats kept it")
+    }
+
+    @Test func untilIdleEndsASessionWithoutEventsHeartbeatsNotCounting() throws {
+        try session.add("ev", base + "/sse?count=2&hold=60&heartbeat=0.2", kind: "sse")
+        let run = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(run.status == 0 && ids(run.stdout) == ["1", "2"], "\(run.stderr)")
+    }
+
+    @Test func sigtermEndsTheSessionWithEverythingPrintedCommitted() throws {
+        try session.add("ev", base + "/sse?count=3&hold=60", kind: "sse")
+        let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
+        // Waits for the state, not a time: the three entries committed.
+        var committed = 0
+        for _ in 0..<400 where committed < 3 {
+            committed = (try? session.requireStatus("ev"))?["entries"] as? Int ?? 0
+            if committed < 3 { usleep(25_000) }
+        }
+        #expect(committed == 3)
+        kill(started.process.processIdentifier, SIGTERM)
+        let run = started.finish()
+        #expect(run.status == 0, "SIGTERM is how a follow ends: \(run.stderr)")
+        #expect(ids(run.stdout) == ["1", "2", "3"])
+        let again = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(again.status == 0 && again.stdout.isEmpty, "nothing is delivered twice")
+    }
+
+    @Test func aServerThatAnswers204EndsTheStreamForGood() throws {
+        try session.add("gone", base + "/status/204", kind: "sse")
+        let run = try session.feedcli("follow")
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("ended the stream (HTTP 204): not reconnecting"), "\(run.stderr)")
+        #expect(try lastEventIDs().count == 1, "no reconnection")
+    }
+
+    @Test(arguments: [("/status/401", Int32(77)), ("/status/403", 77), ("/status/404", 69), ("/status/410", 69), ("/wrongtype", 65)])
+    func refusalsAndAWrongContentTypeEndTheFeedWithTheirCode(path: String, code: Int32) throws {
+        try session.add("s", base + path, kind: "sse")
+        let run = try session.feedcli("follow")
+        #expect(run.status == code, "\(run.stderr)")
+        #expect(try lastEventIDs().count <= 1, "not retried")
+    }
+
+    @Test func oneFeedsFailureLeavesTheOthersFollowed() throws {
+        try session.add("broken", base + "/status/404", kind: "sse")
+        try session.add("ok", base + "/sse?count=2&hold=60", kind: "sse")
+        let run = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(ids(run.stdout) == ["1", "2"])
+        #expect(run.status == 69 && run.stderr.contains("broken"), "\(run.stderr)")
+    }
+
+    @Test func eventTypesChooseWhatIsAnEntry() throws {
+        try session.add("all", base + "/sse?count=2&type=tick", kind: "sse")
+        #expect(ids(try session.feedcli("sync", "all", "--jsonl").stdout) == ["1", "2"], "every event with a JSON object")
+        #expect(try session.feedcli("feeds", "add", "chosen", base + "/sse?count=2&type=tick", "--kind", "sse", "--event", "update").status == 0)
+        let chosen = try session.feedcli("sync", "chosen", "--jsonl", "-v")
+        #expect(chosen.stdout.isEmpty && chosen.stderr.contains("not an entry: a tick event"), "\(chosen.stderr)")
+        let refused = try session.feedcli("feeds", "add", "x", base + "/ndjson", "--kind", "ndjson", "--event", "a")
+        #expect(refused.status == 64)
+    }
+
+    @Test func ndjsonLinesAreItems() throws {
+        try session.add("lines", base + "/ndjson?count=3", kind: "ndjson")
+        let run = try session.feedcli("sync", "lines", "--jsonl")
+        #expect(run.status == 0 && ids(run.stdout) == ["1", "2", "3"], "\(run.stderr)")
+    }
+
+    @Test func eventsSharingOneIDAreStillOneEntryEach() throws {
+        // EventStreams can give several events one `id:`; entries are keyed by the item's own id.
+        try session.add("shared", base + "/sse?count=3&shared_id=1", kind: "sse")
+        #expect(ids(try session.feedcli("sync", "shared", "--jsonl").stdout) == ["1", "2", "3"])
+    }
+
+    @Test func aRealMastodonStreamGivesItsStatusesAndLeavesDeletesOut() throws {
+        try session.add("m", base + "/fixture/mastodon-public.sse", kind: "mastodon")
+        let run = try session.feedcli("sync", "m", "--jsonl", "-v")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Set(ids(run.stdout)) == ["102775370117886890", "104072557586605107", "104072561966487967", "104072567176319159"])
+        #expect(run.stderr.contains("not an entry: a delete event"))
+        let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let status = try #require(lines.first { $0["id"] as? String == "104072557586605107" })
+        #expect(status["author"] as? String == "it_was_inevitable@botsin.space")
+        #expect(status["url"] as? String == "https://botsin.space/@it_was_inevitable/104072557374505694")
+        #expect(status["published"] as? String == "2020-04-27T21:00:00Z")
+    }
+
+    @Test func aRealWikimediaEventIsKeyedByItsMetaID() throws {
+        try session.add("w", base + "/fixture/wikimedia-recentchange.sse", kind: "wikimedia")
+        let run = try session.feedcli("sync", "w", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(ids(run.stdout) == ["67a266c6-6bb9-4923-826c-2b6bd04553a2"])
+        #expect(run.stdout.contains(#""author":"Vysotsky""#) && run.stdout.contains(#""title":"File:Iranian Army Ground Forces"#))
+        let status = try session.requireStatus("w")
+        #expect((status["last_event_id"] as? String)?.hasPrefix(#"[{"topic":"eqiad.mediawiki.recentchange""#) == true)
+    }
+
+    @Test func aStreamIsFoundOutByItsContentType() throws {
+        let added = try session.feedcli("feeds", "add", "found", base + "/sse?count=1")
+        #expect(added.status == 0 && added.stderr.contains("sse: a stream of Server-Sent Events (text/event-stream"), "\(added.stderr)")
+        let lines = try session.feedcli("feeds", "add", "lines", base + "/ndjson?count=1")
+        #expect(lines.status == 0 && lines.stderr.contains("ndjson"), "\(lines.stderr)")
+    }
+
+    @Test func followRefusesPolledFeedsAndOneJSONArray() throws {
+        try session.add("polled", base + "/wrongtype", kind: "linked")
+        #expect(try session.feedcli("follow", "polled").status == 64)
+        #expect(try session.feedcli("follow").status == 64, "no stream feed to follow")
+        #expect(try session.feedcli("follow", "--json").status == 64)
+    }
+}
