@@ -168,6 +168,22 @@ struct StoreContractTests {
     }
 }
 
+extension StoreContractTests {
+    @Test(arguments: Kind.allCases)
+    func aStreamsPositionIsSetByItsCommitsAndKeptByOthers(kind: Kind) throws {
+        let store = try store(kind)
+        let position = StreamPosition(lastEventID: "[{\"offset\":7}]", lastEventAt: t0)
+        let first = try store.commitFetch(feed: "a", entries: [.sample("1", feed: "a")], FetchCommit(fetchedAt: t0, stream: position))
+        #expect(first.record.stream == position)
+        let kept = try store.commitNothingNew([(feed: "a", commit: FetchCommit(fetchedAt: t0 + 1))])
+        #expect((try? kept[0].get())?.stream == position, "a commit without a position leaves it")
+        let later = StreamPosition(lastEventID: nil, lastEventAt: t0 + 2)
+        let moved = try store.commitNothingNew([(feed: "a", commit: FetchCommit(fetchedAt: t0 + 2, stream: later))])
+        #expect((try? moved[0].get())?.stream == later, "a server that stops sending ids clears the id")
+        #expect(try store.feed(named: "a").stream == later)
+    }
+}
+
 extension CommitOutcome {
     fileprivate var lastError: String? { record.lastError }
     fileprivate var lastErrorCode: Int32? { record.lastErrorCode }

@@ -119,6 +119,7 @@ final class MemoryStore: FeedStoring {
             case .set(let count): record?.lastSkipped = count
             case .add(let count): record?.lastSkipped += count
             }
+            if let stream = commit.stream { record?.stream = stream }
             contents.records[feed] = record
         }
         return CommitOutcome(entries: inserted, record: record)

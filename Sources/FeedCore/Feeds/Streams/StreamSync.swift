@@ -70,7 +70,9 @@ package struct StreamSync: Sendable {
         let watch = stop.subscribe { _ in stopped.withLock { $0 = true } }
         let progress = Locked(Progress(lastEventID: record.stream?.lastEventID))
         return Observable { observer in
-            let current = SerialDisposable()
+            // The connection and the wait before the next one apart: a connection that ends
+            // before `subscribe` returns (a canned one) must not replace the wait it scheduled.
+            let current = SerialDisposable(), wait = SerialDisposable()
             let reconnection = Locked(StreamReconnection())
             @Sendable func attempt() {
                 let startedAt = ContinuousClock.now
@@ -95,13 +97,14 @@ package struct StreamSync: Sendable {
                             return (delay, reconnection.failures)
                         }
                         onReconnect(count, delay, error)
-                        current.replace(with: scheduler.schedule(after: delay) { attempt() })
+                        wait.replace(with: scheduler.schedule(after: delay) { attempt() })
                     }
                 })
             }
             attempt()
             return Disposables.create {
                 watch.dispose()
+                wait.dispose()
                 current.dispose()
             }
         }
