@@ -31,6 +31,8 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "html": html(text)
     case "markup": markup(data)
     case "server-message": serverMessage(data)
+    case "sse": serverSentEvents(data)
+    case "ndjson": jsonLines(data)
     case "opml": opml(text)
     case "jq-wire": jqWire(data)
     case "jq-worker": jqWorker(data)
@@ -41,7 +43,38 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 enum FuzzTargets {
     static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
-                      "jq-wire", "jq-worker", "markup", "server-message"]
+                      "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson"]
+}
+
+/// An event stream, whole and cut in two where its first byte says (and one byte at a time for
+/// short ones): the same events, the same last event id and retry, whatever the chunks; nothing
+/// traps, whatever the bytes.
+private func serverSentEvents(_ data: Data) {
+    guard let first = data.first else { return }
+    let stream = Array(data.dropFirst())
+    var whole = ServerSentEventParser(maxEventSize: 4096)
+    let expected = whole.parse(stream)
+    let cut = stream.isEmpty ? 0 : Int(first) % (stream.count + 1)
+    var parts = ServerSentEventParser(maxEventSize: 4096)
+    let outputs = parts.parse(stream[..<cut]) + parts.parse(stream[cut...])
+    precondition(outputs == expected && parts.lastEventID == whole.lastEventID && parts.retry == whole.retry,
+                 "the events depend on where the chunk was cut (\(cut))")
+    if stream.count <= 512 {
+        var bytes = ServerSentEventParser(maxEventSize: 4096)
+        precondition(stream.flatMap { bytes.parse([$0]) } == expected, "one byte at a time differs")
+    }
+}
+
+/// JSON lines, whole and cut in two: the same lines; none longer than the limit.
+private func jsonLines(_ data: Data) {
+    guard let first = data.first else { return }
+    let stream = Array(data.dropFirst())
+    var whole = JSONLineParser(maxLineSize: 1024)
+    let expected = whole.parse(stream)
+    let cut = stream.isEmpty ? 0 : Int(first) % (stream.count + 1)
+    var parts = JSONLineParser(maxLineSize: 1024)
+    precondition(parts.parse(stream[..<cut]) + parts.parse(stream[cut...]) == expected, "lines depend on the cut")
+    for case .line(let line) in expected { precondition(line.count <= 1024 && !line.contains(0x0A)) }
 }
 
 /// A subscription list from another reader (`feeds import`): outlines or an error, and every

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -25,6 +25,7 @@ sources=(
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
   Sources/FeedCore/Model/Models/{MemorySize,URLReference}.swift
+  Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
@@ -83,6 +84,11 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     server-message)  # error bodies APIs send with a 4xx
       printf '%s' '{"error":"InvalidRequest","message":"Profile not found"}' > "$dir/bluesky"
       printf '%s' '{"errors":[{"message":"Bad credentials"}]}' > "$dir/list"; printf '%s' 'Not Found' > "$dir/text" ;;
+    sse)  # the first byte picks the cut; then the real captures and the WPT cases' shapes
+      for f in Fixtures/streams/*.sse; do { printf 'A'; cat "$f"; } > "$dir/$(basename "$f")"; done
+      printf '%s' $'\x07\xef\xbb\xbfdata:1\r\n\r\nid: 7\nretry: 100\nevent: x\ndata: a\ndata: b\n\n:c\rdata:\n\n' > "$dir/rules" ;;
+    ndjson)
+      printf '%s' $'\x05{"id":1}\r\n\n{"id":2}\n{"id":"3"' > "$dir/lines" ;;
     markup)  # pages and documents a feed URL may answer with
       printf '%s' '<!DOCTYPE html><html><head><link rel="alternate" type="application/feed+json" href="/feed.json"><link rel=alternate type=application/feed+json href=x></head></html>' > "$dir/page"
       printf '%s' '<?xml version="1.0"?><rss version="2.0"><channel/></rss>' > "$dir/rss"
