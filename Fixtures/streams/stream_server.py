@@ -11,18 +11,34 @@ Writes its port to PORTFILE once listening. Paths:
       the connection abruptly after K events of this connection (a server restart). retry=MS
       sends `retry: MS` first. type=T sends each event as `event: T`. shared_id=1 gives every
       event of a connection the same id (as EventStreams can).
-  /ndjson?count=N&hold=S  one JSON object a line, ids 1..N.
+  /ndjson?count=N&hold=S&after=K&grow=1
+                          one JSON object a line, ids K+1..N (`{"id","title","seq"}`); with grow=1
+                          the stream has two more lines at every request (3, 5, 7…).
   /status/CODE            answers CODE with an empty body (204, 401, 404, 410, 503…).
   /wrongtype              200 with Content-Type application/json.
   /fixture/NAME           the file FIXTURES_DIR/NAME, sent as text/event-stream (a real capture).
   /log                    the Last-Event-ID header of every stream request so far, as a JSON array
                           (null when a request had none).
+  /api/v1/streaming/public?live=A-B&hold=S
+                          Mastodon-style: `event: update` with statuses A..B (no ids: Mastodon
+                          cannot replay), then S seconds open.
+  /api/v1/timelines/public?min_id=X
+                          the statuses 1001..1009 newer than X, two at a time (the oldest two),
+                          newest first, as Mastodon pages with min_id.
+  /timeline-log           the min_id of every timeline request, as a JSON array.
 """
 import json, os, socketserver, sys, threading, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import urlparse, parse_qs
 
 LOG = []
+GROWN = [0]
+TIMELINE_LOG = []
+
+
+def status(n):
+    return {"id": str(n), "content": "<p>status %d</p>" % n, "account": {"acct": "ann@m.example"},
+            "created_at": "2026-11-25T10:%02d:00.000Z" % (n % 60), "url": "https://m.example/@ann/%d" % n}
 LOCK = threading.Lock()
 FIXTURES = sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(os.path.abspath(__file__))
 
@@ -57,6 +73,27 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
+        if url.path == "/timeline-log":
+            with LOCK:
+                body = json.dumps(TIMELINE_LOG).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if url.path == "/api/v1/timelines/public":
+            newer = int(query.get("min_id", "0"))
+            with LOCK:
+                TIMELINE_LOG.append(query.get("min_id"))
+            page = [status(n) for n in range(1001, 1010) if n > newer][:2]
+            body = json.dumps(list(reversed(page))).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if url.path.startswith("/status/"):
             code = int(url.path.rsplit("/", 1)[1])
             with LOCK:
@@ -80,10 +117,23 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if url.path == "/sse":
                 self.sse(query, number)
+            elif url.path == "/api/v1/streaming/public":
+                self.head(200, "text/event-stream")
+                first, last = (int(x) for x in query.get("live", "1-0").split("-"))
+                for n in range(first, last + 1):
+                    self.send("event: update\ndata: %s\n\n" % json.dumps(status(n)))
+                time.sleep(number("hold", 0))
             elif url.path == "/ndjson":
                 self.head(200, "application/x-ndjson")
-                for k in range(1, int(number("count", 3)) + 1):
-                    self.send(json.dumps({"id": str(k), "title": "line %d" % k}) + "\n")
+                count = int(number("count", 3))
+                if "grow" in query:
+                    with LOCK:
+                        count = 3 + 2 * GROWN[0]
+                        GROWN[0] += 1
+                with LOCK:
+                    LOG.append("after=%s" % query.get("after"))
+                for k in range(int(number("after", 0)) + 1, count + 1):
+                    self.send(json.dumps({"id": str(k), "title": "line %d" % k, "seq": k}) + "\n")
                 time.sleep(number("hold", 0))
             elif url.path.startswith("/fixture/"):
                 name = os.path.basename(url.path)

@@ -23,6 +23,19 @@ enum FeedAdmission {
         if expressions.hasMapping, let kind, !kind.usesExpressions, !kind.isStream {
             throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
         }
+        if expressions.catchUp != nil || expressions.catchUpItems != nil, !(kind?.isStream ?? false) {
+            throw FeedFailure.usage("--catch-up is for stream feeds (--kind sse, ndjson, mastodon, wikimedia)")
+        }
+        if let catchUp = expressions.catchUp, !FeedRegistration.isValidURL(catchUp) {
+            throw FeedFailure.configuration("--catch-up: not an http or https URL: \(Redaction.maskingSecrets(in: catchUp))")
+        }
+        if let kind, kind.isStream, expressions.cursor != nil || expressions.cursorParam != nil || expressions.nextURL != nil
+            || expressions.pageParam != nil {
+            guard kind.streamFormat == .jsonLines, expressions.nextURL == nil, expressions.pageParam == nil else {
+                throw FeedFailure.usage("a stream resumes by its last event id; only an ndjson feed takes --cursor EXPR --cursor-param NAME")
+            }
+            if let problem = expressions.pagingProblem { throw FeedFailure.usage(problem) }
+        }
         if expressions.events != nil, let kind, kind.streamFormat != .serverSentEvents {
             throw FeedFailure.usage("--event is for Server-Sent Events feeds (--kind sse, mastodon, wikimedia), not \(kind.rawValue)")
         }

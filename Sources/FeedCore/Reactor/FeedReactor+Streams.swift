@@ -86,6 +86,9 @@ extension FeedReactor {
             logger.info("\(registration.name): reconnecting in \(delay.milliseconds) ms (attempt \(attempt)) after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")
         }
         stream.onIgnored = { why in logger.info("\(registration.name): not an entry: \(why)") }
+        stream.catchUp = StreamCatchUp.of(registration, jq: environment.options.jq,
+                                          maxPages: environment.options.maxPages ?? registration.kind.defaultMaxPages)
+        stream.newestStoredID = { try store.newestEntryID(feed: registration.name) }
         return stream
     }
 }

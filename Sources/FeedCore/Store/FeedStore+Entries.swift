@@ -143,6 +143,12 @@ extension FeedStore {
 
     /// Which of `ids` are stored for `feed`. One indexed lookup per id: no limit on how many
     /// (a page may hold hundreds of thousands) and no statement that grows with them.
+    public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
+        try statements { db in
+            try db.statement("SELECT id FROM entry WHERE feed = ? ORDER BY seq DESC LIMIT 1").first([.text(feed)]) { $0.text(0) } ?? nil
+        }
+    }
+
     public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in

@@ -35,6 +35,8 @@ public protocol FeedStoring: Sendable {
     func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>]
     /// Which of `ids` the feed holds.
     func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String>
+    /// The id of the feed's entry stored last (the newest a stream delivered), nil when it has none.
+    func newestEntryID(feed: String) throws(FeedFailure) -> String?
     /// Gives entries the numbers (handles) they will be stored under, before they are printed.
     func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry]
     /// Records a failed fetch; nothing else changes.

@@ -136,6 +136,16 @@ struct StreamTests {
         #expect(run.status == 0 && ids(run.stdout) == ["1", "2", "3"], "\(run.stderr)")
     }
 
+    @Test func anNDJSONStreamResumesFromItsCursor() throws {
+        #expect(try session.feedcli("feeds", "add", "lines", base + "/ndjson?grow=1", "--kind", "ndjson",
+                                    "--cursor", ".[-1].seq", "--cursor-param", "after").status == 0)
+        #expect(ids(try session.feedcli("sync", "lines", "--jsonl").stdout) == ["1", "2", "3"])
+        #expect(ids(try session.feedcli("sync", "lines", "--jsonl").stdout) == ["4", "5"], "from the stored cursor")
+        #expect(try lastEventIDs().suffix(4) == [nil, "after=None", nil, "after=3"])
+        let refused = try session.feedcli("feeds", "add", "e", base + "/sse", "--kind", "sse", "--cursor", ".x", "--cursor-param", "c")
+        #expect(refused.status == 64, "an SSE stream resumes by Last-Event-ID")
+    }
+
     @Test func eventsSharingOneIDAreStillOneEntryEach() throws {
         // EventStreams can give several events one `id:`; entries are keyed by the item's own id.
         try session.add("shared", base + "/sse?count=3&shared_id=1", kind: "sse")
@@ -163,6 +173,32 @@ struct StreamTests {
         #expect(run.stdout.contains(#""author":"Vysotsky""#) && run.stdout.contains(#""title":"File:Iranian Army Ground Forces"#))
         let status = try session.requireStatus("w")
         #expect((status["last_event_id"] as? String)?.hasPrefix(#"[{"topic":"eqiad.mediawiki.recentchange""#) == true)
+    }
+
+    @Test func aMastodonStreamCatchesUpThroughItsTimelineWithMinID() throws {
+        // First session: three statuses arrive live; nothing is stored yet, so nothing to catch up.
+        try session.add("m", base + "/api/v1/streaming/public?live=1001-1003&hold=60", kind: "mastodon")
+        let first = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(first.status == 0 && ids(first.stdout) == ["1001", "1002", "1003"], "\(first.stderr)")
+        // Meanwhile 1004-1008 were posted; the next session's stream sends only 1009, live. The
+        // timeline is read forward from the newest stored status, two a page, until empty.
+        #expect(try session.feedcli("feeds", "add", "m", base + "/api/v1/streaming/public?live=1009-1009&hold=60",
+                                    "--kind", "mastodon", "--replace").status == 0)
+        let second = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(ids(second.stdout).sorted() == (1004...1009).map(String.init), "every status once")
+        #expect(Array(ids(second.stdout).prefix(5)) == (1004...1008).map(String.init), "the gap first, oldest first")
+        let run = try Feedcli.shell(#"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
+                                    environment: ["U": base + "/timeline-log"])
+        #expect(run.stdout.contains(#"["1003", "1005", "1007", "1009"]"#), "min_id paging, never since_id: \(run.stdout)")
+    }
+
+    @Test func anyStreamCatchesUpThroughTheURLItNames() throws {
+        #expect(try session.feedcli("feeds", "add", "s", base + "/sse?count=1&hold=60", "--kind", "sse",
+                                    "--catch-up", base + "/api/v1/timelines/public?min_id=1007").status == 0)
+        let run = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(run.status == 0 && ids(run.stdout) == ["1008", "1009", "1"], "\(run.stderr)")
+        #expect(try session.feedcli("feeds", "add", "p", base + "/wrongtype", "--kind", "linked", "--catch-up", base).status == 64)
     }
 
     @Test func aStreamIsFoundOutByItsContentType() throws {

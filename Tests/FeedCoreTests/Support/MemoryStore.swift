@@ -66,6 +66,10 @@ final class MemoryStore: FeedStoring {
 
     func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { feed }
 
+    func newestEntryID(feed: String) throws(FeedFailure) -> String? {
+        entries(feed).max { $0.seq < $1.seq }?.id
+    }
+
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
         entries(feed).filter { !$0.read }.min { $0.seq < $1.seq }
     }

@@ -30,12 +30,18 @@ public struct ExpressionOptions: ParsableArguments {
             help: ArgumentHelp("Server-Sent Events feeds: take only events of this type (repeatable; default: every event "
                                + "whose data is a JSON object).", valueName: "name"))
     public var events: [String] = []
+    @Option(help: ArgumentHelp("Stream feeds: a polled URL read after every (re)connection for what the stream sent "
+                               + "meanwhile.", valueName: "url"))
+    public var catchUp: String?
+    @Option(help: ArgumentHelp("jq, on the catch-up URL's response: its items (default .[]).", valueName: "expr"))
+    public var catchUpItems: String?
 
     public init() {}
 
     public var expressions: FeedExpressions {
         FeedExpressions(items: items, id: id, title: title, text: text, url: urlExpression, author: author,
                         published: published, nextURL: nextUrl, cursor: cursor, cursorParam: cursorParam,
-                        pageParam: pageParam, firstPage: firstPage, filter: filter, events: events.isEmpty ? nil : events)
+                        pageParam: pageParam, firstPage: firstPage, filter: filter, events: events.isEmpty ? nil : events,
+                        catchUp: catchUp, catchUpItems: catchUpItems)
     }
 }

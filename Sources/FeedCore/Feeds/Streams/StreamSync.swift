@@ -35,6 +35,10 @@ package struct StreamSync: Sendable {
     package var onIgnored: @Sendable (_ why: String) -> Void = { _ in }
     /// Told of each batch that held items (`follow --until-idle` waits from the last one).
     package var onActivity: @Sendable () -> Void = {}
+    /// What is read after every connection for what the stream sent meanwhile; nil: nothing.
+    package var catchUp: StreamCatchUp?
+    /// The id of the feed's newest stored entry (where a Mastodon catch-up starts).
+    package var newestStoredID: @Sendable () throws -> String? = { nil }
 
     package init(
         fetcher: any FeedFetching, format: any PageFormat, reader: StreamReader, record: FeedRecord, scheduler: any Scheduler,
@@ -57,7 +61,7 @@ package struct StreamSync: Sendable {
     /// One connection from the stored position, read until `idle` passes without a byte (then
     /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
     package func once(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
-        let progress = Locked(Progress(lastEventID: record.stream?.lastEventID))
+        let progress = Locked(startingProgress())
         return connection(idle: idle, stop: stop, progress: progress).catch { error in
             if let http = error as? HTTPError, http.kind == .idle { return .empty() }
             throw error
@@ -68,7 +72,7 @@ package struct StreamSync: Sendable {
     package func follow(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
         let stopped = Locked(false)
         let watch = stop.subscribe { _ in stopped.withLock { $0 = true } }
-        let progress = Locked(Progress(lastEventID: record.stream?.lastEventID))
+        let progress = Locked(startingProgress())
         return Observable { observer in
             // The connection and the wait before the next one apart: a connection that ends
             // before `subscribe` returns (a canned one) must not replace the wait it scheduled.
@@ -127,20 +131,68 @@ package struct StreamSync: Sendable {
         var lastEventID: String?
         var retry: Duration?
         var counted = false
+        /// An NDJSON stream's resume URL: its own URL with the last batch's cursor
+        /// (`--cursor EXPR --cursor-param NAME`, as a json feed pages).
+        var resumeURL: String?
+    }
+
+    /// The stream's progress at the start of a run: its stored position.
+    private func startingProgress() -> Progress {
+        Progress(lastEventID: record.stream?.lastEventID, resumeURL: reader.format == .jsonLines ? record.resumeURL : nil)
     }
 
     /// One connection: its items in batches, each made into a `SyncStep.batch`.
     private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>) -> Observable<SyncStep> {
-        let lastEventID = progress.value.lastEventID
-        let parts = fetcher.stream(record.registration.url, feed: record.registration, lastEventID: lastEventID, idleTimeout: idle)
+        let (lastEventID, resumeURL) = progress.withLock { ($0.lastEventID, $0.resumeURL) }
+        let parts = fetcher.stream(resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
+                                   idleTimeout: idle)
         return reader.read(parts.take(until: stop), lastEventID: lastEventID)
             .buffer(count: Self.batchSize, time: Self.batchDelay, scheduler: scheduler)
             .flatMap(.concat) { signals -> Observable<SyncStep> in
                 let waitsForJQ = format.waitsForJQ
                 let make = { @Sendable () throws -> SyncStep? in try batch(of: signals, progress: progress) }
-                let step = waitsForJQ ? fetcher.blocking(make) : Observable.deferred { .just(try make()) }
-                return step.compactMap { $0 }
+                let step = (waitsForJQ ? fetcher.blocking(make) : Observable.deferred { .just(try make()) }).compactMap { $0 }
+                // Connected: first what the stream sent while no connection was open (the events
+                // that arrive meanwhile wait; an entry met in both is delivered once).
+                guard let catchUp, signals.contains(where: { if case .connected = $0 { true } else { false } }) else { return step }
+                return .concat([catchingUp(catchUp), step])
             }
+    }
+
+    /// The catch-up after a connection: its pages' new entries, oldest first, as batches. A
+    /// catch-up that fails is said (a warning) and the stream goes on: it is a courtesy.
+    private func catchingUp(_ catchUp: StreamCatchUp) -> Observable<SyncStep> {
+        let url: Observable<String> = .deferred {
+            switch catchUp.paging {
+            case .once: return .just(catchUp.url)
+            case .minID:
+                // Nothing stored yet: nothing to catch up to (the stream starts the feed).
+                guard let newest = try newestStoredID() else { return .empty() }
+                return .just(URLQuery.setting("min_id", to: newest, in: URLQuery.setting("limit", to: "40", in: catchUp.url)))
+            }
+        }
+        let shown = Redaction.maskingSecrets(in: catchUp.url)
+        return url.flatMap(.concat) { url in catchUpPage(url, number: 1, catchUp) }
+            .catch { error in .just(.warning("catch-up from \(shown) failed: \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")) }
+    }
+
+    private func catchUpPage(_ url: String, number: Int, _ catchUp: StreamCatchUp) -> Observable<SyncStep> {
+        fetcher.get(url, feed: record.registration).flatMap(.concat) { response -> Observable<SyncStep> in
+            let read = { @Sendable () throws -> FeedPage in try catchUp.format.page(from: response) }
+            let page = catchUp.format.waitsForJQ ? fetcher.blocking(read) : Observable.deferred { .just(try read()) }
+            return page.flatMap(.concat) { page -> Observable<SyncStep> in
+                let fetchedAt = now(), stamp = Timestamp.format(fetchedAt)
+                let stored = try storedIDs(page.items.map(\.id))
+                var seen = Set<String>()
+                // A timeline answers newest first: delivered oldest first, as every sync.
+                let entries = page.items.reversed().filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+                    .map { $0.entry(feed: record.name, fetchedAt: stamp) }
+                let step = SyncStep.batch(FetchedBatch(entries: entries, complete: FetchCommit(
+                    fetchedAt: fetchedAt, skipped: .add(page.skipped.count), filtered: .add(page.filtered), kept: .add(page.items.count))))
+                guard catchUp.paging == .minID, number < catchUp.maxPages, let newest = page.items.first?.id else { return .just(step) }
+                return .concat([.just(step), catchUpPage(URLQuery.setting("min_id", to: newest, in: url), number: number + 1, catchUp)])
+            }
+        }
     }
 
     /// The batch of new entries `signals` hold, with the position after them; nil when they
@@ -181,6 +233,12 @@ package struct StreamSync: Sendable {
             entries.append(item.entry(feed: record.name, fetchedAt: stamp))
         }
         var position: StreamPosition? = StreamPosition(lastEventID: lastEventID, lastEventAt: lastEventAt)
+        // An NDJSON stream's cursor, read from the batch as a json feed reads its next page's.
+        var resume = FetchCommit.Cursor.keep
+        if reader.format == .jsonLines, let next = page.next {
+            resume = .set(next)
+            progress.withLock { $0.resumeURL = next }
+        }
         if let budget {
             let allowed = budget.take(entries.count)
             if allowed < entries.count {
@@ -193,10 +251,11 @@ package struct StreamSync: Sendable {
             return !progress.counted
         }
         func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
-        let complete = FetchCommit(fetchedAt: fetchedAt, skipped: count(page.skipped.count), filtered: count(page.filtered),
-                                   kept: count(page.items.count), stream: position)
+        let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped.count),
+                                   filtered: count(page.filtered), kept: count(page.items.count), stream: position)
         var inPart = complete
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
+        inPart.resume = .keep
         let partial = inPart
         return .batch(FetchedBatch(entries: entries, complete: complete, partial: { _ in partial }))
     }

@@ -25,17 +25,24 @@ public struct FeedExpressions: Sendable, Equatable {
     /// A Server-Sent Events feed's event types (`--event`, repeatable); nil: every event whose
     /// data is a JSON object.
     public var events: [String]?
+    /// A stream feed's catch-up (`--catch-up URL`): a polled URL read after every connection,
+    /// for what the stream sent while no connection was open; its items by `catchUpItems`
+    /// (`--catch-up-items`, default `.[]`) and the feed's own field expressions.
+    public var catchUp: String?
+    public var catchUpItems: String?
 
     public init(
         items: String? = nil, id: String? = nil, title: String? = nil, text: String? = nil, url: String? = nil,
         author: String? = nil, published: String? = nil, nextURL: String? = nil, cursor: String? = nil,
         cursorParam: String? = nil, pageParam: String? = nil, firstPage: Int? = nil, filter: String? = nil,
-        events: [String]? = nil
+        events: [String]? = nil, catchUp: String? = nil, catchUpItems: String? = nil
     ) {
         (self.items, self.id, self.title, self.text, self.url, self.author, self.published) = (items, id, title, text, url, author, published)
         (self.nextURL, self.cursor, self.cursorParam, self.pageParam, self.firstPage) = (nextURL, cursor, cursorParam, pageParam, firstPage)
         self.filter = filter
         self.events = events
+        self.catchUp = catchUp
+        self.catchUpItems = catchUpItems
     }
 
     /// Each member: its name in the stored object and `feeds list --json`, its option, and the
@@ -46,6 +53,7 @@ public struct FeedExpressions: Sendable, Equatable {
         ("published", "--published", true, \.published), ("next_url", "--next-url", true, \.nextURL),
         ("cursor", "--cursor", true, \.cursor), ("cursor_param", "--cursor-param", false, \.cursorParam),
         ("page_param", "--page-param", false, \.pageParam), ("filter", "--filter", true, \.filter),
+        ("catch_up", "--catch-up", false, \.catchUp), ("catch_up_items", "--catch-up-items", true, \.catchUpItems),
     ]
 
     /// Whether nothing is set.
@@ -57,6 +65,8 @@ public struct FeedExpressions: Sendable, Equatable {
         var mapping = self
         mapping.filter = nil
         mapping.events = nil
+        mapping.catchUp = nil
+        mapping.catchUpItems = nil
         return !mapping.isEmpty
     }
 
