@@ -5,8 +5,8 @@ import FeedReactor
 import FeedTerminal
 
 /// `feedcli follow [FEED…]`: connects to the stream feeds (all when none is named), prints each
-/// new entry as it arrives and commits it once printed (in small groups: at most 100 entries or
-/// 200 ms), reconnecting after every drop from the last event id, until Ctrl-C, SIGTERM or a
+/// new entry as it arrives and commits it once printed (in small groups: what arrived together,
+/// at most 100 entries), reconnecting after every drop from the last event id, until Ctrl-C, SIGTERM or a
 /// limit ends the session: then 0, with everything printed committed. A feed that fails for good
 /// (401, 404, a wrong Content-Type) is said on stderr and the others go on; the status is the
 /// most serious such failure's.

@@ -47,6 +47,11 @@ extension FeedStore {
                 ])
                 if db.changes > 0 { inserted.append(entry) }
             }
+            // The feed's counts, once for the batch (a trigger a row cost a third of each insert).
+            if !inserted.isEmpty {
+                try db.statement("UPDATE feed SET entry_count = entry_count + ?, unread_count = unread_count + ? WHERE name = ?")
+                    .run([.integer(Int64(inserted.count)), .integer(Int64(inserted.count { !$0.read })), .text(feed)])
+            }
             return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
         }
     }

@@ -3,8 +3,8 @@ import FeedReactive
 import Synchronization
 import Testing
 
-/// The operators a live stream is built of, on a virtual clock: groups by count or time, a
-/// graceful end on a trigger, and the reconnection schedule.
+/// The parts a live stream is built of: groups of what arrived together, a graceful end on a
+/// trigger, and the reconnection schedule (on a virtual clock).
 @Suite("Stream operators")
 struct StreamOperatorTests {
     /// A source the test drives by hand.
@@ -20,31 +20,14 @@ struct StreamOperatorTests {
         var isSubscribed: Bool { observer.withLock { $0 != nil } }
     }
 
-    @Test func bufferEmitsAFullGroupAtOnceAndARestAfterItsTime() {
-        let source = Source(), scheduler = TestScheduler(), groups = Recorder<[Int]>()
-        source.observable.buffer(count: 3, time: .milliseconds(200), scheduler: scheduler).subscribe(groups.handler)
-        for n in 1...4 { source.send(.next(n)) }
-        #expect(groups.elements == [[1, 2, 3]], "a full group goes at once")
-        scheduler.advance(by: .milliseconds(199))
-        #expect(groups.elements == [[1, 2, 3]])
-        scheduler.advance(by: .milliseconds(1))
-        #expect(groups.elements == [[1, 2, 3], [4]], "200 ms after its first element")
-        scheduler.advance(by: .seconds(10))
-        #expect(groups.elements.count == 2, "no empty group")
-        source.send(.next(5))
-        source.send(.completed)
-        #expect(groups.elements == [[1, 2, 3], [4], [5]] && groups.isCompleted, "what is held goes before the end")
-        #expect(scheduler.requestedDelays == [.milliseconds(200), .milliseconds(200), .milliseconds(200)])
-    }
-
-    @Test func bufferHandsOnWhatItHoldsBeforeAFailure() {
-        let source = Source(), scheduler = TestScheduler(), groups = Recorder<[Int]>()
-        source.observable.buffer(count: 100, time: .seconds(1), scheduler: scheduler).subscribe(groups.handler)
-        source.send(.next(1))
-        source.send(.failed(TestFailure()))
-        #expect(groups.elements == [[1]] && groups.error is TestFailure)
-        scheduler.advance(by: .seconds(5))
-        #expect(groups.elements == [[1]], "the timer of a finished group does nothing")
+    @Test func aChunksSignalsAreCutIntoGroupsOfAtMostAHundredItems() {
+        func item(_ n: Int) -> StreamSignal { .item(StreamItem(json: Array("{\"id\":\(n)}".utf8), lastEventID: nil, arrivedAt: .distantPast)) }
+        let signals: [StreamSignal] = [.retry(.seconds(1))] + (1...250).map(item) + [.ignored(why: "x", lastEventID: "9")]
+        let groups = StreamSync.groups(of: signals)
+        let itemCounts = groups.map { $0.count { if case .item = $0 { true } else { false } } }
+        #expect(itemCounts == [100, 100, 50])
+        #expect(groups.flatMap { $0 }.count == signals.count, "nothing lost, nothing doubled, in order")
+        #expect(StreamSync.groups(of: [item(1)]).count == 1, "an event alone is a group of its own, at once")
     }
 
     @Test func takeUntilEndsGracefullyAndLetsTheSourceGo() {
@@ -59,8 +42,6 @@ struct StreamOperatorTests {
         Source().observable.take(until: trigger.observable).subscribe(late.handler)
         #expect(late.isCompleted, "a trigger that fired already ends at once")
     }
-
-    struct TestFailure: Error {}
 
     @Test func reconnectionWaitsTheServersRetryDoublingToThirtySecondsAndStartsOverWhenHealthy() {
         var reconnection = StreamReconnection()

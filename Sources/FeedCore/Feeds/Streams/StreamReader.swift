@@ -28,8 +28,9 @@ package struct StreamReader: Sendable {
     }
 
     /// The signals of `parts`, one connection's response, for a stream that stood at
-    /// `lastEventID`.
-    package func read(_ parts: Observable<HTTPStreamPart>, lastEventID: String?) -> Observable<StreamSignal> {
+    /// `lastEventID`: those of each chunk of bytes together, as they arrived (what came together
+    /// is delivered together; what comes alone, at once).
+    package func read(_ parts: Observable<HTTPStreamPart>, lastEventID: String?) -> Observable<[StreamSignal]> {
         Observable { observer in
             let state = Locked(ReadState(format: format, maxEventSize: maxEventSize, lastEventID: lastEventID ?? ""))
             return parts.subscribe { event in
@@ -37,12 +38,13 @@ package struct StreamReader: Sendable {
                 case .next(.head(let head)):
                     do {
                         try check(head)
-                        observer.next(.connected(head))
+                        observer.next([.connected(head)])
                     } catch {
                         observer.fail(error)
                     }
                 case .next(.bytes(let bytes)):
-                    for signal in state.withLock({ $0.signals(of: bytes, reader: self) }) { observer.next(signal) }
+                    let signals = state.withLock { $0.signals(of: bytes, reader: self) }
+                    if !signals.isEmpty { observer.next(signals) }
                 case .failed(let error):
                     observer.fail(error)
                 case .completed:

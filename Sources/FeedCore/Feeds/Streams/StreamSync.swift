@@ -5,8 +5,10 @@ import FeedReactive
 import FoundationEssentials
 
 /// Reading a stream feed (`sse`, `ndjson` and their presets): its connection's items in batches
-/// (at most `batchSize` items, or what came within `batchDelay`), each turned into new entries
-/// the reactor prints and then commits with the stream's position, as `SyncStep.batch`.
+/// (what arrived together, at most `batchSize` items), each turned into new entries the reactor
+/// prints and then commits with the stream's position, as `SyncStep.batch`. A batch is never
+/// held back waiting for more: an event that comes alone is printed as it comes, and a fast
+/// stream's chunks make batches of their own size.
 ///
 /// An item becomes an entry as an item of a page would: a batch is read as one page (a JSON
 /// array of the items' objects) by the feed's format (`linked`'s rules, or the feed's jq
@@ -56,7 +58,6 @@ package struct StreamSync: Sendable {
     }
 
     package static let batchSize = 100
-    package static let batchDelay: Duration = .milliseconds(200)
 
     /// One connection from the stored position, read until `idle` passes without a byte (then
     /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
@@ -147,16 +148,33 @@ package struct StreamSync: Sendable {
         let parts = fetcher.stream(resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
                                    idleTimeout: idle)
         return reader.read(parts.take(until: stop), lastEventID: lastEventID)
-            .buffer(count: Self.batchSize, time: Self.batchDelay, scheduler: scheduler)
             .flatMap(.concat) { signals -> Observable<SyncStep> in
-                let waitsForJQ = format.waitsForJQ
-                let make = { @Sendable () throws -> SyncStep? in try batch(of: signals, progress: progress) }
-                let step = (waitsForJQ ? fetcher.blocking(make) : Observable.deferred { .just(try make()) }).compactMap { $0 }
+                let steps = Observable.concat(Self.groups(of: signals).map { group in
+                    let make = { @Sendable () throws -> SyncStep? in try batch(of: group, progress: progress) }
+                    return (format.waitsForJQ ? fetcher.blocking(make) : Observable.deferred { .just(try make()) }).compactMap { $0 }
+                })
                 // Connected: first what the stream sent while no connection was open (the events
                 // that arrive meanwhile wait; an entry met in both is delivered once).
-                guard let catchUp, signals.contains(where: { if case .connected = $0 { true } else { false } }) else { return step }
-                return .concat([catchingUp(catchUp), step])
+                guard let catchUp, signals.contains(where: { if case .connected = $0 { true } else { false } }) else { return steps }
+                return .concat([catchingUp(catchUp), steps])
             }
+    }
+
+    /// `signals` cut into groups of at most `batchSize` items, in order.
+    package static func groups(of signals: [StreamSignal]) -> [[StreamSignal]] {
+        var groups: [[StreamSignal]] = [[]]
+        var items = 0
+        for signal in signals {
+            if case .item = signal {
+                if items == batchSize {
+                    groups.append([])
+                    items = 0
+                }
+                items += 1
+            }
+            groups[groups.count - 1].append(signal)
+        }
+        return groups
     }
 
     /// The catch-up after a connection: its pages' new entries, oldest first, as batches. A
@@ -225,11 +243,13 @@ package struct StreamSync: Sendable {
         }
         body.append(UInt8(ascii: "]"))
         let page = try format.page(from: HTTPResponse(status: 200, body: Data(body), effectiveURL: record.registration.url))
+        // Each item read once: a page's items are read from its body each time they are asked for.
+        let read = Array(page.items)
         var seen = Set<String>()
-        let stored = try storedIDs(page.items.map(\.id))
+        let stored = try storedIDs(read.map(\.id))
         var entries: [Entry] = []
         let stamp = Timestamp.format(fetchedAt)
-        for item in page.items where !stored.contains(item.id) && seen.insert(item.id).inserted {
+        for item in read where !stored.contains(item.id) && seen.insert(item.id).inserted {
             entries.append(item.entry(feed: record.name, fetchedAt: stamp))
         }
         var position: StreamPosition? = StreamPosition(lastEventID: lastEventID, lastEventAt: lastEventAt)
@@ -252,7 +272,7 @@ package struct StreamSync: Sendable {
         }
         func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
         let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped.count),
-                                   filtered: count(page.filtered), kept: count(page.items.count), stream: position)
+                                   filtered: count(page.filtered), kept: count(read.count), stream: position)
         var inPart = complete
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
         inPart.resume = .keep

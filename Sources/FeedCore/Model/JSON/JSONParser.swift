@@ -341,6 +341,16 @@ struct JSONReader {
         return start..<position
     }
 
+    /// `bytes` as a string when they are valid UTF-8, else nil. What `String(validating:as:)`
+    /// says, at a fraction of its cost: that initializer took 1,000 instructions a string, most
+    /// of them instantiating generic metadata at run time (callgrind: 14% of following a stream).
+    /// Decoding repairs a bad sequence with U+FFFD, so the text equals the bytes exactly when
+    /// they were valid.
+    private static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.count == bytes.count && text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
     /// A string's value; the cursor is on its opening quote.
     private mutating func stringValue() throws(JSONSyntaxError) -> JSON {
         position += 1
@@ -351,7 +361,7 @@ struct JSONReader {
             if byte == UInt8(ascii: "\"") {
                 defer { position += 1 }
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-                if let text = String(validating: raw, as: UTF8.self) { return .string(text) }
+                if let text = Self.validUTF8(raw) { return .string(text) }
                 return .inexactString(.reading(replaced: Array(raw), marked: nil))
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -371,7 +381,7 @@ struct JSONReader {
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                if marked == nil, let text = String(validating: decoded, as: UTF8.self) { return .string(text) }
+                if marked == nil, let text = decoded.withUnsafeBytes(Self.validUTF8) { return .string(text) }
                 return .inexactString(.reading(replaced: decoded, marked: marked))
             case UInt8(ascii: "\\"):
                 guard position < bytes.count else { break }
