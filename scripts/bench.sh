@@ -22,6 +22,8 @@
 #   interleaved  the sync and idle rows again, as medians of rounds that alternate curl and
 #             feedcli (and BEFORE), each run after a fresh copy of its store and a `sync` of the
 #             disk, so that no command pays for another's dirty pages or the machine's phase
+#   streams   `feedcli follow` of 100,000 events vs curl | sed | jq, its memory over 1,000,000,
+#             and an event's latency (scripts/bench-streams.sh)
 #   jq        `feedcli sync` of a preset (Reddit) page: its jq expressions run in a worker
 #             process; with BEFORE=/path/to/an/older/feedcli, also that binary (jq in
 #             process), for the contract's "at most 10 ms more"                         ≤ +10 ms
@@ -319,5 +321,7 @@ if [ -n "${BEFORE:-}" ]; then
   irow idle 2 0 3.0 "sync 1,000 unchanged feeds, interleaved, BEFORE"
 fi
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
+# The live-stream rows (follow's throughput, memory and latency), measured by their own script.
+FEEDCLI="$feedcli" bash scripts/bench-streams.sh "$out/streams"
 echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"

@@ -167,7 +167,7 @@ package enum KindDetection {
                 case .next(.head(let head)):
                     reading.head = head
                     if StreamFormat.kind(forContentType: head.headers["Content-Type"]) != nil { reading.outcome = .success(()) }
-                case .next(.bytes(let bytes)):
+                case .next(.bytes(let bytes, _)):
                     reading.body += bytes
                     if reading.body.count > maxBodySize {
                         reading.outcome = .failure(FeedFailure.badData("\(Redaction.maskingSecrets(in: url)) answered more than \(maxBodySize) bytes"))

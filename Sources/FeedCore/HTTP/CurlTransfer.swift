@@ -16,8 +16,9 @@ package final class CurlTransfer {
         /// One `HTTPResponse` when the transfer ends.
         case whole(Observer<HTTPResponse>)
         /// The head at the first body byte (or at the end, for a body-less answer), then every
-        /// chunk of the body as curl hands it over.
-        case stream(Observer<HTTPStreamPart>)
+        /// chunk of the body as curl hands it over, no further ahead of its reader than the
+        /// backlog allows.
+        case stream(Observer<HTTPStreamPart>, StreamBacklog)
     }
 
     package let easy: UnsafeMutableRawPointer
@@ -110,10 +111,12 @@ package final class CurlTransfer {
     /// Appends body bytes, or passes a stream's on; returns a short count (which makes curl
     /// abort) past the size cap.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if case .stream(let observer) = delivery {
+        if case .stream(let observer, let backlog) = delivery {
             lastByteAt = ContinuousClock.now
             sendHead(to: observer)
-            observer.next(.bytes(Array(bytes)))
+            guard backlog.waitForRoom() else { return 0 }  // abandoned: abort the transfer
+            observer.next(.bytes(Array(bytes), receipt: backlog.handOn(bytes.count)))
+            lastByteAt = ContinuousClock.now  // a wait for the reader is not the server's silence
             return bytes.count
         }
         if body.count + bytes.count > maxBodySize {
@@ -199,7 +202,7 @@ package final class CurlTransfer {
                     observer.fail(error)
                 }
             }
-        case .stream(let observer):
+        case .stream(let observer, _):
             let error: HTTPError?
             if wentIdle {
                 error = HTTPError(.idle, message: "no byte for \(idleTimeout.map { Duration.milliseconds($0.milliseconds) } ?? .zero)")
@@ -224,7 +227,7 @@ package final class CurlTransfer {
     package func fail(_ error: HTTPError) {
         switch delivery {
         case .whole(let observer): observer.fail(error)
-        case .stream(let observer): observer.fail(error)
+        case .stream(let observer, _): observer.fail(error)
         }
     }
 

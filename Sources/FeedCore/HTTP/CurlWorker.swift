@@ -156,7 +156,7 @@ package final class CurlWorker: Sendable {
                 for case .start(_, _, let delivery) in commands {
                     switch delivery {
                     case .whole(let observer): observer.fail(Self.shutDown)
-                    case .stream(let observer): observer.fail(Self.shutDown)
+                    case .stream(let observer, _): observer.fail(Self.shutDown)
                     }
                 }
                 break
@@ -174,7 +174,7 @@ package final class CurlWorker: Sendable {
                     } catch {
                         switch delivery {
                         case .whole(let observer): observer.fail(error)
-                        case .stream(let observer): observer.fail(error)
+                        case .stream(let observer, _): observer.fail(error)
                         }
                     }
                 case .cancel(let id):

@@ -45,11 +45,15 @@ public final class HTTPClient: Sendable {
         var request = request
         if request.idleTimeout == nil { request.idleTimeout = .seconds(90) }
         return Observable { [worker, request] observer in
-            guard let id = worker.start(request, delivery: .stream(observer)) else {
+            let backlog = StreamBacklog()
+            guard let id = worker.start(request, delivery: .stream(observer, backlog)) else {
                 observer.fail(CurlWorker.shutDown)
                 return Disposables.empty
             }
-            return Disposables.create { worker.cancel(id) }
+            return Disposables.create {
+                backlog.abandon()  // a worker waiting for this reader stops waiting
+                worker.cancel(id)
+            }
         }
     }
 

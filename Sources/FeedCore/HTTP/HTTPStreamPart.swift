@@ -5,5 +5,7 @@ import FoundationEssentials
 public enum HTTPStreamPart: Sendable, Equatable {
     /// Status, headers, effective URL and `Retry-After`; the body is empty.
     case head(HTTPResponse)
-    case bytes([UInt8])
+    /// Bytes as they came; the receipt (when the client counts what is unread, `StreamBacklog`)
+    /// is let go with them once they are read.
+    case bytes([UInt8], receipt: StreamReceipt? = nil)
 }

@@ -42,7 +42,7 @@ package struct StreamReader: Sendable {
                     } catch {
                         observer.fail(error)
                     }
-                case .next(.bytes(let bytes)):
+                case .next(.bytes(let bytes, _)):
                     let signals = state.withLock { $0.signals(of: bytes, reader: self) }
                     if !signals.isEmpty { observer.next(signals) }
                 case .failed(let error):

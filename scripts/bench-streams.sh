@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The live-stream rows of the benchmark (issue 27), printed as table rows:
+#   follow    `feedcli follow --jsonl` of 100,000 small events sent as fast as loopback allows vs
+#             `curl -sN URL | sed -n 's/^data: //p' | jq -c .` printing them         ≤ 1.0×
+#   memory    the same over 1,000,000 events, peak memory                               < 64 MiB
+#   latency   events sent 20 ms apart: from the server's send to feedcli's line on
+#             stdout, median of 200                                                     ≤ 50 ms
+# Usage: FEEDCLI=/path/to/feedcli bash scripts/bench-streams.sh [OUT_DIR] (bench.sh runs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+feedcli="${FEEDCLI:?FEEDCLI=/path/to/feedcli}"
+work="$(mktemp -d)"; out="${1:-$work}"; mkdir -p "$out"
+trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+python3 - "$work/port" >/dev/null 2>&1 <<'PY' &
+# /events?n=N: N events at once (`{"id","title","body"}`), then the connection stays open
+# (`close=1`: closed, for the baseline's pipeline to end); /paced?n=N&ms=M: one every M ms, each
+# carrying the time it was sent. Generated as they are sent: a million events are not held.
+import json, socketserver, sys, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import urlparse, parse_qs
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *a): pass
+    def do_GET(self):
+        url = urlparse(self.path); q = {k: v[0] for k, v in parse_qs(url.query).items()}
+        self.send_response(200); self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close"); self.end_headers()
+        n = int(q.get("n", "1000"))
+        if self.headers.get("Last-Event-ID"): time.sleep(3600)  # a session ends by its limit
+        if url.path == "/paced":
+            for k in range(1, n + 1):
+                time.sleep(int(q.get("ms", "20")) / 1000)
+                self.wfile.write(("id: %d\ndata: %s\n\n" % (k, json.dumps({"id": str(k), "sent": time.time()}))).encode())
+                self.wfile.flush()
+        else:
+            chunk = []
+            for k in range(1, n + 1):
+                chunk.append("id: %d\ndata: {\"id\":\"%d\",\"title\":\"event %d\",\"body\":\"text of event %d\"}\n\n" % (k, k, k, k))
+                if len(chunk) == 1000: self.wfile.write("".join(chunk).encode()); chunk = []
+            self.wfile.write("".join(chunk).encode())
+        self.wfile.flush()
+        if "close" not in q: time.sleep(3600)
+class S(socketserver.ThreadingMixIn, HTTPServer): daemon_threads = True
+s = S(("127.0.0.1", 0), H)
+open(sys.argv[1], "w").write(str(s.server_address[1]))
+s.serve_forever()
+PY
+server=$!
+for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+port=$(cat "$work/port")
+fresh="rm -rf $work/f.sqlite $work/f.sqlite-wal $work/f.sqlite-shm $work/f.sqlite.locks; $feedcli feeds add e http://127.0.0.1:$port/events?n=100000 --kind sse --state $work/f.sqlite"
+hyperfine --style basic --runs 5 --warmup 1 --export-json "$out/follow.json" \
+  --prepare "sh -c '$fresh'" "$feedcli follow --max-entries 100000 --jsonl --state $work/f.sqlite" \
+  "sh -c \"curl -sN 'http://127.0.0.1:$port/events?n=100000&close=1' | sed -n 's/^data: //p' | jq -c . >/dev/null\"" >/dev/null 2>&1
+f=$(jq -r '.results[0].mean' "$out/follow.json"); b=$(jq -r '.results[1].mean' "$out/follow.json")
+printf '| follow --jsonl of 100,000 events vs curl -sN | sed | jq -c | %.0f ms | %.0f ms | %s× | ≤ 1.0× (%s) |\n' \
+  "$(python3 -c "print($f*1000)")" "$(python3 -c "print($b*1000)")" "$(python3 -c "print(f'{$f/$b:.2f}')")" \
+  "$(python3 -c "print('met' if $f/$b <= 1.0 else 'NOT met')")"
+sh -c "rm -rf $work/m.sqlite*; $feedcli feeds add e 'http://127.0.0.1:$port/events?n=1000000' --kind sse --state $work/m.sqlite"
+peak=$(/usr/bin/time -f %M "$feedcli" follow --max-entries 1000000 --jsonl --state "$work/m.sqlite" 2>&1 >/dev/null | tail -n 1)
+printf '| follow of 1,000,000 events, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak / 1024))"
+sh -c "rm -rf $work/p.sqlite*; $feedcli feeds add e 'http://127.0.0.1:$port/paced?n=200&ms=20' --kind sse --state $work/p.sqlite"
+latency=$("$feedcli" follow --max-entries 200 --jsonl --state "$work/p.sqlite" | python3 -c '
+import json, statistics, sys, time
+delays = []
+for line in sys.stdin:
+    delays.append((time.time() - json.loads(line)["source"]["sent"]) * 1000)
+print(f"{statistics.median(delays):.1f} ms (90th percentile {sorted(delays)[int(len(delays) * 0.9)]:.1f} ms)")')
+printf '| an event printed after its send, median of 200 paced 20 ms apart | %s | | | ≤ 50 ms |\n' "$latency"
