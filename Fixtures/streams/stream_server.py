@@ -56,6 +56,15 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
 
+    def json(self, value):
+        """A whole JSON answer (not a stream)."""
+        body = json.dumps(value).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def send(self, text):
         self.wfile.write(text.encode())
         self.wfile.flush()
@@ -64,36 +73,15 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         number = lambda name, default: float(query.get(name, default))
-        if url.path == "/log":
+        if url.path in ("/log", "/timeline-log"):
             with LOCK:
-                body = json.dumps(LOG).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        if url.path == "/timeline-log":
-            with LOCK:
-                body = json.dumps(TIMELINE_LOG).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+                return self.json(LOG if url.path == "/log" else TIMELINE_LOG)
         if url.path == "/api/v1/timelines/public":
             newer = int(query.get("min_id", "0"))
             with LOCK:
                 TIMELINE_LOG.append(query.get("min_id"))
             page = [status(n) for n in range(1001, 1010) if n > newer][:2]
-            body = json.dumps(list(reversed(page))).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.json(list(reversed(page)))
         if url.path.startswith("/status/"):
             code = int(url.path.rsplit("/", 1)[1])
             with LOCK:
@@ -105,13 +93,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         if url.path == "/wrongtype":
-            body = b'[{"id":"1"}]'
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.json([{"id": "1"}])
         with LOCK:
             LOG.append(self.headers.get("Last-Event-ID"))
         try:

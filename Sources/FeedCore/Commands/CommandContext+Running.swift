@@ -53,6 +53,17 @@ extension CommandContext {
         return try body(http)
     }
 
+    /// Ends the printer's output (a JSON array's `]`) unless the output itself failed; a failed
+    /// write now is 74, everything printed having been committed.
+    func finishPrinting(_ printer: EntryPrinter, after state: FeedReactorState) throws {
+        if case .output? = state.failure { return }
+        do throws(OutputError) {
+            try printer.finish()
+        } catch {
+            throw FeedFailure.output("cannot write to stdout (\(error)); every entry printed was committed")
+        }
+    }
+
     /// The exit status of a run that stopped as a whole (interrupted, output gone, store
     /// unusable), after saying why on stderr; nil when it ran to its end.
     func runFailure(_ state: FeedReactorState) -> Int32? {

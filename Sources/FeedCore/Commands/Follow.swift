@@ -61,13 +61,7 @@ public struct Follow: FeedcliCommand {
         let state = try context.runReactor(.follow(feeds: feeds, limits: limits), output: printer, progress: nil,
                                            stop: stop.observable)
         context.reportFeedFailures(state)
-        if case .output? = state.failure {} else {
-            do throws(OutputError) {
-                try printer.finish()
-            } catch {
-                throw FeedFailure.output("cannot write to stdout (\(error)); every entry printed was committed")
-            }
-        }
+        try context.finishPrinting(printer, after: state)
         if let failure = state.failure, failure != .interrupted {
             context.report(failure)
             return failure.exitCode

@@ -26,13 +26,7 @@ public struct Sync: FeedcliCommand {
         let state = try context.runReactor(.sync(feeds: feeds), output: printer, progress: progress)
         context.reportFeedFailures(state)
         // An interrupted run still ends its JSON array; an output that failed takes nothing more.
-        if case .output? = state.failure {} else {
-            do throws(OutputError) {
-                try printer.finish()
-            } catch {
-                throw FeedFailure.output("cannot write to stdout (\(error)); every entry printed was committed")
-            }
-        }
+        try context.finishPrinting(printer, after: state)
         if let status = context.runFailure(state) { return status }
         let failed = state.feeds.values.filter { $0.failure != nil }.count
         let new = state.newEntryCount

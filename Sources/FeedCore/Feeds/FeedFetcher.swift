@@ -47,13 +47,7 @@ package struct FeedFetcher: FeedFetching {
 
     package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
-        if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
-            return .fail(FeedFailure.configuration(
-                "feed \(feed.name) takes its token from $\(variable), which is not set"))
-        }
-        if let token = token(for: feed), URLOrigin.sharesCredentials(url, with: feed.url) {
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        }
+        do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
         if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let date = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
         let logger = self.logger
@@ -110,15 +104,9 @@ package struct FeedFetcher: FeedFetching {
     }
 
     package func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
-        if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
-            return .fail(FeedFailure.configuration(
-                "feed \(feed.name) takes its token from $\(variable), which is not set"))
-        }
         var request = HTTPRequest(url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
                                   idleTimeout: idleTimeout)
-        if let token = token(for: feed), URLOrigin.sharesCredentials(url, with: feed.url) {
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        }
+        do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
         let accept = feed.kind.streamFormat == .jsonLines ? "application/x-ndjson, application/jsonl" : "text/event-stream"
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "Cache-Control", value: "no-cache")
@@ -156,6 +144,17 @@ package struct FeedFetcher: FeedFetching {
 
     /// Where pages wait for their jq workers: one thread each (at most `--jobs` at once).
     private static let blockingQueue = DispatchQueue(label: "feedcli.jq", attributes: .concurrent)
+
+    /// Adds the feed's bearer token to `request` when its URL shares the feed URL's origin; a
+    /// feed whose token variable is unset fails (78) before any request.
+    private func authorize(_ request: inout HTTPRequest, feed: FeedRegistration) throws(FeedFailure) {
+        if let variable = feed.tokenEnv, environment[variable]?.isEmpty != false {
+            throw .configuration("feed \(feed.name) takes its token from $\(variable), which is not set")
+        }
+        if let token = token(for: feed), URLOrigin.sharesCredentials(request.url, with: feed.url) {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+    }
 
     /// The bearer token: the feed's own variable when it names one, else `FEEDCLI_TOKEN`.
     private func token(for feed: FeedRegistration) -> String? {

@@ -140,17 +140,6 @@ struct FastReactorTests {
 }
 
 /// Wraps a reactor to record the mutations reduce sees, through `transform(mutation:)`.
-fileprivate struct RecordingReactor: Reactor {
-    let base: FeedReactor
-    let mutations: Locked<[FeedMutation]>
-    var initialState: FeedReactorState { base.initialState }
-    func mutate(action: FeedAction) -> Observable<FeedMutation> { base.mutate(action: action) }
-    func reduce(state: inout FeedReactorState, mutation: FeedMutation) { base.reduce(state: &state, mutation: mutation) }
-    func mutation(for error: any Error, action: FeedAction) -> FeedMutation { base.mutation(for: error, action: action) }
-    func transform(mutation: Observable<FeedMutation>) -> Observable<FeedMutation> {
-        mutation.handleEvents(onNext: { [mutations] mutation in mutations.withLock { $0.append(mutation) } })
-    }
-}
 
 extension FeedMutation {
     /// The mutation's case, with the activity's, for asserting sequences.

@@ -61,7 +61,7 @@ struct StreamReactorTests {
         let mutations = Locked<[FeedMutation]>([])
         let environment = FeedEnvironment(store: store, fetcher: fetcher, output: EntryPrinter(format: .jsonl, layout: .list, sink: BufferSink()),
                                           now: { Self.now }, tracksActivity: false, scheduler: scheduler, random: { 0 })
-        let host = ReactorHost(reactor: Recording(base: FeedReactor(environment: environment), mutations: mutations))
+        let host = ReactorHost(reactor: RecordingReactor(base: FeedReactor(environment: environment), mutations: mutations))
         let done = Locked(false)
         host.send(.follow(feeds: [], limits: limits)) { done.withLock { $0 = true } }
         for _ in 0..<100 where !done.value { drive(scheduler) }
@@ -106,17 +106,5 @@ struct StreamReactorTests {
         #expect(scheduler.requestedDelays.contains(.seconds(10)))
         let waits = scheduler.requestedDelays.filter { $0 != .seconds(10) && $0 != .milliseconds(200) }
         #expect(Array(waits.prefix(4)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)], "backoff doubles: \(waits)")
-    }
-}
-
-private struct Recording: Reactor {
-    let base: FeedReactor
-    let mutations: Locked<[FeedMutation]>
-    var initialState: FeedReactorState { base.initialState }
-    func mutate(action: FeedAction) -> Observable<FeedMutation> { base.mutate(action: action) }
-    func reduce(state: inout FeedReactorState, mutation: FeedMutation) { base.reduce(state: &state, mutation: mutation) }
-    func mutation(for error: any Error, action: FeedAction) -> FeedMutation { base.mutation(for: error, action: action) }
-    func transform(mutation: Observable<FeedMutation>) -> Observable<FeedMutation> {
-        mutation.handleEvents(onNext: { [mutations] mutation in mutations.withLock { $0.append(mutation) } })
     }
 }
