@@ -96,6 +96,27 @@ struct StreamTests {
         #expect(again.status == 0 && again.stdout.isEmpty, "nothing is delivered twice")
     }
 
+    @Test func aKilledFollowLosesNothingAndDeliversNothingTwice() throws {
+        try session.add("ev", base + "/sse?count=3&hold=60", kind: "sse")
+        let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
+        var committed = 0
+        for _ in 0..<400 where committed < 3 {
+            committed = (try? session.requireStatus("ev"))?["entries"] as? Int ?? 0
+            if committed < 3 { usleep(25_000) }
+        }
+        kill(started.process.processIdentifier, SIGKILL)  // no handler runs: the store is as it was left
+        let killed = started.finish()
+        #expect(committed == 3)
+        #expect(killed.status == SIGKILL, "killed, not ended")
+        #expect(Set(ids(killed.stdout)).isSubset(of: ["1", "2", "3"]))
+        // The next session starts from the stored position (Last-Event-ID 3): the server replays
+        // nothing older, and nothing stored is printed again.
+        let next = try session.feedcli("follow", "--until-idle", "1s", "--jsonl")
+        #expect(next.status == 0 && next.stdout.isEmpty, "\(next.stderr)")
+        #expect(try lastEventIDs().last == "3")
+        #expect(try session.requireStatus("ev")["entries"] as? Int == 3)
+    }
+
     @Test func aServerThatAnswers204EndsTheStreamForGood() throws {
         try session.add("gone", base + "/status/204", kind: "sse")
         let run = try session.feedcli("follow")
