@@ -3,7 +3,8 @@ import Testing
 
 /// The event-stream parser against the cases of the web-platform-tests (`eventsource/format-*`,
 /// transcribed: each test's stream as its server sends it, and the events a browser must
-/// dispatch), and the rules the WHATWG standard states that those tests leave out. Every case is
+/// dispatch), LaunchDarkly's sse-contract-tests (parsing, line ends, BOM), and the rules the
+/// WHATWG standard states that those tests leave out. Every case is
 /// also fed cut at every byte: a stream's events never depend on where its chunks end.
 @Suite("Server-Sent Events: the WHATWG parser")
 struct ServerSentEventParserTests {
@@ -71,6 +72,83 @@ struct ServerSentEventParserTests {
              events: [.init(data: "a", lastEventID: "9"), .init(data: "b")], lastEventID: ""),
         Case(name: "unknown field", stream: Array("foo: bar\ndata: a\n\n".utf8), events: [.init(data: "a")]),
     ]
+
+    /// LaunchDarkly's sse-contract-tests (`ssetests/tests_basic_parsing.go`, `tests_linefeeds.go`,
+    /// `tests_bom.go`), transcribed: each test's stream and the events it requires.
+    static let launchDarkly: [Case] = {
+        var cases: [Case] = [
+            Case(name: "one-line message", stream: Array("data: Hello\n\n".utf8), events: [.init(data: "Hello")]),
+            Case(name: "two one-line messages", stream: Array("data: Hello\n\ndata: World\n\n".utf8),
+                 events: [.init(data: "Hello"), .init(data: "World")]),
+            Case(name: "one two-line message", stream: Array("data: Hello\ndata:World\n\n".utf8), events: [.init(data: "Hello\nWorld")]),
+            Case(name: "empty data", stream: Array("data:\n\n".utf8), events: [.init(data: "")]),
+            Case(name: "event with specific type", stream: Array("event: greeting\ndata: Hello\n\n".utf8),
+                 events: [.init(type: "greeting", data: "Hello")]),
+            Case(name: "event with ID", stream: Array("id: abc\ndata: Hello\n\n".utf8), events: [.init(data: "Hello", lastEventID: "abc")],
+                 lastEventID: "abc"),
+            Case(name: "event with type and ID", stream: Array("event: greeting\nid: abc\ndata: Hello\n\n".utf8),
+                 events: [.init(type: "greeting", data: "Hello", lastEventID: "abc")], lastEventID: "abc"),
+            Case(name: "ID field is ignored if it contains a null", stream: Array("id: a\0bc\ndata: Hello\n\n".utf8),
+                 events: [.init(data: "Hello")]),
+            Case(name: "last ID persists if not overridden", stream: Array("id: abc\ndata: first\n\ndata: second\n\n".utf8),
+                 events: [.init(data: "first", lastEventID: "abc"), .init(data: "second", lastEventID: "abc")], lastEventID: "abc"),
+            Case(name: "last ID can be overridden by an empty value", stream: Array("id: abc\ndata: first\n\nid: \ndata: second\n\n".utf8),
+                 events: [.init(data: "first", lastEventID: "abc"), .init(data: "second")]),
+            Case(name: "fields in reverse order", stream: Array("data: Hello\nid: abc\nevent: greeting\n\n".utf8),
+                 events: [.init(type: "greeting", data: "Hello", lastEventID: "abc")], lastEventID: "abc"),
+            Case(name: "unknown field is ignored", stream: Array("event: greeting\ncolor: blue\ndata: Hello\n\n".utf8),
+                 events: [.init(type: "greeting", data: "Hello")]),
+            Case(name: "fields without leading space", stream: Array("event:greeting\ndata:Hello\n\n".utf8),
+                 events: [.init(type: "greeting", data: "Hello")]),
+            Case(name: "fields with extra leading space", stream: Array("event:  greeting\ndata:  Hello\n\n".utf8),
+                 events: [.init(type: " greeting", data: " Hello")]),
+            Case(name: "field with no colon", stream: Array("data\n\ndata\ndata\n\n".utf8), events: [.init(data: ""), .init(data: "\n")]),
+            Case(name: "multi-byte characters", stream: Array("data: €豆腐\n\n".utf8), events: [.init(data: "€豆腐")]),
+            Case(name: "many messages in rapid succession", stream: Array((0..<100).map { "data: message \($0)\n\n" }.joined().utf8),
+                 events: (0..<100).map { .init(data: "message \($0)") }),
+            Case(name: "CRLF where CR is the end of a chunk", stream: Array("data: Hello\r\ndata: World\r\n\r\ndata: OK\r\n\r\n".utf8),
+                 events: [.init(data: "Hello\nWorld"), .init(data: "OK")]),
+            Case(name: "BOM at start of stream is stripped", stream: Array("\u{FEFF}data: Hello\n\n".utf8), events: [.init(data: "Hello")]),
+            Case(name: "BOM only stripped at stream start", stream: Array("data: First\n\ndata: \u{FEFF}Second\n\n".utf8),
+                 events: [.init(data: "First"), .init(data: "\u{FEFF}Second")]),
+            Case(name: "only the first BOM is stripped", stream: Array("\u{FEFF}data: \u{FEFF}Hello\n\n".utf8),
+                 events: [.init(data: "\u{FEFF}Hello")]),
+            Case(name: "BOM with a comment at start", stream: Array("\u{FEFF}:comment\ndata: Hello\n\n".utf8), events: [.init(data: "Hello")]),
+            Case(name: "BOM does not affect empty data", stream: Array("\u{FEFF}data:\n\n".utf8), events: [.init(data: "")]),
+        ]
+        // tests_linefeeds.go: each shape with LF, CRLF and CR as the line end.
+        for (name, end) in [("LF", "\n"), ("CRLF", "\r\n"), ("CR", "\r")] {
+            let shapes: [(String, String, [ServerSentEvent])] = [
+                ("one-line event", "data: event 1" + end + end, [.init(data: "event 1")]),
+                ("one-line event + two-line event", "data: event 1" + end + end + "data: event 2 line 1" + end + "data: event 2 line 2" + end + end,
+                 [.init(data: "event 1"), .init(data: "event 2 line 1\nevent 2 line 2")]),
+                ("3-line event with empty line at beginning", "data:" + end + "data: line2" + end + "data: line3" + end + end,
+                 [.init(data: "\nline2\nline3")]),
+                ("3-line event with empty line in middle", "data: line1" + end + "data:" + end + "data: line3" + end + end,
+                 [.init(data: "line1\n\nline3")]),
+                ("ignores 1 extra empty line", "data: event 1" + end + end + end + "data: event 2" + end + end,
+                 [.init(data: "event 1"), .init(data: "event 2")]),
+                ("ignores 2 extra empty lines", "data: event 1" + end + end + end + end + "data: event 2" + end + end,
+                 [.init(data: "event 1"), .init(data: "event 2")]),
+            ]
+            cases += shapes.map { Case(name: "\(name) separator, \($0.0)", stream: Array($0.1.utf8), events: $0.2) }
+        }
+        return cases
+    }()
+
+    @Test(arguments: launchDarkly)
+    func dispatchesWhatLaunchDarklysContractTestsRequire(_ test: Case) {
+        var parser = ServerSentEventParser()
+        #expect(parser.parse(test.stream) == test.events.map { .event($0) })
+        #expect(parser.lastEventID == test.lastEventID)
+        for size in [1, 2] {  // as the contract tests send them: in chunks of one and two bytes
+            var chunked = ServerSentEventParser()
+            let outputs = stride(from: 0, to: test.stream.count, by: size).flatMap { start in
+                chunked.parse(test.stream[start..<min(start + size, test.stream.count)])
+            }
+            #expect(outputs == test.events.map { .event($0) }, "\(size)-byte chunks")
+        }
+    }
 
     @Test(arguments: cases)
     func dispatchesWhatTheStandardSays(_ test: Case) {
