@@ -110,7 +110,11 @@ package struct FeedFetcher: FeedFetching {
         let accept = feed.kind.streamFormat == .jsonLines ? "application/x-ndjson, application/jsonl" : "text/event-stream"
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "Cache-Control", value: "no-cache")
-        if let lastEventID, !lastEventID.isEmpty { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        // An id never holds a line end or NUL when it comes from the stream (the parser ends
+        // lines there); one from elsewhere (an edited store) that does is not sent as a header.
+        if let lastEventID, !lastEventID.isEmpty, !lastEventID.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            request.headers.add(name: "Last-Event-ID", value: lastEventID)
+        }
         let logger = self.logger
         var parts = http.stream(request)
         if logger.logLevel <= .info {

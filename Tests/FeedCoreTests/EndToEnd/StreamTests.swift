@@ -29,6 +29,16 @@ struct StreamTests {
 
     func ids(_ output: String) -> [String] { JSONLines.ids(output) }
 
+    /// Waits (up to 10 s) until the feed holds `count` entries: a running `follow`'s progress, seen
+    /// in the store, not guessed from a time. Whether it came to that.
+    func waitUntilStored(_ count: Int, feed: String) -> Bool {
+        for _ in 0..<400 {
+            if (try? session.requireStatus(feed))?["entries"] as? Int == count { return true }
+            usleep(25_000)
+        }
+        return false
+    }
+
     @Test func followReconnectsFromTheLastEventIDAndDeliversEveryEventOnce() throws {
         // The server drops the connection after every two events (a restart, as far as the
         // client can tell) and replays from the Last-Event-ID it is sent.
@@ -81,13 +91,7 @@ struct StreamTests {
     @Test func sigtermEndsTheSessionWithEverythingPrintedCommitted() throws {
         try session.add("ev", base + "/sse?count=3&hold=60", kind: "sse")
         let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
-        // Waits for the state, not a time: the three entries committed.
-        var committed = 0
-        for _ in 0..<400 where committed < 3 {
-            committed = (try? session.requireStatus("ev"))?["entries"] as? Int ?? 0
-            if committed < 3 { usleep(25_000) }
-        }
-        #expect(committed == 3)
+        #expect(waitUntilStored(3, feed: "ev"))
         kill(started.process.processIdentifier, SIGTERM)
         let run = started.finish()
         #expect(run.status == 0, "SIGTERM is how a follow ends: \(run.stderr)")
@@ -99,14 +103,9 @@ struct StreamTests {
     @Test func aKilledFollowLosesNothingAndDeliversNothingTwice() throws {
         try session.add("ev", base + "/sse?count=3&hold=60", kind: "sse")
         let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
-        var committed = 0
-        for _ in 0..<400 where committed < 3 {
-            committed = (try? session.requireStatus("ev"))?["entries"] as? Int ?? 0
-            if committed < 3 { usleep(25_000) }
-        }
+        #expect(waitUntilStored(3, feed: "ev"))
         kill(started.process.processIdentifier, SIGKILL)  // no handler runs: the store is as it was left
         let killed = started.finish()
-        #expect(committed == 3)
         #expect(killed.status == SIGKILL, "killed, not ended")
         #expect(Set(ids(killed.stdout)).isSubset(of: ["1", "2", "3"]))
         // The next session starts from the stored position (Last-Event-ID 3): the server replays
@@ -115,6 +114,22 @@ struct StreamTests {
         #expect(next.status == 0 && next.stdout.isEmpty, "\(next.stderr)")
         #expect(try lastEventIDs().last == "3")
         #expect(try session.requireStatus("ev")["entries"] as? Int == 3)
+    }
+
+    @Test func aStoredIDThatCouldSplitAHeaderIsNotSent() throws {
+        try session.add("ev", base + "/sse?count=1", kind: "sse")
+        // An edited store: an id no stream could have given (a line end would end the header).
+        let edit = try Feedcli.shell(#"""
+            python3 -c '
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE feed SET last_event_id = ?, last_event_at = ? WHERE name = ?", ("1\r\nX-Injected: yes", "2026-11-25T00:00:00Z", "ev"))
+            db.commit()
+            ' "$S"
+            """#, environment: ["S": session.state])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(try session.feedcli("sync", "ev", "--jsonl").status == 0)
+        #expect(try lastEventIDs() == [nil], "sent without it")
     }
 
     @Test func aServerThatAnswers204EndsTheStreamForGood() throws {
