@@ -24,7 +24,7 @@ sources=(
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
-  Sources/FeedCore/Model/Models/{MemorySize,URLReference}.swift
+  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat}.swift
   Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
