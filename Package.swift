@@ -11,7 +11,8 @@ import PackageDescription
 //   FeedHTTP      libcurl as cold observables                       (on FeedReactive, FeedModel)
 //   FeedJQ        jq expressions in a sandboxed worker              (on FeedModel)
 //   FeedKinds     the feed kinds, paging, fetching                  (on FeedHTTP, FeedJQ)
-//   FeedStore     the SQLite store                                  (on FeedModel only)
+//   FeedStore     the store's contract, the SQLite store            (on FeedModel only)
+//   FeedPostgres  the store in PostgreSQL, for several machines     (on FeedStore)
 //   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStore)
 //   FeedRendering text, JSON, Atom, OPML of model values            (on FeedModel only)
 //   FeedTerminal  stdout/stderr sinks, the printer, pager, progress (on FeedReactor, FeedRendering)
@@ -52,6 +53,12 @@ let package = Package(
             name: "CJQ",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // PostgreSQL's client library, loaded with dlopen on first use as jq's is (libpq-fe.h
+        // from libpq-dev at build time, libpq5 at run time only for a store at a URL).
+        .target(
+            name: "CPostgres",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(name: "FeedBase", path: "Sources/FeedCore/Base"),
         .target(name: "FeedModel", dependencies: ["FeedBase"], path: "Sources/FeedCore/Model"),
         .target(name: "FeedReactive", dependencies: ["FeedBase"], path: "Sources/FeedCore/Reactive"),
@@ -73,6 +80,11 @@ let package = Package(
             linkerSettings: sqlite
         ),
         .target(
+            name: "FeedPostgres",
+            dependencies: ["CPostgres", "FeedBase", "FeedModel", "FeedStore"],
+            path: "Sources/FeedCore/Postgres"
+        ),
+        .target(
             name: "FeedReactor",
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStore", logging],
             path: "Sources/FeedCore/Reactor"
@@ -87,7 +99,7 @@ let package = Package(
             name: "FeedCore",
             dependencies: [
                 "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore",
-                "FeedReactor", "FeedRendering", "FeedTerminal", logging,
+                "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/FeedCore/Commands"

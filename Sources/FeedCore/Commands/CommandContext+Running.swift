@@ -26,7 +26,7 @@ extension CommandContext {
                 environment: environment, logger: logger, progress: progress, onStep: onStep, stop: stop)
             return ReactorHost(reactor: FeedReactor(environment: environment)).run(action)
         }
-        store.boundJournal()
+        store.finish()
         progress?.clear()
         return state
     }

@@ -4,6 +4,7 @@ import FeedModel
 import FeedReactive
 import FeedReactor
 import FeedRendering
+import FeedPostgres
 import FeedStore
 import FeedTerminal
 import FoundationEssentials
@@ -69,7 +70,15 @@ public struct CommandContext: Sendable {
     /// read-write open is asked for, else opened now.
     /// A command that only reads never creates the store: where there is none, it reads an
     /// empty one and says so on stderr (a diagnostic; one that cannot be written changes nothing).
-    package func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> FeedStore {
+    /// A `postgresql://` URL opens the store in that database (`PostgresStore`), where a command
+    /// that only reads likewise never creates the schema.
+    package func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> any StateStore {
+        if StoreRules.isDatabaseURL(statePath) {
+            if let store = try PostgresStore.open(url: statePath, wait: wait, access: access) { return store }
+            let location = Redaction.maskingSecrets(in: statePath)
+            try? stderr.write("feedcli: no store in \(TerminalText.safe(location)) yet (next, sync and feeds add create it)\n")
+            return try FeedStore.empty(standingFor: location)
+        }
         if access == .readWrite, let store = launch?.takeStore(path: statePath, wait: wait) { return store }
         if access == .readOnly, !FeedStore.exists(at: statePath) {
             try? stderr.write("feedcli: no store at \(TerminalText.safe(statePath)) yet (next, sync and feeds add create it)\n")

@@ -42,7 +42,7 @@ public struct FeedsAdd: FeedcliCommand {
         let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
         // Replacing a feed waits for a run on it, as a sync does: that run's cursor and validators
         // belong to the old URL and must not land on the new one.
-        let lock = replace ? try store.lock(feedNamed: name) : nil
+        let lock = replace ? try store.lock(feed: name) : nil
         try withExtendedLifetime(lock) { try store.addFeed(chosen, replace: replace) }
         if let every = every.flatMap(EveryDuration.parse) { try store.setEvery(feed: name, every) }
         // What detection found, for the person who asked (a diagnostic: stdout stays empty).

@@ -76,7 +76,7 @@ public struct FeedsSet: FeedcliCommand {
 
     /// The stored unread entries of the feed that its (new) filter drops, and how many are unread.
     private func droppedByFilter(
-        _ feed: FeedRegistration, store: FeedStore, context: CommandContext
+        _ feed: FeedRegistration, store: any StateStore, context: CommandContext
     ) throws(FeedFailure) -> (numbers: [Int64], unread: Int) {
         guard let filter = feed.itemFilter(jq: context.fetch.jq) else { return ([], 0) }
         var unread: [Entry] = []

@@ -17,7 +17,7 @@ public struct Open: FeedcliCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let entries = try context.storedEntries(entry.id, feed: entry.feed)
-        try FeedStore.refuseAmbiguous(entry.id, entries)
+        try StoreRules.refuseAmbiguous(entry.id, entries)
         let found = entries[0]
         guard let url = found.url, !url.isEmpty else {
             throw FeedFailure.notFound("entry \(found.handle) of \(found.feed) has no web address to open")

@@ -20,7 +20,7 @@ public struct Show: FeedcliCommand {
             // One entry, always: an id several feeds hold is refused (64, naming them), as read
             // and open refuse it, so `--json` is always one object.
             let entries = try context.storedEntries(entry.id, feed: entry.feed)
-            try FeedStore.refuseAmbiguous(entry.id, entries)
+            try StoreRules.refuseAmbiguous(entry.id, entries)
             var bytes: [UInt8] = []
             EntryRenderer.element(entries[0], number: 0, format: context.format, layout: .detailed,
                                   width: context.stdout.columns, into: &bytes)

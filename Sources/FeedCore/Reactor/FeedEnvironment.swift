@@ -73,7 +73,7 @@ public struct FeedEnvironment: Sendable {
     /// waits on their own queue, responses handled on the work queue; activity tracked when a
     /// progress line is drawn, unless `tracksActivity` says otherwise.
     public static func live(
-        store: FeedStore, http: HTTPClient, options: FetchOptions, output: any EntryOutput,
+        store: any FeedStoring, http: HTTPClient, options: FetchOptions, output: any EntryOutput,
         scheduler: any Scheduler = DispatchScheduler(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         now: @escaping @Sendable () -> Date = { Date() }, environment: [String: String] = [:],

@@ -201,7 +201,7 @@ extension FeedStore {
                 guard !entries.isEmpty else {
                     throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
                 }
-                try Self.refuseAmbiguous(reference, entries)
+                try StoreRules.refuseAmbiguous(reference, entries)
                 for entry in entries {
                     try db.statement("UPDATE entry SET read = ? WHERE seq = ?").run([SQLiteValue(isRead), .integer(entry.seq)])
                     changed += db.changes
@@ -209,15 +209,6 @@ extension FeedStore {
             }
             return changed
         }
-    }
-
-    /// An id that several feeds hold names no entry by itself: a usage error (64) that names the
-    /// feeds and asks for `--feed` (marking all of them would change feeds the user never meant).
-    package static func refuseAmbiguous(_ reference: String, _ entries: [Entry]) throws(FeedFailure) {
-        guard entries.count > 1 else { return }
-        let feeds = entries.map(\.feed)
-        throw .usage("entry \(reference) is in \(feeds.count) feeds (\(feeds.joined(separator: ", "))); "
-                     + "name one with --feed, or use the entry's handle (@N)")
     }
 
     /// Marks the entries numbered `numbers` of `feed` read, in one transaction (what a new
@@ -265,18 +256,10 @@ extension FeedStore {
         }
     }
 
-    /// Streams stored entries oldest first, one row at a time (memory stays flat however many
-    /// there are), until `body` returns false. `limit` keeps the newest N.
-    public func forEachEntry(
-        feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) throws -> Bool
-    ) throws(FeedFailure) {
-        try forEachEntry(feeds: feed.map { [$0] } ?? [], unreadOnly: unreadOnly, limit: limit, newestFirst: false, body)
-    }
-
     /// Streams the entries of `feeds` (all feeds when empty), oldest or newest first in `order`;
     /// `limit` keeps the newest N either way.
     public func forEachEntry(
-        feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, order: EntryOrder = .stored,
+        feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, order: EntryOrder,
         _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
         var conditions: [String] = []
@@ -303,17 +286,10 @@ extension FeedStore {
         }
     }
 
-    /// The columns an entry is read from, in the order `entry(_:)` reads them by position
-    /// (positions, not names: a name lookup per column per row costs more than the rest when
-    /// listing a million entries).
-    package static let entryColumns = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
+    package static let entryColumns = StoreColumns.entry
 
-    /// Required columns are read as required: a NULL where the schema forbids one is a damaged
-    /// store (74, naming the column), never an empty id or source made up.
     package static func entry(_ row: SQLiteRow) throws(FeedFailure) -> Entry {
-        Entry(feed: try row.requiredText(0), id: try row.requiredText(1), title: row.text(2), text: row.text(3),
-              author: row.text(4), url: row.text(5), published: row.text(6), fetchedAt: try row.requiredText(7),
-              read: row.bool(8), source: RawJSON(compactText: try row.requiredText(9)), seq: Int64(try row.requiredInteger(10)))
+        try row.entry()
     }
 }
 

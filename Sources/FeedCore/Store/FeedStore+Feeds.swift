@@ -156,14 +156,7 @@ extension FeedStore {
         }
     }
 
-    /// The columns a record is read from, in the order `record(_:)` reads them by position.
-    private static let recordColumns = """
-        name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
-            last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
-            (SELECT id FROM entry WHERE entry.feed = feed.name AND read = 1 ORDER BY seq DESC LIMIT 1) AS last_read_id,
-            expressions, last_skipped, last_filtered, last_kept, last_event_id, last_event_at
-        """
-    private static let feedQuery = "SELECT \(recordColumns) FROM feed"
+    private static let feedQuery = "SELECT \(StoreColumns.record(readIsTrue: "read = 1")) FROM feed"
 
     /// One feed's record, through a statement compiled once per connection (a sync of many feeds
     /// reads one record per feed, and compiling costs more than running).
@@ -201,32 +194,6 @@ extension FeedStore {
     }
 
     private static func record(_ row: SQLiteRow) throws -> FeedRecord {
-        // Every column read as the type the schema gives it, or a failure of the store (74) that
-        // names the column: a hand-edited or damaged store never turns into made-up values.
-        let name = try row.requiredText(0), kindName = try row.requiredText(2)
-        guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(name) has an unknown kind \(kindName)")
-        }
-        var expressions = FeedExpressions()
-        if let stored = row.text(17) {
-            guard let read = FeedExpressions(json: stored) else {
-                throw FeedFailure.storeAccess("feed \(name) has unreadable jq expressions")
-            }
-            expressions = read
-        }
-        return FeedRecord(
-            registration: FeedRegistration(name: name, url: try row.requiredText(1), kind: kind,
-                                           tokenEnv: row.text(3), expressions: expressions),
-            nextIndex: try row.requiredInteger(4),
-            validators: Validators(etag: row.text(5), lastModified: row.text(6)),
-            retryNotBefore: row.text(7).flatMap(Timestamp.parse), resumeURL: row.text(8),
-            lastFetchAt: row.text(9).flatMap(Timestamp.parse),
-            lastSuccessAt: row.text(10).flatMap(Timestamp.parse),
-            every: try row.integer(11).map { .seconds($0) },
-            lastError: row.text(12), lastErrorCode: try row.integer(13).map { Int32(clamping: $0) },
-            total: try row.requiredInteger(14), unread: try row.requiredInteger(15),
-            lastReadID: row.text(16), lastSkipped: try row.requiredInteger(18),
-            lastFiltered: try row.requiredInteger(19), lastKept: try row.requiredInteger(20),
-            stream: row.text(22).flatMap(Timestamp.parse).map { StreamPosition(lastEventID: row.text(21), lastEventAt: $0) })
+        try row.feedRecord()
     }
 }

@@ -61,13 +61,3 @@ extension FeedStoring {
         return entries.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
     }
 }
-
-extension FeedStore: FeedStoring {
-    public func lock(feed: String) throws(FeedFailure) -> any Sendable {
-        try lock(feedNamed: feed)
-    }
-
-    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
-        try attemptLock(feedNamed: feed)
-    }
-}

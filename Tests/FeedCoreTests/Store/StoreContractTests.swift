@@ -1,17 +1,18 @@
 @testable import FeedModel
+@testable import FeedPostgres
 @testable import FeedStore
 @testable import FeedReactor
 import Foundation
 import Testing
 
-/// The store's contract as the reactor uses it (`FeedStoring`), run against both stores: the
-/// SQLite `FeedStore` of the program and the `MemoryStore` of the fast reactor tests (issue 19,
-/// item 12). A reactor test on the memory store proves something only where the two agree, so
-/// any difference shows up here first.
-@Suite("One store contract, two stores", .timeLimit(.minutes(2)))
+/// The store's contract as the reactor uses it (`FeedStoring`), run against every store: the
+/// SQLite `FeedStore`, the `PostgresStore` of several machines (issue 28) and the `MemoryStore`
+/// of the fast reactor tests (issue 19, item 12). A reactor test on the memory store proves
+/// something only where they agree, so any difference shows up here first.
+@Suite("One store contract, three stores", .timeLimit(.minutes(2)))
 struct StoreContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, memory
+        case sqlite, postgres, memory
         var testDescription: String { rawValue }
     }
 
@@ -24,8 +25,8 @@ struct StoreContractTests {
         switch kind {
         case .memory:
             return MemoryStore(Self.feeds)
-        case .sqlite:
-            let store = try FeedStore.open(at: temporaryStorePath())
+        case .sqlite, .postgres:
+            let store: any StateStore = kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try PostgresDatabases.store()
             try store.removeFeed(named: FeedRegistration.defaultFeed.name)
             for feed in Self.feeds { try store.addFeed(feed, replace: false) }
             return store

@@ -1,0 +1,123 @@
+import CPostgres
+import FeedModel
+import FeedStore
+
+/// One libpq connection: statements prepared once and run with parameters, failures turned into
+/// the exit statuses the contract gives them.
+///
+/// Not thread-safe (libpq's rule for a connection): `PostgresStore` uses it under its lock.
+package final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// The URL with its password masked, for messages.
+    package let location: String
+    /// Statements prepared on this connection, by their SQL.
+    private var prepared: [String: String] = [:]
+
+    private init(handle: OpaquePointer, location: String) {
+        self.handle = handle
+        self.location = location
+    }
+
+    deinit { cpg_finish(handle) }
+
+    /// Connects to the database `url` names. No server there, a refused password, a missing
+    /// database: 74 with libpq's reason (`open` creates nothing then).
+    package static func connect(url: String, timeout: Duration) throws(FeedFailure) -> PostgresConnection {
+        let location = Redaction.maskingSecrets(in: url)
+        if let failure = cpg_load() { throw .storeAccess("\(location): \(String(cString: failure))") }
+        let seconds = Int32(clamping: max(2, timeout.components.seconds))
+        guard let handle = cpg_connect(url, seconds) else { throw .storeAccess("\(location): out of memory") }
+        let connection = PostgresConnection(handle: handle, location: location)
+        guard cpg_ok(handle) != 0 else {
+            throw .storeAccess("\(location): \(Self.oneLine(String(cString: cpg_error(handle))))")
+        }
+        return connection
+    }
+
+    /// Whether the connection is still up (false once the server went away).
+    package var isUp: Bool { cpg_ok(handle) != 0 }
+
+    /// Runs `sql` with `parameters` (`$1`, `$2`, …), prepared the first time this connection
+    /// sees it: parsing and planning are paid once per run, not once per row.
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) -> PostgresResult {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "feedcli_\(prepared.count + 1)"
+            _ = try check(cpg_prepare(handle, name, sql, Int32(parameters.count)), sql: sql)
+            prepared[sql] = name
+        }
+        return try withParameters(parameters) { count, values, lengths, formats throws(FeedFailure) in
+            try check(cpg_exec_prepared(handle, name, count, values, lengths, formats), sql: sql)
+        }
+    }
+
+    /// Runs statements without parameters (the schema's migrations), several at once.
+    package func script(_ sql: String) throws(FeedFailure) {
+        _ = try check(cpg_exec(handle, sql), sql: sql)
+    }
+
+    /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call.
+    private func withParameters<T>(
+        _ parameters: [PostgresValue],
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws(FeedFailure) -> T
+    ) throws(FeedFailure) -> T {
+        let wires = parameters.map(\.wire)
+        let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
+            guard let wire else { return nil }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(wire.bytes.count, 1))
+            wire.bytes.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    if let base = chars.baseAddress { buffer.initialize(from: base, count: chars.count) }
+                }
+            }
+            return buffer
+        }
+        defer { buffers.forEach { $0?.deallocate() } }
+        let values: [UnsafePointer<CChar>?] = buffers.map { buffer in buffer.map { UnsafePointer($0) } }
+        let lengths = wires.map { Int32(clamping: $0?.bytes.count ?? 0) }
+        let formats = wires.map { $0?.format ?? 0 }
+        return try values.withUnsafeBufferPointer { values throws(FeedFailure) in
+            try lengths.withUnsafeBufferPointer { lengths throws(FeedFailure) in
+                try formats.withUnsafeBufferPointer { formats throws(FeedFailure) in
+                    try body(Int32(parameters.count), values.baseAddress, lengths.baseAddress, formats.baseAddress)
+                }
+            }
+        }
+    }
+
+    /// The result, or the failure it stands for: a lost connection, a server going down, a
+    /// serialization failure or a lock another run holds too long is temporary (75, the next run
+    /// goes on); anything else is a failure of the store (74) with the server's message.
+    private func check(_ result: OpaquePointer?, sql: String) throws(FeedFailure) -> PostgresResult {
+        guard let result else { throw lost(String(cString: cpg_error(handle))) }
+        let owned = PostgresResult(result)
+        if cpg_result_ok(result) != 0 { return owned }
+        let message = Self.oneLine(String(cString: cpg_result_error(result)))
+        guard let state = cpg_result_sqlstate(result).map({ String(cString: $0) }) else {
+            throw lost(message.isEmpty ? String(cString: cpg_error(handle)) : message)
+        }
+        if Self.temporaryStates.contains(where: state.hasPrefix) || !isUp {
+            throw .temporary("\(location): \(message)")
+        }
+        throw .storeAccess("\(location): \(message)")
+    }
+
+    private func lost(_ message: String) -> FeedFailure {
+        .temporary("\(location): the connection to the database was lost: \(Self.oneLine(message))")
+    }
+
+    /// SQLSTATE classes and codes that a later run can expect to pass: connection exceptions (08),
+    /// serialization failures and deadlocks (40001, 40P01), too many connections (53300), a lock
+    /// not available (55P03), the server shutting down or restarting (57P01–57P03).
+    private static let temporaryStates = ["08", "40001", "40P01", "53300", "55P03", "57P01", "57P02", "57P03"]
+
+    /// libpq's multi-line messages on one line (a message on stderr is one line).
+    package static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline)
+            .map { line in line.drop { $0 == " " || $0 == "\t" } }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}

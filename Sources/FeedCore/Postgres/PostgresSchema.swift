@@ -1,0 +1,121 @@
+import FeedModel
+import FeedStore
+import FoundationEssentials
+
+/// The PostgreSQL store's schema `feedcli`, as versioned migrations, applied in order by the
+/// first run that finds them missing (runs on several machines starting together take turns by
+/// a transaction-scoped advisory lock). A migration, once released, never changes: add one.
+///
+/// The tables mirror the SQLite store's (see `StoreSchema`), so `store copy` moves every column:
+/// names and times sort as bytes (`COLLATE "C"`, as SQLite sorts them, whatever the database's
+/// locale); entry text is `bytea` (byte for byte, NUL included, as SQLite's blobs), times are the same
+/// RFC 3339 text, and a trigger keeps a feed's unread count as entries are read.
+package enum PostgresSchema {
+    /// The schema every table lives in (`search_path` is set to it on connecting).
+    package static let name = "feedcli"
+
+    package static let migrations: [(name: String, sql: String)] = [
+        ("v1: feeds, entries, numbers", """
+            CREATE TABLE feed (
+                name text COLLATE "C" PRIMARY KEY,
+                url text NOT NULL,
+                kind text NOT NULL,
+                token_env text,
+                next_index bigint NOT NULL DEFAULT 1,
+                etag text,
+                last_modified text,
+                retry_not_before text,
+                resume_url text,
+                last_fetch_at text,
+                last_success_at text,
+                every_seconds bigint,
+                last_error text,
+                last_error_code bigint,
+                entry_count bigint NOT NULL DEFAULT 0,
+                unread_count bigint NOT NULL DEFAULT 0,
+                expressions text,
+                last_skipped bigint NOT NULL DEFAULT 0,
+                last_filtered bigint NOT NULL DEFAULT 0,
+                last_kept bigint NOT NULL DEFAULT 0,
+                last_event_id text,
+                last_event_at text,
+                created_at text NOT NULL
+            );
+            CREATE TABLE entry (
+                seq bigint PRIMARY KEY,
+                feed text COLLATE "C" NOT NULL REFERENCES feed (name) ON DELETE CASCADE,
+                id bytea NOT NULL,
+                title bytea,
+                text bytea,
+                author bytea,
+                url bytea,
+                published text COLLATE "C",
+                fetched_at text COLLATE "C" NOT NULL,
+                read boolean NOT NULL DEFAULT false,
+                source text NOT NULL,
+                UNIQUE (feed, id)
+            );
+            CREATE INDEX entry_by_feed_read ON entry (feed, read, seq);
+            CREATE INDEX entry_by_feed_seq ON entry (feed, seq);
+            CREATE INDEX entry_by_read_publication ON entry (read, (COALESCE(published, fetched_at)), seq);
+            CREATE INDEX entry_by_publication ON entry ((COALESCE(published, fetched_at)), seq);
+            -- Entry numbers (the short handles), reserved before entries are printed: `next`
+            -- counts up, `floor` counts down for backfilled entries (as in the SQLite store).
+            CREATE TABLE entry_numbers (next bigint NOT NULL, floor bigint NOT NULL);
+            INSERT INTO entry_numbers VALUES (1, 1);
+            -- A feed's unread count follows its entries' read marks (SQLite: a trigger too).
+            CREATE FUNCTION entry_read_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE feedcli.feed SET unread_count = unread_count + CASE WHEN NEW.read THEN -1 ELSE 1 END
+                    WHERE name = NEW.feed;
+                RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER entry_read_changed AFTER UPDATE OF read ON entry
+                FOR EACH ROW WHEN (OLD.read IS DISTINCT FROM NEW.read) EXECUTE FUNCTION entry_read_changed();
+            """),
+    ]
+
+    /// Brings the database's schema to the current version; the built-in feed is registered by
+    /// the first migration's run, as a new SQLite store has it.
+    package static func migrate(_ connection: PostgresConnection) throws(FeedFailure) {
+        try connection.script("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock($1, 0)", [.text(String(PostgresLocks.storeClass))])
+            try connection.script("""
+                CREATE SCHEMA IF NOT EXISTS \(name);
+                CREATE TABLE IF NOT EXISTS \(name).migration (name text PRIMARY KEY, applied_at text NOT NULL)
+                """)
+            let applied = Set(try connection.execute("SELECT name FROM migration").rows.compactMap { $0.text(0) })
+            for migration in migrations where !applied.contains(migration.name) {
+                try connection.script(migration.sql)
+                try connection.execute("INSERT INTO migration (name, applied_at) VALUES ($1, $2)",
+                                       [.text(migration.name), .text(Timestamp.format(.now))])
+                if migration.name == migrations[0].name {
+                    let posts = FeedRegistration.defaultFeed
+                    try connection.execute("INSERT INTO feed (name, url, kind, created_at) VALUES ($1, $2, $3, $4)",
+                                           [.text(posts.name), .text(posts.url), .text(posts.kind.rawValue),
+                                            .text(Timestamp.format(.now))])
+                }
+            }
+            try connection.script("COMMIT")
+        } catch {
+            try? connection.script("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Whether the database holds feedcli's schema at all.
+    package static func exists(_ connection: PostgresConnection) throws(FeedFailure) -> Bool {
+        let table = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text("\(name).migration")])
+        return table.count == 1 && table.row(0).bool(0)
+    }
+
+    /// Whether the database holds feedcli's schema at the current version; false when it holds
+    /// none or an older one (a read-only command then reads an empty store, or upgrades it).
+    package static func isCurrent(_ connection: PostgresConnection) throws(FeedFailure) -> Bool {
+        guard try exists(connection) else { return false }
+        let count = try connection.execute("SELECT COUNT(*) FROM migration").row(0).requiredInteger(0)
+        return count >= migrations.count
+    }
+}

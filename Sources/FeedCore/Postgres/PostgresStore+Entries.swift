@@ -1,0 +1,312 @@
+import FeedModel
+import FeedStore
+import FoundationEssentials
+
+/// Entries: delivery, storage, listing (as `FeedStore+Entries`, in PostgreSQL's SQL). Entry text
+/// goes as bytes (`bytea`), so every character survives, NUL included.
+extension PostgresStore {
+    static let entryQuery = "SELECT \(StoreColumns.entry) FROM entry"
+
+    public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Entry? in
+            let found = try db.execute(Self.entryQuery + " WHERE feed = $1 AND read = false ORDER BY seq LIMIT 1", [.text(feed)])
+            return try found.rows.first?.entry()
+        }
+    }
+
+    public func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Entry? in
+            let order = " ORDER BY COALESCE(published, fetched_at), seq LIMIT 1"
+            let found = if let feeds {
+                try db.execute(Self.entryQuery + " WHERE read = false AND feed = ANY($1::text[])" + order, [postgresArray(feeds)])
+            } else {
+                try db.execute(Self.entryQuery + " WHERE read = false" + order)
+            }
+            return try found.rows.first?.entry()
+        }
+    }
+
+    public func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
+            try db.execute("UPDATE entry SET read = true WHERE feed = $1 AND id = $2", [.text(feed), .bytes(id)])
+            return try Self.record(db, name: feed)
+        }
+    }
+
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
+            // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
+            var numbers = try Self.reserve(db, count: entries.count { $0.seq == 0 }, backfill: commit.isBackfill).makeIterator()
+            let numbered = entries.map { entry in
+                var entry = entry
+                if entry.seq == 0, let number = numbers.next() { entry.seq = number }
+                entry.feed = feed
+                return entry
+            }
+            let stored = try Self.insert(db, numbered, skippingStored: true)
+            let inserted = numbered.filter { stored.contains($0.seq) }
+            if !inserted.isEmpty {
+                try db.execute("UPDATE feed SET entry_count = entry_count + $1::bigint, unread_count = unread_count + $2::bigint WHERE name = $3",
+                               [PostgresValue(inserted.count), PostgresValue(inserted.count { !$0.read }), .text(feed)])
+            }
+            return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
+        }
+    }
+
+    /// Inserts `entries` (each with its number and feed), several rows a statement, and returns
+    /// the numbers of those stored; with `skippingStored`, an id the feed holds (or one repeated
+    /// among them) is skipped rather than a failure.
+    static func insert(_ db: PostgresConnection, _ entries: [Entry], skippingStored: Bool) throws(FeedFailure) -> Set<Int64> {
+        var stored = Set<Int64>()
+        var rest = entries[...]
+        while !rest.isEmpty {
+            // A few statement sizes, so that a connection prepares at most four of them.
+            let size = [128, 32, 8, 1].first { $0 <= rest.count } ?? 1
+            let chunk = rest.prefix(size)
+            rest = rest.dropFirst(size)
+            let rows = (0..<size).map { row in
+                "(" + (1...11).map { "$\(row * 11 + $0)" + (($0 == 1) ? "::bigint" : ($0 == 10 ? "::boolean" : "")) }
+                    .joined(separator: ", ") + ")"
+            }
+            let sql = """
+                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                VALUES \(rows.joined(separator: ", "))\(skippingStored ? " ON CONFLICT (feed, id) DO NOTHING" : "") RETURNING seq
+                """
+            let values = chunk.flatMap { entry -> [PostgresValue] in
+                [PostgresValue(entry.seq), .text(entry.feed), .bytes(entry.id), PostgresValue(bytes: entry.title),
+                 PostgresValue(bytes: entry.text), PostgresValue(bytes: entry.author), PostgresValue(bytes: entry.url),
+                 PostgresValue(entry.published), .text(entry.fetchedAt), PostgresValue(entry.read), .text(entry.source.text)]
+            }
+            for row in try db.execute(sql, values).rows { stored.insert(Int64(try row.requiredInteger(0))) }
+        }
+        return stored
+    }
+
+    /// The feed's side of a successful fetch (see `FeedStore.commitBookkeeping`).
+    private static func commitBookkeeping(_ db: PostgresConnection, feed: String, _ commit: FetchCommit) throws(FeedFailure) -> FeedRecord {
+        let resumeChanges: Bool, resumeURL: String?
+        switch commit.resume {
+        case .keep: (resumeChanges, resumeURL) = (false, nil)
+        case .set(let url): (resumeChanges, resumeURL) = (true, url)
+        case .clear: (resumeChanges, resumeURL) = (true, nil)
+        }
+        func change(_ count: FetchCommit.SkipCount) -> (adds: Bool, count: Int) {
+            switch count {
+            case .set(let count): (false, count)
+            case .add(let count): (true, count)
+            }
+        }
+        let skipped = change(commit.skipped), filtered = change(commit.filtered), kept = change(commit.kept)
+        return try updateRecord(db, """
+            UPDATE feed SET last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
+                retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),
+                etag = CASE WHEN $3::boolean THEN $4 ELSE etag END,
+                last_modified = CASE WHEN $3::boolean THEN $5 ELSE last_modified END,
+                resume_url = CASE WHEN $6::boolean THEN $7 ELSE resume_url END,
+                last_skipped = CASE WHEN $8::boolean THEN last_skipped ELSE 0 END + $9::bigint,
+                last_filtered = CASE WHEN $10::boolean THEN last_filtered ELSE 0 END + $11::bigint,
+                last_kept = CASE WHEN $12::boolean THEN last_kept ELSE 0 END + $13::bigint,
+                last_event_id = CASE WHEN $14::boolean THEN $15 ELSE last_event_id END,
+                last_event_at = CASE WHEN $14::boolean THEN $16 ELSE last_event_at END
+            WHERE name = $17
+            """, [
+                .text(Timestamp.format(commit.fetchedAt)), PostgresValue(commit.nextIndex),
+                PostgresValue(commit.validators != nil), PostgresValue(commit.validators?.etag),
+                PostgresValue(commit.validators?.lastModified),
+                PostgresValue(resumeChanges), PostgresValue(resumeURL), PostgresValue(skipped.adds), PostgresValue(skipped.count),
+                PostgresValue(filtered.adds), PostgresValue(filtered.count), PostgresValue(kept.adds), PostgresValue(kept.count),
+                PostgresValue(commit.stream != nil), PostgresValue(commit.stream?.lastEventID),
+                PostgresValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
+                .text(feed),
+            ], name: feed)
+    }
+
+    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] in
+            var results: [Result<FeedRecord, FeedFailure>] = []
+            for fetch in fetches {
+                do throws(FeedFailure) {
+                    results.append(.success(try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit)))
+                } catch {
+                    // Only a feed gone since its fetch fails alone; the server's failures abort
+                    // the transaction, and so the whole commit.
+                    guard case .notFound = error else { throw error }
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+    }
+
+    public func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
+        guard !entries.isEmpty else { return entries }
+        let numbers = try transaction { (db: PostgresConnection) throws(FeedFailure) -> [Int64] in
+            try Self.reserve(db, count: entries.count, backfill: backfill)
+        }
+        return zip(entries, numbers).map { entry, number in
+            var entry = entry
+            entry.seq = number
+            return entry
+        }
+    }
+
+    /// `count` entry numbers, oldest entry first, under the row lock of `entry_numbers` (runs on
+    /// every machine take turns for a moment), respecting rows stored some other way.
+    static func reserve(_ db: PostgresConnection, count: Int, backfill: Bool) throws(FeedFailure) -> [Int64] {
+        guard count > 0 else { return [] }
+        let n = Int64(count)
+        if backfill {
+            let floor = try db.execute("""
+                UPDATE entry_numbers SET floor = LEAST(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - $1::bigint RETURNING floor
+                """, [PostgresValue(n)]).firstInteger() ?? -n
+            return Array(floor..<(floor + n))
+        }
+        let next = try db.execute("""
+            UPDATE entry_numbers SET next = GREATEST(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + $1::bigint RETURNING next
+            """, [PostgresValue(n)]).firstInteger() ?? n + 1
+        return Array((next - n)..<next)
+    }
+
+    public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> String? in
+            try db.execute("SELECT id FROM entry WHERE feed = $1 ORDER BY seq DESC LIMIT 1", [.text(feed)]).rows.first?.text(0)
+        }
+    }
+
+    /// Which of `ids` the feed holds: a statement for up to 1,000 ids at a time.
+    public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> Set<String> in
+            var stored = Set<String>()
+            var rest = ids[...]
+            while !rest.isEmpty {
+                let chunk = rest.prefix(1_000)
+                rest = rest.dropFirst(1_000)
+                let found = try db.execute("SELECT id FROM entry WHERE feed = $1 AND id = ANY($2::bytea[])",
+                                           [.text(feed), postgresByteaArray(Array(chunk))])
+                for row in found.rows { if let id = row.text(0) { stored.insert(id) } }
+            }
+            return stored
+        }
+    }
+
+    public func entries(id reference: String, feed: String?) throws(FeedFailure) -> [Entry] {
+        try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> [Entry] in
+            try Self.entries(db, reference: reference, feed: feed)
+        }
+    }
+
+    static func entries(_ db: PostgresConnection, reference: String, feed: String?) throws(FeedFailure) -> [Entry] {
+        if let seq = EntryReference.handle(reference) {
+            let found = try db.execute(entryQuery + " WHERE seq = $1::bigint AND ($2::text IS NULL OR feed = $2)",
+                                       [PostgresValue(seq), PostgresValue(feed)])
+            if found.count > 0 { return try found.entries() }
+        }
+        return try db.execute(entryQuery + " WHERE id = $1 AND ($2::text IS NULL OR feed = $2) ORDER BY feed",
+                              [.bytes(reference), PostgresValue(feed)]).entries()
+    }
+
+    public func setRead(_ isRead: Bool, references: [String], feed: String?) throws(FeedFailure) -> Int {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> Int in
+            if let feed { _ = try Self.record(db, name: feed) }
+            var changed = 0
+            for reference in references {
+                let entries = try Self.entries(db, reference: reference, feed: feed)
+                guard !entries.isEmpty else {
+                    throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
+                }
+                try StoreRules.refuseAmbiguous(reference, entries)
+                for entry in entries {
+                    changed += try db.execute("UPDATE entry SET read = $1::boolean WHERE seq = $2::bigint",
+                                              [PostgresValue(isRead), PostgresValue(entry.seq)]).changed
+                }
+            }
+            return changed
+        }
+    }
+
+    public func markRead(feed: String, numbers: [Int64]) throws(FeedFailure) -> Int {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> Int in
+            _ = try Self.record(db, name: feed)
+            let list = PostgresValue.text("{" + numbers.map(String.init).joined(separator: ",") + "}")
+            return try db.execute("UPDATE entry SET read = true WHERE feed = $1 AND seq = ANY($2::bigint[]) AND read = false",
+                                  [.text(feed), list]).changed
+        }
+    }
+
+    public func markAllRead(feeds: [String]) throws(FeedFailure) -> Int {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> Int in
+            guard !feeds.isEmpty else { return try db.execute("UPDATE entry SET read = true WHERE read = false").changed }
+            var changed = 0
+            for feed in feeds {
+                _ = try Self.record(db, name: feed)
+                changed += try db.execute("UPDATE entry SET read = true WHERE feed = $1 AND read = false", [.text(feed)]).changed
+            }
+            return changed
+        }
+    }
+
+    /// Streams entries through a cursor, 1,000 rows a fetch, in one read-only snapshot: memory
+    /// stays flat however many there are, and a round trip carries many rows.
+    public func forEachEntry(
+        feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, order: EntryOrder,
+        _ body: (Entry) throws -> Bool
+    ) throws(FeedFailure) {
+        var conditions: [String] = []
+        var values: [PostgresValue] = []
+        if !feeds.isEmpty {
+            values.append(postgresArray(feeds))
+            conditions.append("feed = ANY($\(values.count)::text[])")
+        }
+        if unreadOnly { conditions.append("read = false") }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let key = order == .stored ? ["seq"] : ["COALESCE(published, fetched_at)", "seq"]
+        func by(_ descending: Bool) -> String { key.map { $0 + (descending ? " DESC" : "") }.joined(separator: ", ") }
+        let sql: String
+        if let limit {
+            values.append(PostgresValue(limit))
+            let newest = Self.entryQuery + filter + " ORDER BY \(by(true)) LIMIT $\(values.count)::bigint"
+            sql = newestFirst ? newest : "SELECT * FROM (\(newest)) AS newest ORDER BY \(by(false))"
+        } else {
+            sql = Self.entryQuery + filter + " ORDER BY \(by(newestFirst))"
+        }
+        try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) in
+            try db.execute("DECLARE entries NO SCROLL CURSOR FOR " + sql, values)
+            fetching: while true {
+                let batch = try db.execute("FETCH 1000 FROM entries")
+                for row in batch.rows {
+                    let entry = try row.entry()
+                    let goesOn: Bool
+                    do {
+                        goesOn = try body(entry)
+                    } catch let failure as FeedFailure {
+                        throw failure
+                    } catch {
+                        throw FeedFailure.storeAccess("\(error)")
+                    }
+                    if !goesOn { break fetching }
+                }
+                if batch.count < 1_000 { break }
+            }
+            try db.execute("CLOSE entries")
+        }
+    }
+}
+
+/// A PostgreSQL `bytea[]` literal of `values`, each sent as hex (`{"\\x6869"}`): text of any
+/// bytes, NUL included, in one parameter.
+func postgresByteaArray(_ values: [String]) -> PostgresValue {
+    let digits = Array("0123456789abcdef".utf8)
+    var literal: [UInt8] = [UInt8(ascii: "{")]
+    for (index, value) in values.enumerated() {
+        if index > 0 { literal.append(UInt8(ascii: ",")) }
+        literal += Array(#""\\x"#.utf8)
+        for byte in value.utf8 {
+            literal.append(digits[Int(byte >> 4)])
+            literal.append(digits[Int(byte & 0xF)])
+        }
+        literal.append(UInt8(ascii: "\""))
+    }
+    literal.append(UInt8(ascii: "}"))
+    return .text(String(decoding: literal, as: UTF8.self))
+}

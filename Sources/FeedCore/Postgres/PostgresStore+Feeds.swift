@@ -1,0 +1,128 @@
+import FeedModel
+import FeedStore
+import FoundationEssentials
+
+/// Registered feeds and their polling state (as `FeedStore+Feeds`, in PostgreSQL's SQL).
+extension PostgresStore {
+    static let feedQuery = "SELECT \(StoreColumns.record(readIsTrue: "read")) FROM feed"
+
+    public func feeds() throws(FeedFailure) -> [FeedRecord] {
+        try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> [FeedRecord] in
+            var records: [FeedRecord] = []
+            for row in try db.execute(Self.feedQuery + " ORDER BY name").rows { records.append(try row.feedRecord()) }
+            return records
+        }
+    }
+
+    public func feed(named name: String) throws(FeedFailure) -> FeedRecord {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in try Self.record(db, name: name) }
+    }
+
+    public func hasFeed(named name: String) throws(FeedFailure) -> Bool {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Bool in
+            try db.execute("SELECT 1 FROM feed WHERE name = $1", [.text(name)]).count > 0
+        }
+    }
+
+    public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) in
+            // The row lock of an existing feed, so two machines replacing it take turns.
+            let exists = try db.execute("SELECT 1 FROM feed WHERE name = $1 FOR UPDATE", [.text(feed.name)]).count > 0
+            if exists {
+                guard replace else { throw FeedFailure.usage("feed \(feed.name) exists; use --replace to change it") }
+                try db.execute("""
+                    UPDATE feed SET url = $1, kind = $2, token_env = $3, expressions = $4, etag = NULL, last_modified = NULL,
+                        retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = $5
+                    """, [.text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
+                          PostgresValue(feed.expressions.json), .text(feed.name)])
+            } else {
+                try Self.insert(db, feed, every: nil, now: Timestamp.format(.now))
+            }
+            try Self.retireUnusedDefaultFeed(db, adding: [feed.name])
+        }
+    }
+
+    public func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure) {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) in
+            let now = Timestamp.format(.now)
+            for (feed, every) in feeds { try Self.insert(db, feed, every: every, now: now) }
+            try Self.retireUnusedDefaultFeed(db, adding: feeds.map(\.feed.name))
+        }
+    }
+
+    private static func insert(_ db: PostgresConnection, _ feed: FeedRegistration, every: Duration?, now: String) throws(FeedFailure) {
+        try db.execute("""
+            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds)
+            VALUES ($1, $2, $3, $4, $5, $6, $7::bigint)
+            """, [.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
+                  PostgresValue(feed.expressions.json), .text(now), PostgresValue(every.map { $0.components.seconds })])
+    }
+
+    /// The built-in `posts` goes once a feed of one's own is added, while nobody has used it
+    /// (see `FeedStore.addFeed`).
+    private static func retireUnusedDefaultFeed(_ db: PostgresConnection, adding names: [String]) throws(FeedFailure) {
+        let builtIn = FeedRegistration.defaultFeed
+        guard !names.isEmpty, !names.contains(builtIn.name) else { return }
+        try db.execute("""
+            DELETE FROM feed WHERE name = $1 AND url = $2 AND kind = $3 AND last_success_at IS NULL
+                AND NOT EXISTS (SELECT 1 FROM entry WHERE entry.feed = feed.name)
+            """, [.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)])
+    }
+
+    public func setTokenEnv(feed: String, _ variable: String?) throws(FeedFailure) {
+        try update(feed: feed, "UPDATE feed SET token_env = $1 WHERE name = $2", [PostgresValue(variable)])
+    }
+
+    public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
+        try update(feed: feed, "UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
+                   [PostgresValue(every.map { $0.components.seconds })])
+    }
+
+    public func setExpressions(feed: String, _ expressions: FeedExpressions) throws(FeedFailure) {
+        try update(feed: feed, "UPDATE feed SET expressions = $1 WHERE name = $2", [PostgresValue(expressions.json)])
+    }
+
+    /// One setting of one feed; 66 (with the nearest names) when there is no such feed.
+    private func update(feed: String, _ sql: String, _ values: [PostgresValue]) throws(FeedFailure) {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) in
+            _ = try Self.record(db, name: feed)
+            try db.execute(sql, values + [.text(feed)])
+        }
+    }
+
+    public func removeFeed(named name: String) throws(FeedFailure) {
+        let removed = try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Int in
+            try db.execute("DELETE FROM feed WHERE name = $1", [.text(name)]).changed
+        }
+        if removed == 0 { throw .notFound("no feed named \(name)") }
+    }
+
+    public func recordFailure(
+        feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?
+    ) throws(FeedFailure) -> FeedRecord {
+        try transaction { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
+            try Self.updateRecord(db, """
+                UPDATE feed SET last_fetch_at = $1, last_error = $2, last_error_code = $3::bigint,
+                    retry_not_before = COALESCE($4, retry_not_before) WHERE name = $5
+                """, [.text(Timestamp.format(time)), .text(failure.description), PostgresValue(Int(failure.exitCode)),
+                      PostgresValue(retryNotBefore.map(Timestamp.format)), .text(feed)], name: feed)
+        }
+    }
+
+    /// One feed's record, or 66 naming the nearest registered names.
+    static func record(_ db: PostgresConnection, name: String) throws(FeedFailure) -> FeedRecord {
+        let found = try db.execute(feedQuery + " WHERE name = $1", [.text(name)])
+        guard found.count == 1 else {
+            let names = try db.execute("SELECT name FROM feed ORDER BY name").rows.compactMap { $0.text(0) }
+            throw FeedFailure.notFound("no feed named \(name)" + NearestNames.hint(for: name, among: names))
+        }
+        return try found.row(0).feedRecord()
+    }
+
+    /// Runs `update`, an `UPDATE feed … WHERE name = …` of one feed, and returns the record after
+    /// it; 66 when no feed of that name was changed.
+    static func updateRecord(_ db: PostgresConnection, _ update: String, _ values: [PostgresValue], name: String) throws(FeedFailure) -> FeedRecord {
+        guard try db.execute(update, values).changed > 0 else { throw FeedFailure.notFound("no feed named \(name)") }
+        return try record(db, name: name)
+    }
+}

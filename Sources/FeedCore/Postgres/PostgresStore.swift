@@ -1,0 +1,114 @@
+import FeedBase
+import FeedModel
+import FeedStore
+import FoundationEssentials
+
+/// The store in a PostgreSQL database that several machines share (`--state postgresql://…`):
+/// the same feeds, entries and guarantees as the SQLite `FeedStore`, in the schema `feedcli`.
+///
+/// Guarantees (the contract's "One store for several machines"):
+/// - Every change is one transaction: a run killed at any moment, or whose connection drops,
+///   leaves everything committed before and nothing half-way.
+/// - Runs on one feed exclude each other on every machine (advisory locks, `PostgresLocks`),
+///   waiting up to `wait`; `next` delivers under its feed's lock, so no two machines print one
+///   entry, and entry numbers are reserved under the row lock of `entry_numbers`.
+/// - A failure to reach the server is 74 with libpq's reason, before anything is created; a
+///   connection lost mid-run is 75 (temporary: the next run goes on).
+///
+/// Thread contract: one connection per store, used by one thread at a time under `lock` (a
+/// recursive lock: a feed lock let go inside a store call releases itself on the same thread);
+/// calls block on the network; make them from a thread that may block.
+///
+/// @unchecked Sendable invariant: `connection` and `heldFeeds` are touched only while `lock` is
+/// held (`withConnection`), and nothing of the connection escapes a call but copied values.
+public final class PostgresStore: StateStore, @unchecked Sendable {
+    public let location: String
+    private let connection: PostgresConnection
+    private let lock = RecursiveLock()
+    private let wait: Duration
+    private let clock: FeedLock.WaitingClock
+    /// Feeds whose lock this process holds: a session's advisory locks are re-entrant, file locks
+    /// are not, and a run must not take one feed twice.
+    private var heldFeeds: Set<String> = []
+
+    private init(connection: PostgresConnection, wait: Duration, clock: FeedLock.WaitingClock) {
+        self.connection = connection
+        self.location = connection.location
+        self.wait = wait
+        self.clock = clock
+    }
+
+    /// Connects to the database at `url` and brings its schema to the current version. A
+    /// command that only reads (`.readOnly`) never creates the schema: nil when there is none
+    /// (the command then reads an empty store standing for it).
+    public static func open(
+        url: String, wait: Duration = .seconds(30), access: FeedStore.Access = .readWrite, clock: FeedLock.WaitingClock = .live
+    ) throws(FeedFailure) -> PostgresStore? {
+        let connection = try PostgresConnection.connect(url: url, timeout: wait)
+        try connection.script("SET search_path TO \(PostgresSchema.name)")
+        if try !PostgresSchema.isCurrent(connection) {
+            if access == .readOnly, try !PostgresSchema.exists(connection) { return nil }
+            try PostgresSchema.migrate(connection)
+        }
+        return PostgresStore(connection: connection, wait: wait, clock: clock)
+    }
+
+    public func finish() {}
+
+    /// Runs `body` with the connection, excluding every other thread of this process meanwhile.
+    func withConnection<T>(_ body: (PostgresConnection) throws(FeedFailure) -> T) throws(FeedFailure) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
+    /// Runs `body` in a transaction: all of it is committed, or none of it. A read sees one
+    /// snapshot however many statements it runs.
+    func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws(FeedFailure) -> T) throws(FeedFailure) -> T {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> T in
+            try db.execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+            let value: T
+            do throws(FeedFailure) {
+                value = try body(db)
+            } catch {
+                if db.isUp { _ = try? db.execute("ROLLBACK") }
+                throw error
+            }
+            try db.execute("COMMIT")
+            return value
+        }
+    }
+
+    // MARK: Feed locks
+
+    public func lock(feed: String) throws(FeedFailure) -> any Sendable {
+        let deadline = clock.elapsed() + wait
+        while true {
+            if let lock = try attemptLock(feed: feed) { return lock }
+            guard clock.elapsed() < deadline else {
+                throw .temporary("feed \(feed) is busy in another feedcli run (waited \(wait.components.seconds) s)")
+            }
+            clock.pause(FeedLock.pollInterval)
+        }
+    }
+
+    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (any Sendable)? in
+            guard !heldFeeds.contains(feed) else { return nil }
+            let taken = try db.execute("SELECT pg_try_advisory_lock($1::int, hashtext($2))",
+                                       [.text(String(PostgresLocks.feedClass)), .text(feed)])
+            guard taken.count == 1, taken.row(0).bool(0) else { return nil }
+            heldFeeds.insert(feed)
+            return PostgresFeedLock { [self] in self.unlock(feed: feed) }
+        }
+    }
+
+    private func unlock(feed: String) {
+        lock.withLock {
+            heldFeeds.remove(feed)
+            guard connection.isUp else { return }
+            _ = try? connection.execute("SELECT pg_advisory_unlock($1::int, hashtext($2))",
+                                        [.text(String(PostgresLocks.feedClass)), .text(feed)])
+        }
+    }
+}
