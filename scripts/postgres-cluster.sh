@@ -7,7 +7,7 @@
 #   scripts/postgres-cluster.sh start DIR   starts it, prints the role's connection URL
 #   scripts/postgres-cluster.sh stop DIR    stops it and removes DIR
 #
-# Needs Debian's `postgresql` (15) and runs as root (initdb refuses root; it runs as postgres).
+# Needs Debian's `postgresql` (15); runs initdb and the server as `postgres` (root, else sudo).
 set -euo pipefail
 
 command=${1:?start or stop}
@@ -15,13 +15,14 @@ dir=${2:?a folder}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$bin" ] || { echo "postgres-cluster: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 69; }
 
-as_postgres() { runuser -u postgres -- "$@"; }
+as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 case $command in
 start)
     mkdir -p "$dir"
-    chown postgres: "$dir"
-    chmod 700 "$dir"
+    as_root chown postgres: "$dir"
+    as_root chmod 700 "$dir"
     password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_postgres "$bin/initdb" -D "$dir/data" -U postgres -E UTF8 --locale=C.UTF-8 \
@@ -38,7 +39,7 @@ start)
     ;;
 stop)
     if [ -d "$dir/data" ]; then as_postgres "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true; fi
-    rm -rf "$dir"
+    as_root rm -rf "$dir"
     ;;
 *)
     echo "postgres-cluster: start or stop, not $command" >&2

@@ -13,6 +13,8 @@ command -v python3 >/dev/null || missing+=(python3)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v zsh >/dev/null || missing+=(zsh)     # the completion tests run each shell
 command -v fish >/dev/null || missing+=(fish)
+[ -f /usr/include/postgresql/libpq-fe.h ] || missing+=(libpq-dev)   # the PostgreSQL store
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
@@ -31,6 +33,15 @@ for reader in newsboat sfeed; do
   command -v "$reader" >/dev/null || echo "test.sh: $reader could not be installed: its RealReaderTests are skipped" >&2
 done
 python3 -c 'import feedparser' 2>/dev/null || echo "test.sh: feedparser could not be installed: its RealReaderTests are skipped" >&2
+
+# A private PostgreSQL cluster for the store's tests on PostgreSQL (issue 28), stopped and
+# removed however the run ends. A cluster given in FEEDCLI_TEST_POSTGRES is used instead.
+if [ -z "${FEEDCLI_TEST_POSTGRES:-}" ]; then
+  cluster=$(mktemp -d /tmp/feedcli-postgres.XXXXXX)
+  trap 'bash scripts/postgres-cluster.sh stop "$cluster"' EXIT
+  FEEDCLI_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$cluster")
+  export FEEDCLI_TEST_POSTGRES
+fi
 
 # A target that imports one it does not declare (a layer reaching sideways or up) fails the build.
 swift build --build-tests --explicit-target-dependency-import-check error

@@ -73,18 +73,24 @@ public struct CommandContext: Sendable {
     /// A `postgresql://` URL opens the store in that database (`PostgresStore`), where a command
     /// that only reads likewise never creates the schema.
     package func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> any StateStore {
-        if StoreRules.isDatabaseURL(statePath) {
-            if let store = try PostgresStore.open(url: statePath, wait: wait, access: access) { return store }
-            let location = Redaction.maskingSecrets(in: statePath)
-            try? stderr.write("feedcli: no store in \(TerminalText.safe(location)) yet (next, sync and feeds add create it)\n")
-            return try FeedStore.empty(standingFor: location)
-        }
         if access == .readWrite, let store = launch?.takeStore(path: statePath, wait: wait) { return store }
-        if access == .readOnly, !FeedStore.exists(at: statePath) {
-            try? stderr.write("feedcli: no store at \(TerminalText.safe(statePath)) yet (next, sync and feeds add create it)\n")
-            return try FeedStore.empty(standingFor: statePath)
-        }
-        return try FeedStore.open(at: statePath, wait: wait, access: access)
+        if let store = try openStore(at: statePath, access: access) { return store }
+        return try standIn(for: statePath)
+    }
+
+    /// The store at `location` (a path or a `postgresql://` URL), or nil when a command that only
+    /// reads finds none there (it is never created for reading).
+    package func openStore(at location: String, access: FeedStore.Access) throws(FeedFailure) -> (any StateStore)? {
+        if StoreRules.isDatabaseURL(location) { return try PostgresStore.open(url: location, wait: wait, access: access) }
+        if access == .readOnly, !FeedStore.exists(at: location) { return nil }
+        return try FeedStore.open(at: location, wait: wait, access: access)
+    }
+
+    /// What a reading command reads where there is no store yet: an empty one, said on stderr.
+    private func standIn(for location: String) throws(FeedFailure) -> any StateStore {
+        let shown = TerminalText.safe(Redaction.maskingSecrets(in: location))
+        try? stderr.write("feedcli: no store at \(shown) yet (next, sync and feeds add create it)\n")
+        return try FeedStore.empty(standingFor: Redaction.maskingSecrets(in: location))
     }
 
     /// The store path when `--state` is not given: `$FEEDCLI_STATE`, else

@@ -14,12 +14,16 @@ public struct Sync: FeedcliCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var fetching: FetchingOptions
+    @Flag(help: "Leave a feed another run is syncing to that run instead of waiting for it (-v names it).")
+    var skipBusy = false
 
     public init() {}
 
     public var options: CommandOptions { CommandOptions(store: store, output: output, fetching: fetching) }
 
     public func run(_ context: CommandContext) throws -> Int32 {
+        var context = context
+        context.fetch.skipBusy = skipBusy
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
                                    interruption: context.interruption, progress: progress, patience: context.readerPatience)

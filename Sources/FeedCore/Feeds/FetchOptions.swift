@@ -10,6 +10,9 @@ public struct FetchOptions: Sendable, Equatable {
     public var maxPages: Int?
     /// Ignore a stored `Retry-After`.
     public var force = false
+    /// `sync --skip-busy`: a feed another run holds is left to it (said with `-v`) instead of
+    /// waited for, so pollers started together split the feeds between them.
+    public var skipBusy = false
     /// How many feeds `sync` works on at once (requests to one host stay capped by the client).
     public var jobs = 8
     /// First retry's backoff ceiling; doubles per retry (full jitter), capped at `retryCap`.

@@ -32,6 +32,7 @@ extension FeedReactor {
     ) -> Observable<FeedMutation> {
         let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
         let tracksActivity = environment.tracksActivity
+        let skipsBusy = environment.options.skipBusy, logger = environment.logger
         let locked = { @Sendable (lock: any Sendable) throws -> Observable<FeedMutation> in
             let lock = SubscriptionResource(lock)
             onStep(.locked)
@@ -54,6 +55,10 @@ extension FeedReactor {
             // A free lock is taken where the work is; only waiting for a held one moves to the
             // lock queue (a thread hop per feed was most of what an idle feed cost).
             if let lock = try store.attemptLock(feed: name) { return try locked(lock) }
+            if skipsBusy {
+                logger.info("\(name): another run is syncing it; left to that run (--skip-busy)")
+                return .empty()
+            }
             let waiting = Observable<FeedMutation>.deferred { try locked(try store.lock(feed: name)) }
             return lockQueue.map { waiting.subscribe(on: $0) } ?? waiting
         }

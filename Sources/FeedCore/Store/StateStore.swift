@@ -84,6 +84,6 @@ public enum StoreRules {
 
     /// The `store copy` refusal of a target that holds something.
     public static func notEmpty(_ location: String) -> FeedFailure {
-        .usage("\(location) is not empty: store copy writes only into a new store (feeds rm, or another --state)")
+        .usage("\(location) is not empty: store copy writes only into a new store (a new file, or a database without feedcli's feeds)")
     }
 }
