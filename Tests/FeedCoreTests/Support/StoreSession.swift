@@ -3,7 +3,17 @@ import Testing
 
 /// feedcli runs on one temporary store, as the end-to-end suites use it.
 struct StoreSession {
-    let state = temporaryStorePath()
+    let state: String
+
+    /// A session on a new SQLite store, or on `state` (a PostgreSQL database's URL).
+    init(state: String = temporaryStorePath()) {
+        self.state = state
+    }
+
+    /// A session on a new PostgreSQL database of the test cluster.
+    static func onPostgres() throws -> StoreSession {
+        StoreSession(state: try PostgresDatabases.fresh())
+    }
 
     func feedcli(_ arguments: String...) throws -> FeedcliRun { try run(arguments) }
 

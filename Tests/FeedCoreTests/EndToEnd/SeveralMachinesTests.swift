@@ -1,0 +1,216 @@
+import FeedBase
+@testable import FeedPostgres
+import Foundation
+import Testing
+
+/// Several machines on one PostgreSQL store (issue 28): processes with homes of their own share
+/// one database, as a server's cron and a laptop do. Every guarantee of the SQLite store holds
+/// across them: each entry delivered once in total, nothing lost, no half-done run.
+@Suite("Several machines, one PostgreSQL store", .timeLimit(.minutes(3)))
+struct SeveralMachinesTests {
+    @Test func fortyConcurrentNextOnFortyMachinesDeliverEachEntryOnceInTotal() throws {
+        let server = try PostsServer(available: 40)
+        let session = try StoreSession.onPostgres()
+        try session.add("p", server.url, kind: "indexed")
+        // Each `next` finds nothing unread and fetches the next post under the feed's lock.
+        let runs = try (0..<40).map { _ in
+            try Feedcli.start(Feedcli.onStore(session.state, ["next", "p", "--json"]))
+        }.map { $0.finish() }
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr).filter { !$0.isEmpty })")
+        let ids = runs.compactMap { ($0.json as? [String: Any])?["id"] as? String }.compactMap(Int.init).sorted()
+        #expect(ids == Array(1...40))
+        let status = try session.requireStatus("p")
+        #expect(status["entries"] as? Int == 40 && status["unread"] as? Int == 0)
+    }
+
+    @Test func concurrentSyncsOfAGrowingFeedStoreAndPrintEveryEntryOnce() throws {
+        let server = try PostsServer(available: 0)
+        let session = try StoreSession.onPostgres()
+        try session.add("p", server.url, kind: "indexed")
+        var started: [Feedcli.Started] = []
+        for available in [10, 25, 40] {
+            server.setAvailable(available)
+            for _ in 0..<3 { started.append(try Feedcli.start(Feedcli.onStore(session.state, ["sync", "p", "--jsonl"]))) }
+        }
+        let runs = started.map { $0.finish() }
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr).filter { !$0.isEmpty })")
+        // One more, after all of them: whatever the last of them had not seen yet.
+        let last = try session.feedcli("sync", "p", "--jsonl")
+        let printed = (runs + [last]).flatMap { JSONLines.ids($0.stdout) }.compactMap(Int.init)
+        #expect(printed.sorted() == Array(1...40), "each entry printed once, none missed")
+        #expect(try session.requireStatus("p")["entries"] as? Int == 40)
+    }
+
+    @Test func twoPollersWithSkipBusyFetchEachFeedOnce() throws {
+        let requests = Locked([String: Int]())
+        let gate = RequestGate()
+        gate.hold(from: 1)
+        let server = try LoopbackServer { request, connection in
+            requests.withLock { $0[request.path, default: 0] += 1 }
+            gate.arrive()
+            let name = request.path.split(separator: "/").last.map(String.init) ?? ""
+            connection.respond(200, headers: [("Content-Type", "application/json")], text: #"[{"id":"\#(name)","title":"\#(name)"}]"#)
+        }
+        let session = try StoreSession.onPostgres()
+        let names = (1...20).map { String(format: "f%02d", $0) }
+        for name in names { try session.add(name, server.baseURL + "/" + name, kind: "linked") }
+        let first = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "--skip-busy", "--jobs", "20", "--jsonl"]))
+        // The first poller holds every feed (its requests are held by the server): the database
+        // shows its 20 advisory locks.
+        let admin = try PostgresConnection.connect(url: session.state, timeout: .seconds(10))
+        var held = 0
+        for _ in 0..<2_000 where held < 20 {
+            held = try admin.execute("""
+                SELECT COUNT(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted
+                    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """)
+                .firstInteger().map(Int.init) ?? 0
+            if held < 20 { usleep(5_000) }
+        }
+        #expect(held == 20)
+        let second = try Feedcli.run(Feedcli.onStore(session.state, ["sync", "--skip-busy", "--jsonl", "-v"]))
+        #expect(second.status == 0 && second.stdout.isEmpty, "\(second.stderr)")
+        for name in names { #expect(second.stderr.contains("\(name): another run is syncing it"), "\(second.stderr)") }
+        gate.open()
+        let done = first.finish()
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(JSONLines.ids(done.stdout).sorted() == names)
+        #expect(requests.withLock { $0 } == Dictionary(uniqueKeysWithValues: names.map { ("/" + $0, 1) }), "each feed fetched by one poller")
+    }
+
+    @Test func aRunKilledMidWalkLeavesItsCommitsAndTheNextRunGoesOn() throws {
+        let gate = RequestGate()
+        gate.hold(from: 3)
+        let server = try LoopbackServer { request, connection in
+            gate.arrive()
+            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
+            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
+            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
+            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
+        }
+        let session = try StoreSession.onPostgres()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))
+        #expect(gate.waitForArrivals(3))
+        kill(walk.process.processIdentifier, SIGKILL)
+        _ = walk.finish()
+        #expect(walk.process.terminationReason == .uncaughtSignal)
+        let committed = JSONLines.ids(try session.feedcli("list", "l", "--jsonl").stdout)
+        gate.open()
+        let again = try session.feedcli("sync", "l", "--jsonl")
+        #expect(again.status == 0, "\(again.stderr)")
+        let printedAgain = JSONLines.ids(again.stdout)
+        #expect(Set(printedAgain).isDisjoint(with: committed), "nothing committed is printed again")
+        #expect(Set(committed + printedAgain) == Set((1...20).map(String.init)), "nothing lost")
+        #expect(try session.requireStatus("l")["entries"] as? Int == 20)
+    }
+
+    @Test func withoutAServerACommandFailsWith74AndLibpqsReasonShowingNoPassword() throws {
+        let port = try LoopbackServer.closedPort()
+        let url = "postgresql://feedcli:hunter2@127.0.0.1:\(port)/feedcli"
+        for command in [["next"], ["list"], ["feeds", "add", "x", "http://127.0.0.1:1/x", "--kind", "linked"]] {
+            let run = try Feedcli.run(command + ["--state", url])
+            #expect(run.status == 74, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("Connection refused") && run.stderr.contains("feedcli:***@127.0.0.1"), "\(run.stderr)")
+            #expect(!run.stderr.contains("hunter2") && !run.stdout.contains("hunter2"))
+        }
+    }
+
+    @Test func aReadingCommandOnADatabaseWithoutTheSchemaCreatesNothing() throws {
+        let url = try PostgresDatabases.fresh()
+        let listed = try Feedcli.run(["feeds", "list", "--state", url])
+        #expect(listed.status == 0 && listed.stdout.contains("posts"), "the built-in feed is shown: \(listed.stderr)")
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        #expect(try !PostgresSchema.exists(admin), "no schema was created by reading")
+    }
+
+    @Test func libpqIsLoadedOnlyForAStoreInPostgreSQL() throws {
+        let session = StoreSession()
+        let onFile = try Feedcli.run(["list", "--state", session.state], environment: ["LD_DEBUG": "files"])
+        #expect(!onFile.stderr.contains("libpq"), "a SQLite store never loads libpq")
+        let onDatabase = try Feedcli.run(["list", "--state", try PostgresDatabases.fresh()], environment: ["LD_DEBUG": "files"])
+        #expect(onDatabase.stderr.contains("libpq.so.5"))
+    }
+
+    @Test func aStoreCopiedBothWaysKeepsEveryEntryAndReadMark() throws {
+        let server = try PostsServer(available: 30)
+        let file = StoreSession()
+        try file.add("p", server.url, kind: "indexed")
+        #expect(try file.feedcli("sync", "p").status == 0)
+        for _ in 0..<5 { _ = try file.feedcli("next", "p") }
+        let database = try PostgresDatabases.fresh()
+        let copied = try Feedcli.run(["store", "copy", file.state, database])
+        #expect(copied.status == 0 && copied.stdout.isEmpty, "\(copied.stderr)")
+        let back = StoreSession()
+        #expect(try Feedcli.run(["store", "copy", database, back.state]).status == 0)
+        for session in [StoreSession(state: database), back] {
+            #expect(try session.feedcli("list", "--jsonl").stdout == file.feedcli("list", "--jsonl").stdout)
+            let status = try session.requireStatus("p")
+            #expect(status["entries"] as? Int == 30 && status["unread"] as? Int == 25 && status["next_index"] as? Int == 31)
+            // The copy goes on where the original was: the next entry is the sixth.
+            #expect(JSONLines.ids(try session.feedcli("next", "p", "--jsonl").stdout) == ["6"])
+        }
+        let refused = try Feedcli.run(["store", "copy", file.state, database])
+        #expect(refused.status == 64 && refused.stderr.contains("not empty"), "\(refused.stderr)")
+    }
+
+    @Test func aServerStoppedMidRunIs75AndTheNextRunAfterItsRestartGoesOn() throws {
+        // A cluster of this test's own: stopping the shared one would fail every other test.
+        let cluster = try PrivateCluster()
+        defer { cluster.remove() }
+        let gate = RequestGate()
+        gate.hold(from: 2)
+        let server = try LoopbackServer { request, connection in
+            gate.arrive()
+            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
+            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
+            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
+            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
+        }
+        let session = StoreSession(state: cluster.url)
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))
+        #expect(gate.waitForArrivals(2))
+        try cluster.run("halt")
+        gate.open()
+        let cut = walk.finish()
+        #expect(cut.status == 75, "a lost connection is temporary: \(cut.stderr)")
+        #expect(cut.stderr.contains("connection"), "\(cut.stderr)")
+        let down = try session.feedcli("next", "l")
+        #expect(down.status == 74, "no server answers: \(down.stderr)")
+        try cluster.run("resume")
+        let again = try session.feedcli("sync", "l", "--jsonl")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try session.requireStatus("l")["entries"] as? Int == 20, "nothing lost, nothing half-done")
+        #expect(Set(JSONLines.ids(cut.stdout) + JSONLines.ids(again.stdout)) == Set((1...20).map(String.init)))
+    }
+}
+
+/// A PostgreSQL cluster of one test's own (`scripts/postgres-cluster.sh`), for a test that stops
+/// and restarts the server. The script runs through `system(3)`, which waits for its own child:
+/// Foundation's `Process` waited forever for a script that had run `runuser` (its SIGCHLD
+/// handler was gone by the time the script ended).
+struct PrivateCluster {
+    let folder = TestScratch.folder("postgres").path
+    let url: String
+
+    init() throws {
+        guard Self.script("start", folder) == 0,
+              let url = try? String(contentsOfFile: folder + ".out", encoding: .utf8) else { throw PostgresDatabases.Unavailable() }
+        self.url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func run(_ command: String) throws {
+        let status = Self.script(command, folder)
+        if status != 0 {
+            Issue.record("postgres-cluster.sh \(command): \((try? String(contentsOfFile: folder + ".err", encoding: .utf8)) ?? "")")
+        }
+    }
+
+    func remove() { _ = Self.script("stop", folder) }
+
+    private static func script(_ command: String, _ folder: String) -> Int32 {
+        let script = Fixtures.root.deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
+        return system("bash '\(script)' \(command) '\(folder)' >'\(folder).out' 2>'\(folder).err' </dev/null")
+    }
+}
