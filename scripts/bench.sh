@@ -24,6 +24,8 @@
 #             disk, so that no command pays for another's dirty pages or the machine's phase
 #   streams   `feedcli follow` of 100,000 events vs curl | sed | jq, its memory over 1,000,000,
 #             and an event's latency (scripts/bench-streams.sh)
+#   postgres  next, sync, list and history on a PostgreSQL store vs the same on SQLite
+#             (scripts/bench-postgres.sh; ONLY=postgres runs just these after the set-up)
 #   jq        `feedcli sync` of a preset (Reddit) page: its jq expressions run in a worker
 #             process; with BEFORE=/path/to/an/older/feedcli, also that binary (jq in
 #             process), for the contract's "at most 10 ms more"                         ≤ +10 ms
@@ -45,6 +47,8 @@ command -v strace >/dev/null || need+=(strace)
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev pkg-config)
 [ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
 [ -f /usr/include/jq.h ] || need+=(libjq-dev)
+[ -f /usr/include/postgresql/libpq-fe.h ] || need+=(libpq-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
@@ -164,6 +168,11 @@ for n in $(seq 1 1000); do "$feedcli" feeds add "g$n" "http://127.0.0.1:$port/g/
 from_empty jq; "$feedcli" feeds add r "http://127.0.0.1:$port/reddit.json" --kind reddit --state "$work/jq.sqlite"
 journals=$(for f in empty hist page million slow idle jq; do
   printf '%s %s KiB; ' "$f" "$(( $(stat -c %s "$work/$f.sqlite-wal" 2>/dev/null || echo 0) / 1024 ))"; done)
+
+if [ "${ONLY:-}" = postgres ]; then
+  FEEDCLI="$feedcli" BASE="$base" EMPTY="$work/empty.sqlite" HIST="$work/hist.sqlite" bash scripts/bench-postgres.sh "$out/postgres"
+  exit 0
+fi
 
 # Each measure starts with the disk idle: writing back what the set-up (or the measure before)
 # left dirty would otherwise slow the fsyncs of feedcli's journal and not curl's.
@@ -323,5 +332,7 @@ fi
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 # The live-stream rows (follow's throughput, memory and latency), measured by their own script.
 FEEDCLI="$feedcli" bash scripts/bench-streams.sh "$out/streams"
+# The PostgreSQL store's rows, against the same commands on SQLite (scripts/bench-postgres.sh).
+FEEDCLI="$feedcli" BASE="$base" EMPTY="$work/empty.sqlite" HIST="$work/hist.sqlite" bash scripts/bench-postgres.sh "$out/postgres"
 echo "(journals as feedcli left them: $journals)"
 echo "($lines lines listed; $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d); hyperfine tables in $out)"

@@ -4,7 +4,7 @@
 # (with TLS and its certificates) from the system. Start-up is most of what `feedcli next` costs,
 # and every shared library loaded is symbols bound at each start (scripts/bench.sh, `next` row).
 # Its own build folder (.build-static), so debug builds and tests are not disturbed.
-# Usage: bash scripts/build-release.sh   (needs libcurl4-openssl-dev, libsqlite3-dev and libjq-dev)
+# Usage: bash scripts/build-release.sh   (needs libcurl4-openssl-dev, libsqlite3-dev, libjq-dev and libpq-dev)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"

@@ -9,7 +9,8 @@
 #   /usr/share/fish/vendor_completions.d/feedcli.fish     fish completion
 #   /usr/share/doc/feedcli/{README.md.gz,changelog.gz,copyright}
 # It depends only on what Debian 12 ships: libcurl4 (linked) and libjq1 (loaded by the jq worker
-# when a json feed or a --filter runs), and recommends ca-certificates for https.
+# when a json feed or a --filter runs), recommends ca-certificates for https, and suggests libpq5
+# (loaded only for a store at a postgresql:// URL).
 # Usage: bash scripts/package.sh [OUTPUT_FOLDER]   (default: dist/; needs what build-release.sh
 # needs, and dpkg-deb, which every Debian has)
 set -euo pipefail
@@ -59,6 +60,7 @@ Maintainer: feedcli maintainers <maintainers@users.noreply.a-seed-05f3e07a.examp
 Installed-Size: $size
 Depends: libc6 (>= 2.34), libgcc-s1, libcurl4 (>= 7.74), libjq1 (>= 1.6)
 Recommends: ca-certificates
+Suggests: libpq5
 Section: net
 Priority: optional
 Description: command-line client for JSON post feeds
