@@ -17,6 +17,9 @@ static struct {
     __typeof__(PQexecPrepared) *exec_prepared;
     __typeof__(PQexecParams) *exec_params;
     __typeof__(PQexec) *exec;
+    __typeof__(PQsendQueryPrepared) *send_prepared;
+    __typeof__(PQsendQueryParams) *send_params;
+    __typeof__(PQgetResult) *get_result;
     __typeof__(PQresultStatus) *result_status;
     __typeof__(PQresultErrorMessage) *result_error_message;
     __typeof__(PQresultErrorField) *result_error_field;
@@ -54,6 +57,9 @@ static void load(void) {
     RESOLVE(exec_prepared, PQexecPrepared)
     RESOLVE(exec_params, PQexecParams)
     RESOLVE(exec, PQexec)
+    RESOLVE(send_prepared, PQsendQueryPrepared)
+    RESOLVE(send_params, PQsendQueryParams)
+    RESOLVE(get_result, PQgetResult)
     RESOLVE(result_status, PQresultStatus)
     RESOLVE(result_error_message, PQresultErrorMessage)
     RESOLVE(result_error_field, PQresultErrorField)
@@ -113,6 +119,20 @@ cpg_result *cpg_exec_prepared(cpg_conn *conn, const char *name, int count, const
 cpg_result *cpg_exec_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
                             const int *lengths, const int *formats) {
     return (cpg_result *)pq.exec_params((PGconn *)conn, sql, count, NULL, values, lengths, formats, 1);
+}
+
+int cpg_send_prepared(cpg_conn *conn, const char *name, int count, const char *const *values,
+                      const int *lengths, const int *formats) {
+    return pq.send_prepared((PGconn *)conn, name, count, values, lengths, formats, 1);
+}
+
+int cpg_send_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
+                    const int *lengths, const int *formats) {
+    return pq.send_params((PGconn *)conn, sql, count, NULL, values, lengths, formats, 1);
+}
+
+cpg_result *cpg_get_result(cpg_conn *conn) {
+    return (cpg_result *)pq.get_result((PGconn *)conn);
 }
 
 cpg_result *cpg_exec(cpg_conn *conn, const char *sql) {

@@ -35,6 +35,15 @@ cpg_result *cpg_exec_prepared(cpg_conn *conn, const char *name, int count, const
 cpg_result *cpg_exec_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
                             const int *lengths, const int *formats);
 
+/// `PQsendQueryPrepared` / `PQsendQueryParams`: the statement is sent and its result read later
+/// with `cpg_get_result` (the client works while the server does); 1 when it was sent.
+int cpg_send_prepared(cpg_conn *conn, const char *name, int count, const char *const *values,
+                      const int *lengths, const int *formats);
+int cpg_send_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
+                    const int *lengths, const int *formats);
+/// `PQgetResult`: the next result of what was sent, NULL when there is no more.
+cpg_result *cpg_get_result(cpg_conn *conn);
+
 /// `PQexec` of one or more statements without parameters (the schema's migrations).
 cpg_result *cpg_exec(cpg_conn *conn, const char *sql);
 

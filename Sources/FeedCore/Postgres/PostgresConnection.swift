@@ -37,33 +37,63 @@ package final class PostgresConnection {
     /// Whether the connection is still up (false once the server went away).
     package var isUp: Bool { cpg_ok(handle) != 0 }
 
-    /// Runs `sql` with `parameters` (`$1`, `$2`, …), prepared the first time this connection
-    /// sees it: parsing and planning are paid once per run, not once per row.
+    /// Runs `sql` with `parameters` (`$1`, `$2`, …) and returns its result. A statement runs
+    /// unnamed the first time this connection sees it (parse, plan and run in one round trip:
+    /// most of a short run's statements run once) and is prepared the second time, so one that
+    /// repeats (a sync's records, a walk's pages) is parsed and planned once per run.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) -> PostgresResult {
-        let name: String
-        if let known = prepared[sql] {
-            name = known
-        } else {
-            name = "feedcli_\(prepared.count + 1)"
-            _ = try check(cpg_prepare(handle, name, sql, Int32(parameters.count)), sql: sql)
-            prepared[sql] = name
-        }
+        let name = try preparedName(sql, parameters: parameters.count)
         return try withParameters(parameters) { count, values, lengths, formats throws(FeedFailure) in
-            try check(cpg_exec_prepared(handle, name, count, values, lengths, formats), sql: sql)
+            if let name { return try check(cpg_exec_prepared(handle, name, count, values, lengths, formats), sql: sql) }
+            return try check(cpg_exec_params(handle, sql, count, values, lengths, formats), sql: sql)
         }
     }
 
-    /// Runs statements without parameters (the schema's migrations), several at once.
-    package func script(_ sql: String) throws(FeedFailure) {
-        _ = try check(cpg_exec(handle, sql), sql: sql)
+    /// Sends `sql` without waiting for its result, which `receive()` reads: the server works on
+    /// it while the client does something else (a listing decodes one batch while the next is
+    /// fetched). One statement may be outstanding at a time.
+    package func send(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) {
+        let name = try preparedName(sql, parameters: parameters.count)
+        let sent = withParameters(parameters) { count, values, lengths, formats in
+            if let name { return cpg_send_prepared(handle, name, count, values, lengths, formats) }
+            return cpg_send_params(handle, sql, count, values, lengths, formats)
+        }
+        if sent == 0 { throw lost(String(cString: cpg_error(handle))) }
+    }
+
+    /// The result of the statement `send` sent (every result read, so the connection is free).
+    package func receive() throws(FeedFailure) -> PostgresResult {
+        let first = cpg_get_result(handle)
+        while let more = cpg_get_result(handle) { cpg_clear(more) }
+        return try check(first, sql: "")
+    }
+
+    /// Statements that ran once, unnamed, on this connection (the next run prepares them).
+    private var seen: Set<String> = []
+
+    /// The name `sql` is prepared under, preparing it on its second use; nil on its first.
+    private func preparedName(_ sql: String, parameters: Int) throws(FeedFailure) -> String? {
+        if let known = prepared[sql] { return known }
+        guard !seen.insert(sql).inserted else { return nil }
+        let name = "feedcli_\(prepared.count + 1)"
+        _ = try check(cpg_prepare(handle, name, sql, Int32(parameters)), sql: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// Runs statements without parameters (the schema's migrations), several at once, in one
+    /// round trip; the last one's result, in text.
+    @discardableResult
+    package func script(_ sql: String) throws(FeedFailure) -> PostgresResult {
+        try check(cpg_exec(handle, sql), sql: sql)
     }
 
     /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call.
-    private func withParameters<T>(
+    private func withParameters<T, E: Error>(
         _ parameters: [PostgresValue],
-        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws(FeedFailure) -> T
-    ) throws(FeedFailure) -> T {
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws(E) -> T
+    ) throws(E) -> T {
         let wires = parameters.map(\.wire)
         let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
             guard let wire else { return nil }
@@ -79,9 +109,9 @@ package final class PostgresConnection {
         let values: [UnsafePointer<CChar>?] = buffers.map { buffer in buffer.map { UnsafePointer($0) } }
         let lengths = wires.map { Int32(clamping: $0?.bytes.count ?? 0) }
         let formats = wires.map { $0?.format ?? 0 }
-        return try values.withUnsafeBufferPointer { values throws(FeedFailure) in
-            try lengths.withUnsafeBufferPointer { lengths throws(FeedFailure) in
-                try formats.withUnsafeBufferPointer { formats throws(FeedFailure) in
+        return try values.withUnsafeBufferPointer { values throws(E) in
+            try lengths.withUnsafeBufferPointer { lengths throws(E) in
+                try formats.withUnsafeBufferPointer { formats throws(E) in
                     try body(Int32(parameters.count), values.baseAddress, lengths.baseAddress, formats.baseAddress)
                 }
             }

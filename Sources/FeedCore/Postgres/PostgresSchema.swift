@@ -98,24 +98,32 @@ package enum PostgresSchema {
                                             .text(Timestamp.format(.now))])
                 }
             }
+            // The version every run reads first (`enter`): how many migrations the schema has.
+            let count = try connection.execute("SELECT COUNT(*)::bigint FROM migration").firstInteger() ?? 0
+            try connection.script("COMMENT ON SCHEMA \(name) IS 'feedcli schema: \(count) migrations'")
             try connection.script("COMMIT")
         } catch {
-            try? connection.script("ROLLBACK")
+            _ = try? connection.script("ROLLBACK")
             throw error
         }
+    }
+
+    /// Sets the connection's `search_path` to the schema and reads the schema's version (its
+    /// comment: how many migrations it has), in one round trip: what every run does first.
+    /// nil when the database has no feedcli schema.
+    package static func enter(_ connection: PostgresConnection) throws(FeedFailure) -> Int? {
+        let version = try connection.script("""
+            SET search_path TO \(name); SELECT obj_description(to_regnamespace('\(name)'), 'pg_namespace')
+            """)
+        guard version.count == 1, let comment = version.row(0).text(0) else {
+            return try exists(connection) ? 0 : nil
+        }
+        return Int(comment.split(separator: " ").last ?? "") ?? 0
     }
 
     /// Whether the database holds feedcli's schema at all.
     package static func exists(_ connection: PostgresConnection) throws(FeedFailure) -> Bool {
         let table = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text("\(name).migration")])
         return table.count == 1 && table.row(0).bool(0)
-    }
-
-    /// Whether the database holds feedcli's schema at the current version; false when it holds
-    /// none or an older one (a read-only command then reads an empty store, or upgrades it).
-    package static func isCurrent(_ connection: PostgresConnection) throws(FeedFailure) -> Bool {
-        guard try exists(connection) else { return false }
-        let count = try connection.execute("SELECT COUNT(*) FROM migration").row(0).requiredInteger(0)
-        return count >= migrations.count
     }
 }

@@ -272,22 +272,31 @@ extension PostgresStore {
         }
         try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) in
             try db.execute("DECLARE entries NO SCROLL CURSOR FOR " + sql, values)
-            fetching: while true {
-                let batch = try db.execute("FETCH 1000 FROM entries")
+            // The next batch is asked for before this one is read, so the server reads it
+            // while the client decodes and prints (on a second core), not one after the other.
+            let fetch = "FETCH 1000 FROM entries"
+            try db.send(fetch)
+            var pending = true
+            fetching: while pending {
+                let batch = try db.receive()
+                pending = batch.count == 1_000
+                if pending { try db.send(fetch) }
                 for row in batch.rows {
                     let entry = try row.entry()
                     let goesOn: Bool
                     do {
                         goesOn = try body(entry)
                     } catch let failure as FeedFailure {
+                        if pending { _ = try? db.receive() }
                         throw failure
                     } catch {
+                        if pending { _ = try? db.receive() }
                         throw FeedFailure.storeAccess("\(error)")
                     }
                     if !goesOn { break fetching }
                 }
-                if batch.count < 1_000 { break }
             }
+            if pending { _ = try db.receive() }
             try db.execute("CLOSE entries")
         }
     }

@@ -7,7 +7,8 @@ extension PostgresStore {
     static let feedQuery = "SELECT \(StoreColumns.record(readIsTrue: "read")) FROM feed"
 
     public func feeds() throws(FeedFailure) -> [FeedRecord] {
-        try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> [FeedRecord] in
+        // One statement: a snapshot of its own, no transaction needed.
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> [FeedRecord] in
             var records: [FeedRecord] = []
             for row in try db.execute(Self.feedQuery + " ORDER BY name").rows { records.append(try row.feedRecord()) }
             return records

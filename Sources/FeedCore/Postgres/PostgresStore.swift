@@ -45,9 +45,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         url: String, wait: Duration = .seconds(30), access: FeedStore.Access = .readWrite, clock: FeedLock.WaitingClock = .live
     ) throws(FeedFailure) -> PostgresStore? {
         let connection = try PostgresConnection.connect(url: url, timeout: wait)
-        try connection.script("SET search_path TO \(PostgresSchema.name)")
-        if try !PostgresSchema.isCurrent(connection) {
-            if access == .readOnly, try !PostgresSchema.exists(connection) { return nil }
+        let version = try PostgresSchema.enter(connection)
+        if (version ?? 0) < PostgresSchema.migrations.count {
+            if access == .readOnly, version == nil { return nil }
             try PostgresSchema.migrate(connection)
         }
         return PostgresStore(connection: connection, wait: wait, clock: clock)
