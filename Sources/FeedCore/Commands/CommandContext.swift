@@ -73,7 +73,7 @@ public struct CommandContext: Sendable {
     /// A `postgresql://` URL opens the store in that database (`PostgresStore`), where a command
     /// that only reads likewise never creates the schema.
     package func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> any StateStore {
-        if access == .readWrite, let store = launch?.takeStore(path: statePath, wait: wait) { return store }
+        if access == .readWrite, let store = try launch?.takeStore(path: statePath, wait: wait) { return store }
         if let store = try openStore(at: statePath, access: access) { return store }
         return try standIn(for: statePath)
     }

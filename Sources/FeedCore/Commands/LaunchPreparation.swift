@@ -1,6 +1,8 @@
 import Dispatch
 import FeedBase
 import FeedHTTP
+import FeedModel
+import FeedPostgres
 import FeedStore
 import FoundationEssentials
 import Synchronization
@@ -12,7 +14,10 @@ import Synchronization
 ///
 /// The store is opened for the path the command line most likely names (`--state`, else the
 /// default from the environment) and the default wait, and only when that changes no file
-/// (`FeedStore.openIfReady`). The command takes it only when its parsed options name the same
+/// (`FeedStore.openIfReady`); a `postgresql://` store is connected to (`PostgresStore
+/// .openIfReady`: the connection and its authentication are most of what such a `next` costs),
+/// and a failure to connect is kept for the command to report, so that an unreachable server is
+/// waited for once. The command takes it only when its parsed options name the same
 /// path and wait (`CommandContext.openStore`), so a wrong guess costs the other core's time and
 /// nothing else: a mistyped command leaves no file behind.
 ///
@@ -34,7 +39,7 @@ public final class LaunchPreparation: Sendable {
     public let storeGuess: StoreGuess?
     /// Whether curl's set-up was started (`feeds add` fetches without opening a store first).
     public let preparesCurl: Bool
-    private let store = Mutex<FeedStore?>(nil)
+    private let store = Mutex<Result<any StateStore, FeedFailure>?>(nil)
     private let pending = DispatchGroup()
 
     /// Starts opening the store `storeGuess` names (when one is given) and curl's set-up (when
@@ -57,7 +62,12 @@ public final class LaunchPreparation: Sendable {
         let started = DetachedThread.start(named: "feedcli.launch") { [self] in
             // The store first: after parsing, a command opens it before it makes its HTTP client.
             if let storeGuess {
-                let opened = FeedStore.openIfReady(at: storeGuess.path, wait: storeGuess.wait)
+                let opened: Result<any StateStore, FeedFailure>?
+                if StoreRules.isDatabaseURL(storeGuess.path) {
+                    opened = PostgresStore.openIfReady(url: storeGuess.path, wait: storeGuess.wait)
+                } else {
+                    opened = FeedStore.openIfReady(at: storeGuess.path, wait: storeGuess.wait).map { .success($0) }
+                }
                 store.withLock { $0 = opened }
             }
             if preparesCurl { HTTPClient.prepare() }
@@ -67,12 +77,12 @@ public final class LaunchPreparation: Sendable {
         if started != nil { pending.leave() }
     }
 
-    /// The store opened ahead, when it is the one at `path` with `wait`; once (later calls get
-    /// nil). Waits for the set-up to finish.
-    public func takeStore(path: String, wait: Duration) -> FeedStore? {
+    /// The store opened ahead (or the failure to reach it), when it is the one at `path` with
+    /// `wait`; once (later calls get nil). Waits for the set-up to finish.
+    public func takeStore(path: String, wait: Duration) throws(FeedFailure) -> (any StateStore)? {
         guard let storeGuess, storeGuess == StoreGuess(path: path, wait: wait) else { return nil }
         pending.wait()
-        return store.withLock { $0.take() }
+        return try store.withLock { $0.take() }?.get()
     }
 
     /// Waits for the set-up to finish (at once when none was started).

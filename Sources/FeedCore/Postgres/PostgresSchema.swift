@@ -100,7 +100,7 @@ package enum PostgresSchema {
             }
             // The version every run reads first (`enter`): how many migrations the schema has.
             let count = try connection.execute("SELECT COUNT(*)::bigint FROM migration").firstInteger() ?? 0
-            try connection.script("COMMENT ON SCHEMA \(name) IS 'feedcli schema: \(count) migrations'")
+            try connection.script("COMMENT ON SCHEMA \(name) IS 'feedcli schema, migrations: \(count)'")
             try connection.script("COMMIT")
         } catch {
             _ = try? connection.script("ROLLBACK")

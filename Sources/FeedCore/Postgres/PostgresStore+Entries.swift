@@ -26,8 +26,10 @@ extension PostgresStore {
         }
     }
 
+    /// One statement, committed by itself (no BEGIN and COMMIT round trips: `next` pays for each),
+    /// then the record as it is after it.
     public func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
-        try transaction { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
             try db.execute("UPDATE entry SET read = true WHERE feed = $1 AND id = $2", [.text(feed), .bytes(id)])
             return try Self.record(db, name: feed)
         }
@@ -140,7 +142,8 @@ extension PostgresStore {
 
     public func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
         guard !entries.isEmpty else { return entries }
-        let numbers = try transaction { (db: PostgresConnection) throws(FeedFailure) -> [Int64] in
+        // One statement, atomic by itself: no transaction around it.
+        let numbers = try withConnection { (db: PostgresConnection) throws(FeedFailure) -> [Int64] in
             try Self.reserve(db, count: entries.count, backfill: backfill)
         }
         return zip(entries, numbers).map { entry, number in

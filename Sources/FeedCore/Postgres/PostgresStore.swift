@@ -53,6 +53,19 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         return PostgresStore(connection: connection, wait: wait, clock: clock)
     }
 
+    /// The store at `url` when it is ready to use as it is (its schema current), for opening
+    /// ahead of need (`LaunchPreparation`): nil when it needs a migration (the command's own open
+    /// does it), the failure when the server cannot be reached or refuses.
+    public static func openIfReady(url: String, wait: Duration) -> Result<any StateStore, FeedFailure>? {
+        do throws(FeedFailure) {
+            let connection = try PostgresConnection.connect(url: url, timeout: wait)
+            guard let version = try PostgresSchema.enter(connection), version >= PostgresSchema.migrations.count else { return nil }
+            return .success(PostgresStore(connection: connection, wait: wait, clock: .live))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     public func finish() {}
 
     /// Runs `body` with the connection, excluding every other thread of this process meanwhile.

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import FeedModel
+@testable import FeedPostgres
 @testable import FeedStore
 @testable import FeedReactor
 @testable import FeedTerminal
@@ -64,10 +66,10 @@ struct LaunchPreparationTests {
         let path = temporaryStorePath()
         _ = try FeedStore.open(at: path).feeds()
         let launch = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
-        #expect(launch.takeStore(path: path + "-other", wait: CommandContext.defaultWait) == nil)
-        #expect(launch.takeStore(path: path, wait: .seconds(5)) == nil)
-        #expect(launch.takeStore(path: path, wait: CommandContext.defaultWait) != nil)
-        #expect(launch.takeStore(path: path, wait: CommandContext.defaultWait) == nil)
+        #expect(try launch.takeStore(path: path + "-other", wait: CommandContext.defaultWait) == nil)
+        #expect(try launch.takeStore(path: path, wait: .seconds(5)) == nil)
+        #expect(try launch.takeStore(path: path, wait: CommandContext.defaultWait) != nil)
+        #expect(try launch.takeStore(path: path, wait: CommandContext.defaultWait) == nil)
         launch.finish()
     }
 
@@ -79,10 +81,23 @@ struct LaunchPreparationTests {
         }
         let reader = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
         _ = try context(reader).openStore(access: .readOnly)
-        #expect(reader.takeStore(path: path, wait: CommandContext.defaultWait) != nil)
+        #expect(try reader.takeStore(path: path, wait: CommandContext.defaultWait) != nil)
 
         let writer = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
         _ = try context(writer).openStore()
-        #expect(writer.takeStore(path: path, wait: CommandContext.defaultWait) == nil, "openStore() took it")
+        #expect(try writer.takeStore(path: path, wait: CommandContext.defaultWait) == nil, "openStore() took it")
+    }
+
+    @Test func aDatabaseIsConnectedToAheadOnlyWhenItsSchemaIsCurrentAndAFailureIsKeptForTheCommand() throws {
+        let url = try PostgresDatabases.fresh()
+        let wait = CommandContext.defaultWait
+        let unmigrated = LaunchPreparation.start(storeGuess: .init(path: url, wait: wait), preparesCurl: false)
+        #expect(try unmigrated.takeStore(path: url, wait: wait) == nil, "a migration is the command's own open's")
+        #expect(try PostgresStore.open(url: url) != nil)
+        let ready = LaunchPreparation.start(storeGuess: .init(path: url, wait: wait), preparesCurl: false)
+        #expect(try ready.takeStore(path: url, wait: wait) is PostgresStore)
+        let down = "postgresql://feedcli@127.0.0.1:\(try LoopbackServer.closedPort())/feedcli"
+        let unreachable = LaunchPreparation.start(storeGuess: .init(path: down, wait: wait), preparesCurl: false)
+        #expect { try unreachable.takeStore(path: down, wait: wait) } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
     }
 }
