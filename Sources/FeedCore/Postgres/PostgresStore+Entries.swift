@@ -36,8 +36,21 @@ extension PostgresStore {
     }
 
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
-        try transaction { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
-            // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
+        // Entries numbered by `number(_:backfill:)` (every printed one) keep their numbers; a
+        // batch of up to 128 of them commits in one statement, atomic by itself.
+        if entries.isEmpty {
+            return try withConnection { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
+                let update = Self.bookkeeping(feed: feed, commit)
+                let record = try Self.updateRecord(db, "UPDATE feed SET \(update.assignments) WHERE name = $17", update.values, name: feed)
+                return CommitOutcome(entries: [], record: record)
+            }
+        }
+        if entries.count <= Self.rowsInOneCommit, !entries.contains(where: { $0.seq == 0 }) {
+            return try withConnection { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
+                try Self.commitInOneStatement(db, feed: feed, entries: entries, commit)
+            }
+        }
+        return try transaction { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
             var numbers = try Self.reserve(db, count: entries.count { $0.seq == 0 }, backfill: commit.isBackfill).makeIterator()
             let numbered = entries.map { entry in
                 var entry = entry
@@ -47,12 +60,65 @@ extension PostgresStore {
             }
             let stored = try Self.insert(db, numbered, skippingStored: true)
             let inserted = numbered.filter { stored.contains($0.seq) }
-            if !inserted.isEmpty {
-                try db.execute("UPDATE feed SET entry_count = entry_count + $1::bigint, unread_count = unread_count + $2::bigint WHERE name = $3",
-                               [PostgresValue(inserted.count), PostgresValue(inserted.count { !$0.read }), .text(feed)])
-            }
-            return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
+            let update = Self.bookkeeping(feed: feed, commit)
+            let record = try Self.updateRecord(db, """
+                UPDATE feed SET \(update.assignments), entry_count = entry_count + $18::bigint,
+                    unread_count = unread_count + $19::bigint
+                WHERE name = $17
+                """, update.values + [PostgresValue(inserted.count), PostgresValue(inserted.count { !$0.read })], name: feed)
+            return CommitOutcome(entries: inserted, record: record)
         }
+    }
+
+    /// The most entries `commitFetch` stores in one statement.
+    static let rowsInOneCommit = 128
+
+    /// A batch's entries, its bookkeeping and the feed's counts in one statement: the rows
+    /// inserted by a data-modifying `WITH`, the feed updated from what they were, the record and
+    /// the numbers stored returned (its read cursor looks at the new rows too, which the
+    /// statement's own snapshot of `entry` does not hold yet). One round trip where a
+    /// transaction took four: `next` and every small batch of a sync pay for it.
+    private static func commitInOneStatement(
+        _ db: PostgresConnection, feed: String, entries: [Entry], _ commit: FetchCommit
+    ) throws(FeedFailure) -> CommitOutcome {
+        let update = bookkeeping(feed: feed, commit)
+        let first = update.values.count + 1
+        let rows = entries.indices.map { row in
+            "(" + (0..<11).map { column in
+                "$\(first + row * 11 + column)" + (column == 0 ? "::bigint" : column == 9 ? "::boolean" : "")
+            }.joined(separator: ", ") + ")"
+        }
+        let lastRead = """
+            (SELECT id FROM (SELECT id, seq FROM entry WHERE entry.feed = feed.name AND read
+                UNION ALL SELECT id, seq FROM added WHERE read) AS read_entries ORDER BY seq DESC LIMIT 1)
+            """
+        let values = update.values + entries.flatMap { entry in entryValues(entry, feed: feed) }
+        let result = try db.execute("""
+            WITH added AS (
+                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                VALUES \(rows.joined(separator: ", ")) ON CONFLICT (feed, id) DO NOTHING RETURNING seq, id, read)
+            UPDATE feed SET \(update.assignments),
+                entry_count = entry_count + (SELECT COUNT(*) FROM added),
+                unread_count = unread_count + (SELECT COUNT(*) FROM added WHERE NOT read)
+            WHERE name = $17
+            RETURNING \(StoreColumns.record(lastReadID: lastRead)), (SELECT string_agg(seq::text, ',') FROM added)
+            """, values)
+        guard result.count == 1 else { throw FeedFailure.notFound("no feed named \(feed)") }
+        let row = result.row(0)
+        let stored = Set((row.text(23) ?? "").split(separator: ",").compactMap { Int64($0) })
+        let inserted = entries.filter { stored.contains($0.seq) }.map { entry in
+            var entry = entry
+            entry.feed = feed
+            return entry
+        }
+        return CommitOutcome(entries: inserted, record: try row.feedRecord())
+    }
+
+    /// An entry's eleven column values, in `INSERT INTO entry`'s order.
+    static func entryValues(_ entry: Entry, feed: String) -> [PostgresValue] {
+        [PostgresValue(entry.seq), .text(feed), .bytes(entry.id), PostgresValue(bytes: entry.title),
+         PostgresValue(bytes: entry.text), PostgresValue(bytes: entry.author), PostgresValue(bytes: entry.url),
+         PostgresValue(entry.published), .text(entry.fetchedAt), PostgresValue(entry.read), .text(entry.source.text)]
     }
 
     /// Inserts `entries` (each with its number and feed), several rows a statement, and returns
@@ -74,18 +140,15 @@ extension PostgresStore {
                 INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
                 VALUES \(rows.joined(separator: ", "))\(skippingStored ? " ON CONFLICT (feed, id) DO NOTHING" : "") RETURNING seq
                 """
-            let values = chunk.flatMap { entry -> [PostgresValue] in
-                [PostgresValue(entry.seq), .text(entry.feed), .bytes(entry.id), PostgresValue(bytes: entry.title),
-                 PostgresValue(bytes: entry.text), PostgresValue(bytes: entry.author), PostgresValue(bytes: entry.url),
-                 PostgresValue(entry.published), .text(entry.fetchedAt), PostgresValue(entry.read), .text(entry.source.text)]
-            }
+            let values = chunk.flatMap { entry in entryValues(entry, feed: entry.feed) }
             for row in try db.execute(sql, values).rows { stored.insert(Int64(try row.requiredInteger(0))) }
         }
         return stored
     }
 
-    /// The feed's side of a successful fetch (see `FeedStore.commitBookkeeping`).
-    private static func commitBookkeeping(_ db: PostgresConnection, feed: String, _ commit: FetchCommit) throws(FeedFailure) -> FeedRecord {
+    /// The feed's side of a successful fetch (see `FeedStore.commitBookkeeping`): the
+    /// assignments of an `UPDATE feed … WHERE name = $17` and their values, `$1` to `$17`.
+    private static func bookkeeping(feed: String, _ commit: FetchCommit) -> (assignments: String, values: [PostgresValue]) {
         let resumeChanges: Bool, resumeURL: String?
         switch commit.resume {
         case .keep: (resumeChanges, resumeURL) = (false, nil)
@@ -99,8 +162,8 @@ extension PostgresStore {
             }
         }
         let skipped = change(commit.skipped), filtered = change(commit.filtered), kept = change(commit.kept)
-        return try updateRecord(db, """
-            UPDATE feed SET last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
+        return ("""
+            last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
                 retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),
                 etag = CASE WHEN $3::boolean THEN $4 ELSE etag END,
                 last_modified = CASE WHEN $3::boolean THEN $5 ELSE last_modified END,
@@ -110,7 +173,6 @@ extension PostgresStore {
                 last_kept = CASE WHEN $12::boolean THEN last_kept ELSE 0 END + $13::bigint,
                 last_event_id = CASE WHEN $14::boolean THEN $15 ELSE last_event_id END,
                 last_event_at = CASE WHEN $14::boolean THEN $16 ELSE last_event_at END
-            WHERE name = $17
             """, [
                 .text(Timestamp.format(commit.fetchedAt)), PostgresValue(commit.nextIndex),
                 PostgresValue(commit.validators != nil), PostgresValue(commit.validators?.etag),
@@ -120,15 +182,17 @@ extension PostgresStore {
                 PostgresValue(commit.stream != nil), PostgresValue(commit.stream?.lastEventID),
                 PostgresValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
                 .text(feed),
-            ], name: feed)
+            ])
     }
 
     public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
-        try transaction { (db: PostgresConnection) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] in
+        let apply = { (db: PostgresConnection) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] in
             var results: [Result<FeedRecord, FeedFailure>] = []
             for fetch in fetches {
                 do throws(FeedFailure) {
-                    results.append(.success(try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit)))
+                    let update = Self.bookkeeping(feed: fetch.feed, fetch.commit)
+                    let sql = "UPDATE feed SET \(update.assignments) WHERE name = $17"
+                    results.append(.success(try Self.updateRecord(db, sql, update.values, name: fetch.feed)))
                 } catch {
                     // Only a feed gone since its fetch fails alone; the server's failures abort
                     // the transaction, and so the whole commit.
@@ -138,6 +202,8 @@ extension PostgresStore {
             }
             return results
         }
+        // One feed's is one statement, atomic by itself; several share a transaction.
+        return try fetches.count == 1 ? withConnection(apply) : transaction(apply)
     }
 
     public func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {

@@ -121,9 +121,11 @@ extension PostgresStore {
     }
 
     /// Runs `update`, an `UPDATE feed … WHERE name = …` of one feed, and returns the record after
-    /// it; 66 when no feed of that name was changed.
+    /// it in the same round trip (`RETURNING` the record's columns: its read cursor's subquery
+    /// sees what the transaction stored before); 66 when no feed of that name was changed.
     static func updateRecord(_ db: PostgresConnection, _ update: String, _ values: [PostgresValue], name: String) throws(FeedFailure) -> FeedRecord {
-        guard try db.execute(update, values).changed > 0 else { throw FeedFailure.notFound("no feed named \(name)") }
-        return try record(db, name: name)
+        let updated = try db.execute(update + " RETURNING " + StoreColumns.record(readIsTrue: "read"), values)
+        guard updated.count == 1 else { throw FeedFailure.notFound("no feed named \(name)") }
+        return try updated.row(0).feedRecord()
     }
 }

@@ -65,10 +65,15 @@ extension StoreRow {
 package enum StoreColumns {
     /// A feed's record; `readIsTrue` is the engine's spelling of "read" in the read-cursor query.
     package static func record(readIsTrue: String) -> String {
+        record(lastReadID: "(SELECT id FROM entry WHERE entry.feed = feed.name AND \(readIsTrue) ORDER BY seq DESC LIMIT 1)")
+    }
+
+    /// A feed's record with its read cursor (the id of the newest entry read) given by `lastReadID`.
+    package static func record(lastReadID: String) -> String {
         """
         name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
             last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
-            (SELECT id FROM entry WHERE entry.feed = feed.name AND \(readIsTrue) ORDER BY seq DESC LIMIT 1) AS last_read_id,
+            \(lastReadID) AS last_read_id,
             expressions, last_skipped, last_filtered, last_kept, last_event_id, last_event_at
         """
     }
