@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// Where the store is and how long to wait for another run: every command takes these.
 public struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The state store (default: $FEEDCLI_STATE, else $XDG_STATE_HOME/feedcli/feedcli.sqlite).",
+    @Option(help: ArgumentHelp("The state store, a file or a postgresql:// URL (default: $FEEDCLI_STATE, else $XDG_STATE_HOME/feedcli/feedcli.sqlite).",
                                valueName: "path"))
     public var state: String?
 
