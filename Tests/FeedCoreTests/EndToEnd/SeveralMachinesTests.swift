@@ -105,6 +105,32 @@ struct SeveralMachinesTests {
         #expect(try session.requireStatus("l")["entries"] as? Int == 20)
     }
 
+    @Test func anInterruptedSyncCommitsWhatItPrintedAndTheNextRunTheRest() throws {
+        let gate = RequestGate()
+        gate.hold(from: 3)
+        let server = try LoopbackServer { request, connection in
+            gate.arrive()
+            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
+            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
+            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
+            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
+        }
+        let session = try StoreSession.onPostgres()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))
+        #expect(gate.waitForArrivals(3))
+        kill(walk.process.processIdentifier, SIGTERM)
+        let stopped = walk.finish()
+        #expect(stopped.status == 130, "\(stopped.stderr)")
+        gate.open()
+        let committed = JSONLines.ids(try session.feedcli("list", "l", "--jsonl").stdout)
+        #expect(Set(committed) == Set(JSONLines.ids(stopped.stdout)), "committed is exactly what was printed")
+        let again = try session.feedcli("sync", "l", "--jsonl")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Set(committed + JSONLines.ids(again.stdout)) == Set((1...20).map(String.init)))
+        #expect(Set(committed).isDisjoint(with: JSONLines.ids(again.stdout)))
+    }
+
     @Test func withoutAServerACommandFailsWith74AndLibpqsReasonShowingNoPassword() throws {
         let port = try LoopbackServer.closedPort()
         let url = "postgresql://feedcli:hunter2@127.0.0.1:\(port)/feedcli"
