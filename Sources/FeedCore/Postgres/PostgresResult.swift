@@ -62,7 +62,7 @@ package struct PostgresRow: StoreRow {
         guard !isNull(column) else { return nil }
         let bytes = bytes(column)
         guard [2, 4, 8].contains(bytes.count) else {
-            throw .storeAccess("column \(column + 1) of a result is not an integer: the store's schema is not feedcli's")
+            throw .storeAccess("column \(name(column)) of a result is not an integer: the store's schema is not feedcli's")
         }
         // Big-endian two's complement of the column's width, sign-extended.
         var value: Int64 = bytes[0] & 0x80 != 0 ? -1 : 0
@@ -70,22 +70,10 @@ package struct PostgresRow: StoreRow {
         return Int(value)
     }
 
-    package func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
-        guard let value = try integer(column) else { throw empty(column) }
-        return value
-    }
-
-    package func requiredText(_ column: Int32) throws(FeedFailure) -> String {
-        guard let value = text(column) else { throw empty(column) }
-        return value
-    }
-
     package func bool(_ column: Int32) -> Bool {
         let bytes = bytes(column)
         return !isNull(column) && bytes.count == 1 && bytes[0] != 0
     }
 
-    private func empty(_ column: Int32) -> FeedFailure {
-        .storeAccess("column \(column + 1) of a result is empty: the store is damaged")
-    }
+    package func name(_ column: Int32) -> String { "\(column + 1)" }
 }

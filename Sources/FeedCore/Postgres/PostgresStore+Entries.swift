@@ -149,19 +149,8 @@ extension PostgresStore {
     /// The feed's side of a successful fetch (see `FeedStore.commitBookkeeping`): the
     /// assignments of an `UPDATE feed … WHERE name = $17` and their values, `$1` to `$17`.
     private static func bookkeeping(feed: String, _ commit: FetchCommit) -> (assignments: String, values: [PostgresValue]) {
-        let resumeChanges: Bool, resumeURL: String?
-        switch commit.resume {
-        case .keep: (resumeChanges, resumeURL) = (false, nil)
-        case .set(let url): (resumeChanges, resumeURL) = (true, url)
-        case .clear: (resumeChanges, resumeURL) = (true, nil)
-        }
-        func change(_ count: FetchCommit.SkipCount) -> (adds: Bool, count: Int) {
-            switch count {
-            case .set(let count): (false, count)
-            case .add(let count): (true, count)
-            }
-        }
-        let skipped = change(commit.skipped), filtered = change(commit.filtered), kept = change(commit.kept)
+        let (resumeChanges, resumeURL) = commit.resumeColumn
+        let skipped = commit.skipped.column, filtered = commit.filtered.column, kept = commit.kept.column
         return ("""
             last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
                 retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),

@@ -59,19 +59,8 @@ extension FeedStore {
     /// The feed's side of a successful fetch: its time, validators, index and backfill cursor
     /// as `commit` says, the last error and retry time cleared. Returns the record after it.
     private static func commitBookkeeping(_ db: SQLiteConnection, feed: String, _ commit: FetchCommit) throws -> FeedRecord {
-        let resumeChanges: Bool, resumeURL: String?
-        switch commit.resume {
-        case .keep: (resumeChanges, resumeURL) = (false, nil)
-        case .set(let url): (resumeChanges, resumeURL) = (true, url)
-        case .clear: (resumeChanges, resumeURL) = (true, nil)
-        }
-        func change(_ count: FetchCommit.SkipCount) -> (adds: Bool, count: Int) {
-            switch count {
-            case .set(let count): (false, count)
-            case .add(let count): (true, count)
-            }
-        }
-        let skipped = change(commit.skipped), filtered = change(commit.filtered), kept = change(commit.kept)
+        let (resumeChanges, resumeURL) = commit.resumeColumn
+        let skipped = commit.skipped.column, filtered = commit.filtered.column, kept = commit.kept.column
         return try Self.updateRecord(db, """
             UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
                 retry_not_before = NULL, next_index = COALESCE(?, next_index),

@@ -8,16 +8,30 @@ package protocol StoreRow {
     func text(_ column: Int32) -> String?
     /// An integer column: nil for NULL, a failure of the store naming the column for anything else.
     func integer(_ column: Int32) throws(FeedFailure) -> Int?
-    /// `integer(column)` of a NOT NULL column, or a failure of the store naming it.
-    func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int
-    /// `text(column)` of a NOT NULL column, or a failure of the store naming it.
-    func requiredText(_ column: Int32) throws(FeedFailure) -> String
     func bool(_ column: Int32) -> Bool
+    /// The column's name (or number) for messages.
+    func name(_ column: Int32) -> String
 }
 
 extension SQLiteRow: StoreRow {}
 
 extension StoreRow {
+    /// `integer(column)` of a NOT NULL column, or a failure of the store naming it.
+    package func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
+        guard let value = try integer(column) else { throw empty(column) }
+        return value
+    }
+
+    /// `text(column)` of a NOT NULL column, or a failure of the store naming it.
+    package func requiredText(_ column: Int32) throws(FeedFailure) -> String {
+        guard let value = text(column) else { throw empty(column) }
+        return value
+    }
+
+    private func empty(_ column: Int32) -> FeedFailure {
+        .storeAccess("column \(name(column)) is empty: the store is damaged")
+    }
+
     /// A feed record from the columns of `StoreColumns.record`, in that order. Every column is
     /// read as the type the schema gives it, or a failure of the store (74) that names it: a
     /// hand-edited or damaged store never turns into made-up values.

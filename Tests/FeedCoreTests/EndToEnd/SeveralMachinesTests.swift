@@ -8,6 +8,31 @@ import Testing
 /// across them: each entry delivered once in total, nothing lost, no half-done run.
 @Suite("Several machines, one PostgreSQL store", .timeLimit(.minutes(3)))
 struct SeveralMachinesTests {
+    /// A `linked` feed of 20 entries in four pages of five, newest first, chained by `Link`
+    /// headers; each request waits at `gate` first.
+    static func fourPages(_ gate: RequestGate) throws -> LoopbackServer {
+        try LoopbackServer { request, connection in
+            gate.arrive()
+            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
+            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
+            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
+            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
+        }
+    }
+
+    /// A session on a new database with the feed `l` of `fourPages`, and a `sync l --jsonl`
+    /// started and held at its third page (the first two printed and committed).
+    static func walkHeldAtItsThirdPage() throws -> (StoreSession, Feedcli.Started, RequestGate, LoopbackServer) {
+        let gate = RequestGate()
+        gate.hold(from: 3)
+        let server = try fourPages(gate)
+        let session = try StoreSession.onPostgres()
+        try session.add("l", server.baseURL + "/l", kind: "linked")
+        let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))
+        #expect(gate.waitForArrivals(3))
+        return (session, walk, gate, server)
+    }
+
     @Test func fortyConcurrentNextOnFortyMachinesDeliverEachEntryOnceInTotal() throws {
         let server = try PostsServer(available: 40)
         let session = try StoreSession.onPostgres()
@@ -79,19 +104,8 @@ struct SeveralMachinesTests {
     }
 
     @Test func aRunKilledMidWalkLeavesItsCommitsAndTheNextRunGoesOn() throws {
-        let gate = RequestGate()
-        gate.hold(from: 3)
-        let server = try LoopbackServer { request, connection in
-            gate.arrive()
-            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
-            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
-            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
-            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
-        }
-        let session = try StoreSession.onPostgres()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))
-        #expect(gate.waitForArrivals(3))
+        let (session, walk, gate, server) = try Self.walkHeldAtItsThirdPage()
+        defer { withExtendedLifetime(server) {} }
         kill(walk.process.processIdentifier, SIGKILL)
         _ = walk.finish()
         #expect(walk.process.terminationReason == .uncaughtSignal)
@@ -106,19 +120,8 @@ struct SeveralMachinesTests {
     }
 
     @Test func anInterruptedSyncCommitsWhatItPrintedAndTheNextRunTheRest() throws {
-        let gate = RequestGate()
-        gate.hold(from: 3)
-        let server = try LoopbackServer { request, connection in
-            gate.arrive()
-            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
-            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
-            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
-            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
-        }
-        let session = try StoreSession.onPostgres()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))
-        #expect(gate.waitForArrivals(3))
+        let (session, walk, gate, server) = try Self.walkHeldAtItsThirdPage()
+        defer { withExtendedLifetime(server) {} }
         kill(walk.process.processIdentifier, SIGTERM)
         let stopped = walk.finish()
         #expect(stopped.status == 130, "\(stopped.stderr)")
@@ -186,13 +189,7 @@ struct SeveralMachinesTests {
         defer { cluster.remove() }
         let gate = RequestGate()
         gate.hold(from: 2)
-        let server = try LoopbackServer { request, connection in
-            gate.arrive()
-            let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
-            let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
-            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
-            connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
-        }
+        let server = try Self.fourPages(gate)
         let session = StoreSession(state: cluster.url)
         try session.add("l", server.baseURL + "/l", kind: "linked")
         let walk = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "l", "--jsonl"]))

@@ -38,22 +38,6 @@ package struct SQLiteRow {
         }
     }
 
-    /// `integer(column)` of a NOT NULL column, or a failure of the store naming it.
-    package func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
-        guard let value = try integer(column) else { throw empty(column) }
-        return value
-    }
-
-    /// `text(column)` of a NOT NULL column, or a failure of the store naming it.
-    package func requiredText(_ column: Int32) throws(FeedFailure) -> String {
-        guard let value = text(column) else { throw empty(column) }
-        return value
-    }
-
-    private func empty(_ column: Int32) -> FeedFailure {
-        .storeAccess("column \(name(column)) is empty: the store is damaged")
-    }
-
     /// The column's name in the result, for messages.
     package func name(_ column: Int32) -> String {
         sqlite3_column_name(statement, column).map { String(cString: $0) } ?? "\(column)"
