@@ -14,6 +14,25 @@ struct SyncEndToEndTests {
 
     func ids(_ run: FeedcliRun) -> [String] { JSONLines.ids(run.stdout) }
 
+    @Test func skipBusyLeavesAFeedAnotherRunHoldsAndSyncsTheRest() throws {
+        let server = try LoopbackServer { request, connection in
+            let name = request.path.split(separator: "/").last.map(String.init) ?? ""
+            connection.respond(200, headers: [("Content-Type", "application/json")], text: #"[{"id":"\#(name)"}]"#)
+        }
+        try session.add("a", server.baseURL + "/a", kind: "linked")
+        try session.add("b", server.baseURL + "/b", kind: "linked")
+        // Another run holds `a` (its lock, as a sync holds it while it fetches).
+        var held: (any Sendable)? = try FeedStore.open(at: state).lock(feed: "a")
+        let skipping = try session.feedcli("sync", "--skip-busy", "--jsonl", "-v", "--wait", "5")
+        #expect(skipping.status == 0, "\(skipping.stderr)")
+        #expect(ids(skipping) == ["b"], "the held feed is left, the other synced")
+        #expect(skipping.stderr.contains("a: another run is syncing it; left to that run (--skip-busy)"), "\(skipping.stderr)")
+        withExtendedLifetime(held) {}
+        held = nil
+        let after = try session.feedcli("sync", "--skip-busy", "--jsonl")
+        #expect(ids(after) == ["a"], "let go, it is synced")
+    }
+
     @Test func firstSyncGetsUpToMaxPagesAndLaterRunsBackfillTheRest() throws {
         let server = try PagedServer(kind: .graph, count: 12, pageSize: 3)
         try session.add("g", server.url, kind: "graph")
