@@ -1,3 +1,4 @@
+#define _GNU_SOURCE  // RTLD_DEFAULT
 #include "cpostgres.h"
 
 #include <dlfcn.h>
@@ -77,6 +78,13 @@ static void load(void) {
 const char *cpg_load(void) {
     pthread_once(&load_once, load);
     return load_failure;
+}
+
+void cpg_warm_random(void) {
+    // Looked up in the process rather than linked: feedcli does not link OpenSSL itself.
+    int (*rand_bytes)(unsigned char *, int) = (int (*)(unsigned char *, int))dlsym(RTLD_DEFAULT, "RAND_bytes");
+    unsigned char byte;
+    if (rand_bytes) (void)rand_bytes(&byte, 1);
 }
 
 static void ignore_notice(void *arg, const char *message) {

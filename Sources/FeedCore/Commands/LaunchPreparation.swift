@@ -58,22 +58,39 @@ public final class LaunchPreparation: Sendable {
 
     private func begin() {
         guard storeGuess != nil || preparesCurl else { return }
-        pending.enter()
-        let started = DetachedThread.start(named: "feedcli.launch") { [self] in
+        let onServer = storeGuess.map { StoreRules.isDatabaseURL($0.path) } ?? false
+        if onServer {
+            // A connection waits for the server to start a backend before it authenticates:
+            // meanwhile a thread of its own does curl's set-up and the TLS library's, which the
+            // authentication would otherwise wait for (`PostgresStore.prepareClient`).
+            run(named: "feedcli.tls") { [preparesCurl] in
+                if preparesCurl { HTTPClient.prepare() }
+                PostgresStore.prepareClient()
+            }
+        }
+        run(named: "feedcli.launch") { [self] in
             // The store first: after parsing, a command opens it before it makes its HTTP client.
             if let storeGuess {
                 let opened: Result<any StateStore, FeedFailure>?
-                if StoreRules.isDatabaseURL(storeGuess.path) {
+                if onServer {
                     opened = PostgresStore.openIfReady(url: storeGuess.path, wait: storeGuess.wait)
                 } else {
                     opened = FeedStore.openIfReady(at: storeGuess.path, wait: storeGuess.wait).map { .success($0) }
                 }
                 store.withLock { $0 = opened }
             }
-            if preparesCurl { HTTPClient.prepare() }
+            if preparesCurl && !onServer { HTTPClient.prepare() }
+        }
+    }
+
+    /// Runs `work` on a thread of its own, counted in `pending`; without a thread, not at all
+    /// (the command does it all itself when it gets there).
+    private func run(named name: String, _ work: @escaping @Sendable () -> Void) {
+        pending.enter()
+        let started = DetachedThread.start(named: name) { [pending] in
+            work()
             pending.leave()
         }
-        // Without a thread, the command does it all itself when it gets there.
         if started != nil { pending.leave() }
     }
 

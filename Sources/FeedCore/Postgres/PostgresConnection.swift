@@ -38,9 +38,11 @@ package final class PostgresConnection {
     package var isUp: Bool { cpg_ok(handle) != 0 }
 
     /// Runs `sql` with `parameters` (`$1`, `$2`, …) and returns its result. A statement runs
-    /// unnamed the first time this connection sees it (parse, plan and run in one round trip:
-    /// most of a short run's statements run once) and is prepared the second time, so one that
-    /// repeats (a sync's records, a walk's pages) is parsed and planned once per run.
+    /// unnamed the first times this connection sees it (parse, plan and run in one round trip:
+    /// most of a short run's statements run once or twice) and is prepared on its third use, so
+    /// one that repeats (a sync's batches, a walk's pages) is parsed and planned once per run.
+    /// Preparing is a round trip of its own: `next` runs its feed's record query twice (listed,
+    /// then under the lock), and preparing it there cost more than a second parse.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) -> PostgresResult {
         let name = try preparedName(sql, parameters: parameters.count)
@@ -69,13 +71,20 @@ package final class PostgresConnection {
         return try check(first, sql: "")
     }
 
-    /// Statements that ran once, unnamed, on this connection (the next run prepares them).
-    private var seen: Set<String> = []
+    /// How often each statement not prepared yet ran, unnamed, on this connection.
+    private var unnamedRuns: [String: Int] = [:]
+    /// The use on which a statement is prepared.
+    private static let preparedFromUse = 3
 
-    /// The name `sql` is prepared under, preparing it on its second use; nil on its first.
+    /// The name `sql` is prepared under, preparing it on its third use; nil before.
     private func preparedName(_ sql: String, parameters: Int) throws(FeedFailure) -> String? {
         if let known = prepared[sql] { return known }
-        guard !seen.insert(sql).inserted else { return nil }
+        let runs = unnamedRuns[sql, default: 0]
+        guard runs + 1 >= Self.preparedFromUse else {
+            unnamedRuns[sql] = runs + 1
+            return nil
+        }
+        unnamedRuns[sql] = nil
         let name = "feedcli_\(prepared.count + 1)"
         _ = try check(cpg_prepare(handle, name, sql, Int32(parameters)), sql: sql)
         prepared[sql] = name
@@ -86,7 +95,7 @@ package final class PostgresConnection {
     /// round trip; the last one's result, in text.
     @discardableResult
     package func script(_ sql: String) throws(FeedFailure) -> PostgresResult {
-        try check(cpg_exec(handle, sql), sql: sql)
+        return try check(cpg_exec(handle, sql), sql: sql)
     }
 
     /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call.

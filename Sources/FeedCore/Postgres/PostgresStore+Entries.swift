@@ -231,22 +231,28 @@ extension PostgresStore {
         }
     }
 
-    /// Which of `ids` the feed holds: a statement for up to 1,000 ids at a time.
+    /// Which of `ids` the feed holds: a statement for up to 1,000 ids at a time. One statement
+    /// sees one snapshot by itself; only several share a transaction (two round trips more,
+    /// which `next` and every batch of a sync would pay).
     public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
-        return try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> Set<String> in
+        let lookUp = { (db: PostgresConnection) throws(FeedFailure) -> Set<String> in
             var stored = Set<String>()
             var rest = ids[...]
             while !rest.isEmpty {
-                let chunk = rest.prefix(1_000)
-                rest = rest.dropFirst(1_000)
+                let chunk = rest.prefix(Self.idsPerLookup)
+                rest = rest.dropFirst(Self.idsPerLookup)
                 let found = try db.execute("SELECT id FROM entry WHERE feed = $1 AND id = ANY($2::bytea[])",
                                            [.text(feed), postgresByteaArray(Array(chunk))])
                 for row in found.rows { if let id = row.text(0) { stored.insert(id) } }
             }
             return stored
         }
+        return try ids.count <= Self.idsPerLookup ? withConnection(lookUp) : transaction(readOnly: true, lookUp)
     }
+
+    /// The most ids one statement of `storedIDs` asks about.
+    static let idsPerLookup = 1_000
 
     public func entries(id reference: String, feed: String?) throws(FeedFailure) -> [Entry] {
         try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> [Entry] in

@@ -1,3 +1,4 @@
+import CPostgres
 import FeedBase
 import FeedModel
 import FeedStore
@@ -51,6 +52,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             try PostgresSchema.migrate(connection)
         }
         return PostgresStore(connection: connection, wait: wait, clock: clock)
+    }
+
+    /// Does ahead, on the calling thread, the client's one-time set-up that a connection's
+    /// authentication would otherwise wait for (OpenSSL's random generator, from which SCRAM
+    /// draws its nonce): `LaunchPreparation` calls it on a thread of its own while another
+    /// connects, so the set-up overlaps the server's start of a backend.
+    public static func prepareClient() {
+        cpg_warm_random()
     }
 
     /// The store at `url` when it is ready to use as it is (its schema current), for opening

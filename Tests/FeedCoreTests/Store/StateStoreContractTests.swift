@@ -100,6 +100,19 @@ struct StateStoreContractTests {
         #expect(try store.feed(named: "b").unread == 0 && store.feed(named: "a").unread == 0)
     }
 
+    /// More ids than one lookup takes (PostgreSQL asks 1,000 at a time, in one snapshot): every
+    /// stored one is found, in the first lookup, the last and on the boundary.
+    @Test(arguments: Kind.allCases)
+    func storedIDsAnswersForMoreIDsThanOneLookupTakes(kind: Kind) throws {
+        let store = try store(kind)
+        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
+        let stored = ["1", "999", "1000", "1001", "2500"]
+        _ = try store.commitFetch(feed: "a", entries: stored.map { entry($0) }, FetchCommit(fetchedAt: t0))
+        let asked = (1...2_500).map(String.init) + ["x"]
+        #expect(try store.storedIDs(feed: "a", among: asked) == Set(stored))
+        #expect(try store.storedIDs(feed: "a", among: ["1001", "y"]) == ["1001"])
+    }
+
     @Test(arguments: Kind.allCases)
     func entriesAreListedInEveryOrderWithTheirTextByteForByte(kind: Kind) throws {
         let store = try store(kind)

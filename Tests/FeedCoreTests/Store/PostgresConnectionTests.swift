@@ -1,0 +1,26 @@
+@testable import FeedModel
+@testable import FeedPostgres
+import Testing
+
+/// How a connection runs statements (issue 28): unnamed on their first two uses, since preparing
+/// is a round trip of its own that a short run such as `next` would pay, and prepared on the
+/// third, so that a statement a sync repeats is parsed and planned once.
+@Suite("PostgreSQL connection", .timeLimit(.minutes(1)))
+struct PostgresConnectionTests {
+    /// The connection's prepared statements, asked through `script` (the simple protocol, text
+    /// results), which is never prepared and so does not count itself.
+    private func preparedCount(_ connection: PostgresConnection) throws -> Int64? {
+        let result = try connection.script("SELECT count(*) FROM pg_prepared_statements")
+        return result.count == 1 ? result.row(0).text(0).flatMap { Int64($0) } : nil
+    }
+
+    @Test func aStatementIsPreparedOnItsThirdUseAndAnswersAlike() throws {
+        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        let sql = "SELECT $1::bigint + 1"
+        for (use, expectedPrepared) in [(1, 0), (2, 0), (3, 1), (4, 1)] {
+            let answer = try connection.execute(sql, [PostgresValue(Int64(use))]).firstInteger()
+            #expect(answer == Int64(use) + 1, "use \(use)")
+            #expect(try preparedCount(connection) == Int64(expectedPrepared), "after use \(use)")
+        }
+    }
+}
