@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedPostgres
 import FeedStore
 import FoundationEssentials
 
@@ -35,15 +36,22 @@ enum FeedNameCompletion {
     }
 
     /// Feed names starting with `prefix`, read from the store `--state` names in `arguments`
-    /// (else the default store), never creating one. Completion must never fail loudly, so any
-    /// problem completes nothing.
+    /// (else the default store), a SQLite file or a PostgreSQL database, never creating one (nor
+    /// a database's schema). Completion must never fail loudly, so any problem completes nothing.
     static func names(completing prefix: String, arguments: [String], environment: [String: String]) -> [String] {
-        var path = CommandContext.defaultStatePath(environment: environment)
-        if case .path(let given) = StoreOptions.stateArgument(in: arguments) { path = given }
-        guard FileManager.default.fileExists(atPath: path),
-              let store = try? FeedStore.open(at: path, wait: .zero, access: .readOnly),
-              let feeds = try? store.feeds()
-        else { return [] }
+        var location = CommandContext.defaultStatePath(environment: environment)
+        if case .path(let given) = StoreOptions.stateArgument(in: arguments) { location = given }
+        guard let store = readOnlyStore(at: location), let feeds = try? store.feeds() else { return [] }
         return feeds.map(\.name).filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The store at `location` opened for reading, nil when there is none or it cannot be read.
+    private static func readOnlyStore(at location: String) -> (any StateStore)? {
+        if StoreRules.isDatabaseURL(location) {
+            // The shortest wait libpq allows (2 s) for a server that does not answer.
+            return (try? PostgresStore.open(url: location, wait: .zero, access: .readOnly)) ?? nil
+        }
+        guard FileManager.default.fileExists(atPath: location) else { return nil }
+        return try? FeedStore.open(at: location, wait: .zero, access: .readOnly)
     }
 }

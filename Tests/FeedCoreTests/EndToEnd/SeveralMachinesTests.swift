@@ -153,6 +153,21 @@ struct SeveralMachinesTests {
         #expect(try !PostgresSchema.exists(admin), "no schema was created by reading")
     }
 
+    /// Shell completion reads feed names from a store in PostgreSQL as from a file, and from a
+    /// database without the schema completes nothing and creates nothing.
+    @Test func completionOffersTheFeedNamesOfAStoreInPostgreSQL() throws {
+        let session = try StoreSession.onPostgres()
+        try session.add("fireball", "http://127.0.0.1:9/feed.json", kind: "linked")
+        try session.add("other", "http://127.0.0.1:9/other.json", kind: "linked")
+        let offered = try Feedcli.run(["---completion", "next", "--", "positional@0", "2", "1", "feedcli", "next", "f",
+                                       "--state", session.state])
+        #expect(offered.stdout.split(separator: "\n") == ["fireball"], "\(offered.stderr)")
+        let empty = try PostgresDatabases.fresh()
+        let none = try Feedcli.run(["---completion", "list", "--", "positional@0", "2", "0", "feedcli", "list", "", "--state", empty])
+        #expect(none.stdout.isEmpty)
+        #expect(try !PostgresSchema.exists(PostgresConnection.connect(url: empty, timeout: .seconds(10))), "no schema created")
+    }
+
     @Test func libpqIsLoadedOnlyForAStoreInPostgreSQL() throws {
         let session = StoreSession()
         let onFile = try Feedcli.run(["list", "--state", session.state], environment: ["LD_DEBUG": "files"])
