@@ -9,7 +9,7 @@ extension FeedStore {
     public func feeds() throws(FeedFailure) -> [FeedRecord] {
         try read { db in
             var records: [FeedRecord] = []
-            try db.statement(Self.feedQuery + " ORDER BY name").forEach { row in
+            try db.statement(Self.feedsInOrderQuery).forEach { row in
                 records.append(try Self.record(row))
                 return true
             }
@@ -22,7 +22,7 @@ extension FeedStore {
         try read { db in
             let version = try db.dataVersion()
             var listed: [ListedFeed] = []
-            try db.statement(Self.feedQuery + " ORDER BY name").forEach { row in
+            try db.statement(Self.feedsInOrderQuery).forEach { row in
                 listed.append(ListedFeed(record: try Self.record(row), version: version))
                 return true
             }
@@ -157,11 +157,15 @@ extension FeedStore {
     }
 
     private static let feedQuery = "SELECT \(StoreColumns.record(readIsTrue: "read = 1")) FROM feed"
+    /// Built once: a statement's SQL built at each call costs its allocation and copy, and a
+    /// look-up of the statement cache that cannot recognise it by its storage.
+    private static let feedsInOrderQuery = feedQuery + " ORDER BY name"
+    private static let feedByNameQuery = feedQuery + " WHERE name = ?"
 
     /// One feed's record, through a statement compiled once per connection (a sync of many feeds
     /// reads one record per feed, and compiling costs more than running).
     package static func record(_ db: SQLiteConnection, name: String) throws -> FeedRecord {
-        guard let record = try db.statement(feedQuery + " WHERE name = ?").first([.text(name)], record) else {
+        guard let record = try db.statement(feedByNameQuery).first([.text(name)], record) else {
             var names: [String] = []
             try db.statement("SELECT name FROM feed ORDER BY name").forEach { row in
                 names.append(row.text(0) ?? "")
@@ -176,7 +180,7 @@ extension FeedStore {
     /// (`SQLITE_STMTSTATUS_REPREPARE`): a test holds the store to its statement cache with it.
     package func recordQueryRecompilations() throws(FeedFailure) -> Int32 {
         try statements { db in
-            sqlite3_stmt_status(try db.statement(Self.feedQuery + " WHERE name = ?").handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+            sqlite3_stmt_status(try db.statement(Self.feedByNameQuery).handle, SQLITE_STMTSTATUS_REPREPARE, 0)
         }
     }
 
@@ -187,7 +191,7 @@ extension FeedStore {
     package static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String) throws -> FeedRecord {
         let statement = try db.statement(update)
         try statement.run(arguments)
-        guard sqlite3_changes(db.handle) > 0, let record = try db.statement(feedQuery + " WHERE name = ?").first([.text(name)], record) else {
+        guard sqlite3_changes(db.handle) > 0, let record = try db.statement(feedByNameQuery).first([.text(name)], record) else {
             throw FeedFailure.notFound("no feed named \(name)")
         }
         return record

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// would only repeat that lock).
 package final class SQLiteConnection {
     package let handle: OpaquePointer
-    private var cache: [String: SQLiteStatement] = [:]
+    private var cache: [StatementKey: SQLiteStatement] = [:]
     /// The busy handler's state; SQLite holds an unretained pointer to it, so the connection
     /// keeps it for as long as SQLite may call it.
     private var busyWait: SQLiteBusyWait?
@@ -44,12 +44,13 @@ package final class SQLiteConnection {
     /// `sql` compiled once and kept: later calls return the same statement, reset by its next
     /// `bind`. One statement per call site is expected; SQL built per call would fill the cache.
     package func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        if let cached = cache[sql] { return cached }
+        let key = StatementKey(sql: sql)
+        if let cached = cache[key] { return cached }
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else { throw error(code) }
         let statement = SQLiteStatement(handle: handle, connection: self)
-        cache[sql] = statement
+        cache[key] = statement
         return statement
     }
 
