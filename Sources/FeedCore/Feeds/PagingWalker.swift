@@ -27,7 +27,7 @@ package struct PagingWalker: Sendable {
         case throughStored
     }
 
-    package enum Step: Sendable {
+    package indirect enum Step: Sendable {
         /// About to request page `number` (1-based).
         case requesting(url: String, number: Int)
         case page(WalkedPage)

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// What a feed's fetching strategy reports while it runs: each request as it starts (for the
 /// progress line), and each batch of new entries ready to be delivered and committed.
-package enum SyncStep: Sendable {
+package indirect enum SyncStep: Sendable {
     case requesting(url: String, number: Int)
     case batch(FetchedBatch)
     /// Several batches of one feed, oldest first, delivered as one block and committed one by one.
