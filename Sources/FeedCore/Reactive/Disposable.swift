@@ -42,6 +42,11 @@ public final class AnonymousDisposable: Disposable {
 /// Owns a set of disposables and disposes them together. Anything added after disposal is
 /// disposed immediately, so a late-arriving subscription can never leak. A member that has
 /// finished on its own can be let go with `remove(_:)`, so long-lived composites do not grow.
+///
+/// Members are kept in small arrays searched by key, not in a dictionary and a set: a composite
+/// holds a few members at a time (a `flatMap`'s running inners), and each `flatMap` of each
+/// feed's sync made one, whose hashing and two storages were a tenth of a quiet feed's
+/// allocations (callgrind, the bench's 1,000 unchanged feeds).
 public final class CompositeDisposable: Disposable {
     /// Names a member; reserve it before the member exists, so that a member that finishes
     /// before it is added (a synchronous subscription) can be removed first and is then not kept.
@@ -50,8 +55,9 @@ public final class CompositeDisposable: Disposable {
     }
 
     private struct Members: ~Copyable {
-        var live: [Int: any Disposable] = [:]
-        var removedEarly: Set<Int> = []
+        var live: [(key: Int, member: any Disposable)] = []
+        /// Keys removed before their member was added (at most a few at a time).
+        var removedEarly: [Int] = []
         var nextKey = 0
         var isDisposed = false
     }
@@ -73,7 +79,11 @@ public final class CompositeDisposable: Disposable {
     public func add(_ disposable: any Disposable, for key: Key) {
         let accepted = members.withLock { members -> Bool in
             guard !members.isDisposed else { return false }
-            if members.removedEarly.remove(key.value) == nil { members.live[key.value] = disposable }
+            if let early = members.removedEarly.firstIndex(of: key.value) {
+                members.removedEarly.remove(at: early)
+            } else {
+                members.live.append((key.value, disposable))
+            }
             return true
         }
         if !accepted { disposable.dispose() }
@@ -82,8 +92,10 @@ public final class CompositeDisposable: Disposable {
     /// Lets a member go without disposing it (it has finished).
     public func remove(_ key: Key) {
         members.withLock { members in
-            if members.live.removeValue(forKey: key.value) == nil, !members.isDisposed {
-                members.removedEarly.insert(key.value)
+            if let index = members.live.firstIndex(where: { $0.key == key.value }) {
+                members.live.remove(at: index)
+            } else if !members.isDisposed {
+                members.removedEarly.append(key.value)
             }
         }
     }
@@ -91,10 +103,10 @@ public final class CompositeDisposable: Disposable {
     public func dispose() {
         let taken = members.withLock { members in
             defer {
-                members.live = [:]
+                members.live = []
                 members.isDisposed = true
             }
-            return Array(members.live.values)
+            return members.live.map(\.member)
         }
         for member in taken { member.dispose() }
     }
