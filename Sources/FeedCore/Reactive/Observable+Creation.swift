@@ -45,10 +45,4 @@ extension Observable {
             }
         }
     }
-
-    /// Subscribes to each observable only after the previous one completed; fails with the first
-    /// failure. Elements keep the order of the list.
-    public static func concat(_ observables: [Observable]) -> Observable {
-        Observable<Observable>.from(observables).flatMap(.concat) { $0 }
-    }
 }

@@ -150,6 +150,46 @@ struct ObservableTests {
         #expect(recorder.isCompleted)
     }
 
+    /// Observables completing on other threads, some before `concat`'s loop has left (a race the
+    /// loop must hand over, not lose), still run one at a time, in order, each once.
+    @Test func concatOfObservablesCompletingOnOtherThreadsRunsEachOnceInOrder() {
+        let queue = DispatchQueue(label: "concat-test", attributes: .concurrent)
+        func later(_ n: Int) -> Observable<Int> {
+            Observable { observer in
+                queue.async {
+                    observer.next(n)
+                    observer.complete()
+                }
+                return Disposables.empty
+            }
+        }
+        for _ in 0..<200 {
+            let recorder = Recorder<Int>()
+            let parts = (0..<20).map { $0 % 3 == 0 ? Observable.just($0) : later($0) }
+            Observable.concat(parts).subscribe(recorder.handler)
+            #expect(recorder.wait())
+            #expect(recorder.elements == Array(0..<20))
+            #expect(recorder.isCompleted)
+        }
+    }
+
+    /// Disposed while one observable runs, `concat` disposes it and never subscribes to the rest.
+    @Test func concatDisposedMidwayStartsNothingMore() {
+        let subject = Subject<Int>()
+        let laterRan = Mutex(false)
+        let recorder = Recorder<Int>()
+        let subscription = Observable.concat([
+            .just(1), subject.observable,
+            .deferred { laterRan.withLock { $0 = true }; return .just(3) },
+        ]).subscribe(recorder.handler)
+        subject.send(.next(2))
+        subscription.dispose()
+        subject.send(.completed)
+        #expect(recorder.elements == [1, 2])
+        #expect(!recorder.isCompleted)
+        #expect(!laterRan.withLock { $0 })
+    }
+
     @Test func compositeLetsFinishedMembersGoAndDisposesTheRest() {
         let disposed = Locked<[String]>([])
         func member(_ name: String) -> any Disposable {
