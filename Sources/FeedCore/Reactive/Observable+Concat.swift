@@ -76,11 +76,7 @@ private final class ConcatChain<Element: Sendable>: Disposable, @unchecked Senda
             }
             if index == Self.stop { return }
             if index == Self.finish {
-                let finishes = lock.withLock { _ -> Bool in
-                    defer { isStopped = true }
-                    return !isStopped
-                }
-                if finishes { downstream.complete() }
+                if stopsFirst() { downstream.complete() }
                 return
             }
             current.replace(with: observables[index].subscribe { [self] (event: Event<Element>) in
@@ -102,12 +98,16 @@ private final class ConcatChain<Element: Sendable>: Disposable, @unchecked Senda
         }
     }
 
-    private func stop(with error: any Error) {
-        let first = lock.withLock { _ -> Bool in
+    /// Stops the chain; true for the call that stopped it (the one that may end the sequence).
+    private func stopsFirst() -> Bool {
+        lock.withLock { _ -> Bool in
             defer { isStopped = true }
             return !isStopped
         }
-        guard first else { return }
+    }
+
+    private func stop(with error: any Error) {
+        guard stopsFirst() else { return }
         downstream.fail(error)
         current.dispose()
     }
