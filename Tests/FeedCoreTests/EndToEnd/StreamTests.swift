@@ -52,6 +52,24 @@ struct StreamTests {
         #expect(status["last_event_at"] is String)
     }
 
+    /// The same two on a store in PostgreSQL (issue 28): a stream's position is stored there as
+    /// in a file, sent again after every reconnection and on the next run.
+    @Test func aStoreInPostgreSQLKeepsAStreamsPositionAcrossReconnectionsAndRuns() throws {
+        let onServer = try StoreSession.onPostgres()
+        try onServer.add("ev", base + "/sse?count=7&drop=2&retry=50", kind: "sse")
+        let run = try onServer.feedcli("follow", "--max-entries", "7", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(ids(run.stdout) == (1...7).map(String.init), "every event once, in order")
+        let status = try onServer.requireStatus("ev")
+        #expect(status["last_event_id"] as? String == "7" && status["entries"] as? Int == 7)
+        try onServer.add("short", base + "/sse?count=3", kind: "sse")
+        let first = try onServer.feedcli("sync", "short", "--jsonl")
+        #expect(first.status == 0 && ids(first.stdout) == ["1", "2", "3"], "\(first.stderr)")
+        let second = try onServer.feedcli("sync", "short", "--jsonl")
+        #expect(second.status == 0 && second.stdout.isEmpty, "\(second.stderr)")
+        #expect(try lastEventIDs() == [nil, "2", "4", "6", nil, "3"])
+    }
+
     @Test func syncOfAStreamTakesWhatItSendsThenGoesOnFromTheStoredPosition() throws {
         try session.add("ev", base + "/sse?count=3", kind: "sse")
         let first = try session.feedcli("sync", "ev", "--jsonl")
