@@ -11,134 +11,32 @@ import FoundationEssentials
 public struct FeedRecord: Sendable, Equatable {
     private var storage: Storage
 
-    public var registration: FeedRegistration {
-        _read { yield storage.fields.registration }
-        _modify {
-            makeUnique()
-            yield &storage.fields.registration
-        }
-    }
+    public var registration: FeedRegistration { _read { yield fields.registration } _modify { yield &fields.registration } }
     /// For `indexed` feeds: the next index to request (highest id seen + 1).
-    public var nextIndex: Int {
-        _read { yield storage.fields.nextIndex }
-        _modify {
-            makeUnique()
-            yield &storage.fields.nextIndex
-        }
-    }
-    public var validators: Validators {
-        _read { yield storage.fields.validators }
-        _modify {
-            makeUnique()
-            yield &storage.fields.validators
-        }
-    }
+    public var nextIndex: Int { _read { yield fields.nextIndex } _modify { yield &fields.nextIndex } }
+    public var validators: Validators { _read { yield fields.validators } _modify { yield &fields.validators } }
     /// The server asked not to be asked before this (`Retry-After`).
-    public var retryNotBefore: Date? {
-        _read { yield storage.fields.retryNotBefore }
-        _modify {
-            makeUnique()
-            yield &storage.fields.retryNotBefore
-        }
-    }
+    public var retryNotBefore: Date? { _read { yield fields.retryNotBefore } _modify { yield &fields.retryNotBefore } }
     /// For paged feeds: the page where a walk cut short by `--max-pages` goes on (older entries).
-    public var resumeURL: String? {
-        _read { yield storage.fields.resumeURL }
-        _modify {
-            makeUnique()
-            yield &storage.fields.resumeURL
-        }
-    }
-    public var lastFetchAt: Date? {
-        _read { yield storage.fields.lastFetchAt }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastFetchAt
-        }
-    }
+    public var resumeURL: String? { _read { yield fields.resumeURL } _modify { yield &fields.resumeURL } }
+    public var lastFetchAt: Date? { _read { yield fields.lastFetchAt } _modify { yield &fields.lastFetchAt } }
     /// When a fetch last succeeded (for `--every`).
-    public var lastSuccessAt: Date? {
-        _read { yield storage.fields.lastSuccessAt }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastSuccessAt
-        }
-    }
+    public var lastSuccessAt: Date? { _read { yield fields.lastSuccessAt } _modify { yield &fields.lastSuccessAt } }
     /// `--every`: a plain `sync` skips the feed while its last success is younger than this.
-    public var every: Duration? {
-        _read { yield storage.fields.every }
-        _modify {
-            makeUnique()
-            yield &storage.fields.every
-        }
-    }
-    public var lastError: String? {
-        _read { yield storage.fields.lastError }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastError
-        }
-    }
-    public var lastErrorCode: Int32? {
-        _read { yield storage.fields.lastErrorCode }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastErrorCode
-        }
-    }
-    public var total: Int {
-        _read { yield storage.fields.total }
-        _modify {
-            makeUnique()
-            yield &storage.fields.total
-        }
-    }
-    public var unread: Int {
-        _read { yield storage.fields.unread }
-        _modify {
-            makeUnique()
-            yield &storage.fields.unread
-        }
-    }
+    public var every: Duration? { _read { yield fields.every } _modify { yield &fields.every } }
+    public var lastError: String? { _read { yield fields.lastError } _modify { yield &fields.lastError } }
+    public var lastErrorCode: Int32? { _read { yield fields.lastErrorCode } _modify { yield &fields.lastErrorCode } }
+    public var total: Int { _read { yield fields.total } _modify { yield &fields.total } }
+    public var unread: Int { _read { yield fields.unread } _modify { yield &fields.unread } }
     /// The id of the newest entry marked read (the read cursor), nil when none is read.
-    public var lastReadID: String? {
-        _read { yield storage.fields.lastReadID }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastReadID
-        }
-    }
+    public var lastReadID: String? { _read { yield fields.lastReadID } _modify { yield &fields.lastReadID } }
     /// How many items the last sync skipped (no usable id).
-    public var lastSkipped: Int {
-        _read { yield storage.fields.lastSkipped }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastSkipped
-        }
-    }
+    public var lastSkipped: Int { _read { yield fields.lastSkipped } _modify { yield &fields.lastSkipped } }
     /// How many items the last sync's `--filter` kept out, and let through.
-    public var lastFiltered: Int {
-        _read { yield storage.fields.lastFiltered }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastFiltered
-        }
-    }
-    public var lastKept: Int {
-        _read { yield storage.fields.lastKept }
-        _modify {
-            makeUnique()
-            yield &storage.fields.lastKept
-        }
-    }
+    public var lastFiltered: Int { _read { yield fields.lastFiltered } _modify { yield &fields.lastFiltered } }
+    public var lastKept: Int { _read { yield fields.lastKept } _modify { yield &fields.lastKept } }
     /// A stream feed's position: its last event id and the time of its last event.
-    public var stream: StreamPosition? {
-        _read { yield storage.fields.stream }
-        _modify {
-            makeUnique()
-            yield &storage.fields.stream
-        }
-    }
+    public var stream: StreamPosition? { _read { yield fields.stream } _modify { yield &fields.stream } }
 
     /// Whether the last sync's filter kept out every item it saw (`status` marks such a feed:
     /// a filter that drops everything would otherwise be silent).
@@ -177,9 +75,14 @@ public struct FeedRecord: Sendable, Equatable {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
-    /// Gives this record storage of its own before a change, when another copy shares it.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    /// The fields: read from the shared storage, changed in storage of this record's own (made
+    /// first when another copy shares it).
+    private var fields: Fields {
+        _read { yield storage.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            yield &storage.fields
+        }
     }
 
     /// The stored properties, as the struct held them before they moved out of line.
@@ -203,7 +106,7 @@ public struct FeedRecord: Sendable, Equatable {
         var stream: StreamPosition?
     }
 
-    // @unchecked Sendable: `fields` changes only through `makeUnique()`'s unique reference (a
+    // @unchecked Sendable: `fields` changes only through `FeedRecord.fields`' unique reference (a
     // storage shared by two records, and so visible to two threads, is never written: the
     // writer copies it first), the discipline of the standard library's own copy-on-write types.
     private final class Storage: @unchecked Sendable {
