@@ -25,14 +25,16 @@ fi
 readers=()
 command -v newsboat >/dev/null || readers+=(newsboat)
 command -v sfeed >/dev/null || readers+=(sfeed)
-python3 -c 'import feedparser' 2>/dev/null || readers+=(python3-feedparser)
+# Debian's Python, where python3-feedparser goes (a pyenv python3 first on the PATH has none).
+python=python3; [ -x /usr/bin/python3 ] && python=/usr/bin/python3
+"$python" -c 'import feedparser' 2>/dev/null || readers+=(python3-feedparser)
 if [ ${#readers[@]} -gt 0 ]; then
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${readers[@]}"; } >/dev/null 2>&1 || true
 fi
 for reader in newsboat sfeed; do
   command -v "$reader" >/dev/null || echo "test.sh: $reader could not be installed: its RealReaderTests are skipped" >&2
 done
-python3 -c 'import feedparser' 2>/dev/null || echo "test.sh: feedparser could not be installed: its RealReaderTests are skipped" >&2
+"$python" -c 'import feedparser' 2>/dev/null || echo "test.sh: feedparser could not be installed: its RealReaderTests are skipped" >&2
 
 # A private PostgreSQL cluster for the store's tests on PostgreSQL (issue 28), stopped and
 # removed however the run ends. A cluster given in FEEDCLI_TEST_POSTGRES is used instead.

@@ -10,8 +10,13 @@ struct RealReaderTests {
         ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + program) }
     }
 
+    /// Debian's Python, where its `python3-feedparser` is installed, rather than the first
+    /// `python3` on the PATH (a pyenv one, on a machine with pyenv, which has no feedparser:
+    /// the test was skipped there without anyone noticing).
+    static let python = installed("python3") ? "/usr/bin/python3" : "python3"
+
     static var hasFeedparser: Bool {
-        (try? Feedcli.shell("python3 -c 'import feedparser'").status) == 0
+        (try? Feedcli.shell("\(python) -c 'import feedparser'").status) == 0
     }
 
     /// A store with a linked feed whose entries are the cases that broke readers: HTML sent as
@@ -39,12 +44,12 @@ struct RealReaderTests {
     @Test(.enabled(if: hasFeedparser)) func feedparserReadsTheAtomExportWithoutComplaint() throws {
         let (_, atom, count) = try exported()
         let check = try Feedcli.shell(#"""
-            python3 -c '
+            "$PY" -c '
             import feedparser, json, sys
             d = feedparser.parse(sys.argv[1])
             print(json.dumps({"bozo": d.bozo, "version": d.version, "entries": [
                 {"title": e.get("title"), "link": e.get("link"), "type": (e.get("content") or [{}])[0].get("type")} for e in d.entries]}))' "$A"
-            """#, environment: ["A": atom])
+            """#, environment: ["A": atom, "PY": Self.python])
         #expect(check.status == 0, "\(check.stderr)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         #expect(result["bozo"] as? Bool == false && result["version"] as? String == "atom10", "well-formed Atom 1.0: \(check.stdout)")
