@@ -21,7 +21,9 @@ import Logging
 /// port or scheme, as long as `CURLOPT_UNRESTRICTED_AUTH` stays unset.)
 ///
 /// Threading: responses are handed from the HTTP client's worker thread to `workQueue`, so
-/// decoding, store work and printing never run on (or hold up) the thread that drives curl.
+/// decoding, store work and printing never run on (or hold up) the thread that drives curl. A
+/// stream's parts go to a serial queue of the stream's own instead, where it is parsed; what is
+/// read there reaches `workQueue` through `handOver`.
 package struct FeedFetcher: FeedFetching {
     package let http: HTTPClient
     package let workQueue: DispatchQueue
@@ -135,7 +137,13 @@ package struct FeedFetcher: FeedFetching {
                 guard let http = error as? HTTPError, http.kind != .idle else { throw error }
                 throw FeedFailure(http, url: url)
             }
-            .observe(on: workQueue)
+            // Read on a queue of its own: a fast stream's parsing runs beside the printing and
+            // committing of what it sent before (on the work queue), on the other core.
+            .observe(on: DispatchQueue(label: "feedcli.stream"))
+    }
+
+    package func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T> {
+        source.observe(on: workQueue)
     }
 
     /// Runs `work` on a concurrent queue of its own, then hands its result to `workQueue`, so

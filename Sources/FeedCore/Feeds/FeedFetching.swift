@@ -15,13 +15,24 @@ public protocol FeedFetching: Sendable {
     func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T>
     /// A cold observable of one streaming GET of a stream feed's URL (its head, then its bytes),
     /// sent with `Last-Event-ID` when one is given, dropped after `idleTimeout` without a byte.
+    /// Its parts arrive on a serial queue of the stream's own, where the stream is read (parsed
+    /// into items) beside the delivery of what it sent before; `handOver` brings what is read to
+    /// where responses are.
     func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart>
+    /// `source`'s events, passed on from where responses are delivered (the run's serial work
+    /// queue), in order.
+    func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T>
 }
 
 extension FeedFetching {
     /// A fetcher without streams (reactor tests of polled feeds) fails every one.
     public func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
         .fail(FeedFailure.configuration("this fetcher does not read streams"))
+    }
+
+    /// Passes `source` on where it runs (a fetcher without queues of its own: tests).
+    public func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T> {
+        source
     }
 
     /// Runs `work` where it is subscribed (a fetcher without queues of its own: tests).

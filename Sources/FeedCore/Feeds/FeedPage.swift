@@ -18,6 +18,9 @@ package struct FeedPage: Sendable {
 /// How one kind reads a page from a response. The walker is shared; only this differs.
 package protocol PageFormat: Sendable {
     func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage
+    /// The page that `items`, the JSON texts of a stream's items (each one object), make
+    /// together, as if a page at `url` held them in an array in this order.
+    func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage
     /// Whether reading a page waits for a jq worker (up to `--timeout`): the walker then reads
     /// it off the run's serial work queue, so no other feed waits behind it.
     var waitsForJQ: Bool { get }
@@ -25,6 +28,17 @@ package protocol PageFormat: Sendable {
 
 extension PageFormat {
     package var waitsForJQ: Bool { false }
+
+    /// The items read as the body of a page: one JSON array of them.
+    package func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage {
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (index, item) in items.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += item
+        }
+        body.append(UInt8(ascii: "]"))
+        return try page(from: HTTPResponse(status: 200, body: Data(body), effectiveURL: url))
+    }
 }
 
 extension ExpressionFeed {

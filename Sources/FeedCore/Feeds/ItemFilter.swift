@@ -71,8 +71,16 @@ package struct FilteredPages: PageFormat {
     package let filter: ItemFilter
 
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
-        var page = try format.page(from: response)
-        let passing = try filter.passing(page.items, page: response.effectiveURL)
+        try filtered(format.page(from: response), url: response.effectiveURL)
+    }
+
+    package func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage {
+        try filtered(format.page(ofItems: items, url: url), url: url)
+    }
+
+    private func filtered(_ page: FeedPage, url: String) throws(FeedFailure) -> FeedPage {
+        var page = page
+        let passing = try filter.passing(page.items, page: url)
         page.filtered = page.items.count - passing.count
         page.items = page.items.keeping(passing)
         return page

@@ -20,6 +20,28 @@ package struct LinkedFeed: PageFormat {
         return FeedPage(items: read.items, next: LinkHeader.next(in: response.headers, base: url), skipped: read.skipped)
     }
 
+    /// Each item read once, on its own: a stream's items come apart, and a page of them would
+    /// be parsed twice over (its array, then each item again to deliver it).
+    package func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage {
+        var read: [FeedItem] = []
+        read.reserveCapacity(items.count)
+        var skipped = SkippedItems()
+        for (index, bytes) in items.enumerated() {
+            let document: JSONParser.Document
+            do {
+                document = try JSONParser.parse(Data(bytes), Self.itemProjection)
+            } catch {
+                throw .badData("an item of \(Redaction.maskingSecrets(in: url)) is not JSON: \(error)")
+            }
+            if let item = Self.item(document.value, source: document.source) {
+                read.append(item)
+            } else {
+                skipped.add(SkippedItem(position: index + 1, page: url, why: SkippedItem.why(id: document.value["id"])))
+            }
+        }
+        return FeedPage(items: PageItems(read), skipped: skipped)
+    }
+
     /// The parts of an item the kind reads: its id and the default fields.
     package static let itemProjection = DefaultFields.projection
 

@@ -12,7 +12,11 @@ import Synchronization
 /// released on whatever thread the reader runs. `abandon` (the subscription disposed) ends any
 /// wait at once.
 package final class StreamBacklog: Sendable {
-    package static let limit = 4 * 1024 * 1024
+    /// What is unread includes what was parsed and waits to be delivered (a stream is read on
+    /// a queue of its own, `FeedFetching.stream`), several times its bytes' size as items: 1 MiB
+    /// of small events (some 12,000) keeps a million-event `follow` under 40 MiB, and is still
+    /// far more than one delivery takes at a time.
+    package static let limit = 1024 * 1024
 
     private struct State {
         var pending = 0

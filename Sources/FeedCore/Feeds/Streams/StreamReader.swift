@@ -29,8 +29,8 @@ package struct StreamReader: Sendable {
 
     /// The signals of `parts`, one connection's response, for a stream that stood at
     /// `lastEventID`: those of each chunk of bytes together, as they arrived (what came together
-    /// is delivered together; what comes alone, at once).
-    package func read(_ parts: Observable<HTTPStreamPart>, lastEventID: String?) -> Observable<[StreamSignal]> {
+    /// is delivered together; what comes alone, at once), with the chunk's receipt.
+    package func read(_ parts: Observable<HTTPStreamPart>, lastEventID: String?) -> Observable<StreamChunk> {
         Observable { observer in
             let state = Locked(ReadState(format: format, maxEventSize: maxEventSize, lastEventID: lastEventID ?? ""))
             return parts.subscribe { event in
@@ -38,13 +38,13 @@ package struct StreamReader: Sendable {
                 case .next(.head(let head)):
                     do {
                         try check(head)
-                        observer.next([.connected(head)])
+                        observer.next(StreamChunk([.connected(head)]))
                     } catch {
                         observer.fail(error)
                     }
-                case .next(.bytes(let bytes, _)):
+                case .next(.bytes(let bytes, let receipt)):
                     let signals = state.withLock { $0.signals(of: bytes, reader: self) }
-                    if !signals.isEmpty { observer.next(signals) }
+                    if !signals.isEmpty { observer.next(StreamChunk(signals, receipt: receipt)) }
                 case .failed(let error):
                     observer.fail(error)
                 case .completed:
@@ -76,7 +76,7 @@ package struct StreamReader: Sendable {
     fileprivate static func isObject(_ json: some Collection<UInt8>) -> Bool {
         guard json.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else { return false }
         // Checked whole, but nothing of it built (the page read of its batch does that).
-        if case .object? = try? JSONParser.parse(Data(json), .members([])).value { return true }
+        if case .object? = try? JSONParser.value(of: Data(json), .members([])) { return true }
         return false
     }
 }

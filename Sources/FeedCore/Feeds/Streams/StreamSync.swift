@@ -143,21 +143,67 @@ package struct StreamSync: Sendable {
     }
 
     /// One connection: its items in batches, each made into a `SyncStep.batch`.
+    ///
+    /// Two stages on two queues: each group of signals is read into items where the stream's
+    /// bytes arrive (`FeedFetching.stream`'s queue of its own), and handed over to the work queue,
+    /// where its new entries are picked (against the store), printed and committed. So a fast
+    /// stream's next group is parsed while the one before is printed and stored. Nothing that
+    /// decides what is new runs ahead: that stage sees every commit before it. A group read
+    /// by jq waits for its worker off the work queue (`FeedFetching.blocking`), as a page does.
     private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>) -> Observable<SyncStep> {
         let (lastEventID, resumeURL) = progress.withLock { ($0.lastEventID, $0.resumeURL) }
         let parts = fetcher.stream(resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
                                    idleTimeout: idle)
-        return reader.read(parts.take(until: stop), lastEventID: lastEventID)
-            .flatMap(.concat) { signals -> Observable<SyncStep> in
-                let steps = Observable.concat(Self.groups(of: signals).map { group in
-                    let make = { @Sendable () throws -> SyncStep? in try batch(of: group, progress: progress) }
-                    return (format.waitsForJQ ? fetcher.blocking(make) : Observable.deferred { .just(try make()) }).compactMap { $0 }
+        let format = self.format
+        let readGroups = reader.read(parts.take(until: stop), lastEventID: lastEventID).map { chunk in
+            try Self.groups(of: chunk.signals).map { signals in
+                format.waitsForJQ ? ReadGroup(signals: signals, receipt: chunk.receipt)
+                    : ReadGroup(signals: signals, receipt: chunk.receipt, isRead: true, items: try items(of: signals))
+            }
+        }
+        return fetcher.handOver(readGroups)
+            .flatMap(.concat) { groups -> Observable<SyncStep> in
+                let steps = Observable.concat(groups.map { group in
+                    if group.isRead { return Observable.deferred { .just(try batch(of: group, progress: progress)) }.compactMap { $0 } }
+                    return fetcher.blocking { () throws -> ReadGroup in
+                        var group = group
+                        group.items = try items(of: group.signals)
+                        group.isRead = true
+                        return group
+                    }.compactMap { try batch(of: $0, progress: progress) }
                 })
                 // Connected: first what the stream sent while no connection was open (the events
                 // that arrive meanwhile wait; an entry met in both is delivered once).
-                guard let catchUp, signals.contains(where: { if case .connected = $0 { true } else { false } }) else { return steps }
+                guard let catchUp, groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
+                else { return steps }
                 return .concat([catchingUp(catchUp), steps])
             }
+    }
+
+    /// A group of signals and, once read, its items as a page (nil: it holds none); the
+    /// receipt of its bytes goes with it until it is delivered.
+    private struct ReadGroup: Sendable {
+        var signals: [StreamSignal]
+        var receipt: StreamReceipt?
+        var isRead = false
+        var items: ReadItems?
+    }
+
+    /// A group's items read as one page by the feed's format.
+    private struct ReadItems: Sendable {
+        var items: [FeedItem]
+        var next: String?
+        var skipped: Int
+        var filtered: Int
+    }
+
+    /// The items of `signals` (nil when they hold none), read by the feed's format as one page's.
+    private func items(of signals: [StreamSignal]) throws -> ReadItems? {
+        let items = signals.compactMap { signal in if case .item(let item) = signal { item.json } else { nil } }
+        guard !items.isEmpty else { return nil }
+        let page = try format.page(ofItems: items, url: record.registration.url)
+        // Each item read once: a page's items are read from its body each time they are asked for.
+        return ReadItems(items: Array(page.items), next: page.next, skipped: page.skipped.count, filtered: page.filtered)
     }
 
     /// `signals` cut into groups of at most `batchSize` items, in order.
@@ -213,18 +259,16 @@ package struct StreamSync: Sendable {
         }
     }
 
-    /// The batch of new entries `signals` hold, with the position after them; nil when they
-    /// hold nothing to deliver or commit.
-    private func batch(of signals: [StreamSignal], progress: Locked<Progress>) throws -> SyncStep? {
-        var items: [StreamItem] = []
+    /// The batch of new entries of `group`, with the position after them; nil when it holds
+    /// nothing to deliver or commit.
+    private func batch(of group: ReadGroup, progress: Locked<Progress>) throws -> SyncStep? {
         var lastEventID = progress.value.lastEventID
         var lastEventAt: Date?
-        for signal in signals {
+        for signal in group.signals {
             switch signal {
             case .connected, .retry:
                 if case .retry(let delay) = signal { progress.withLock { $0.retry = delay } }
             case .item(let item):
-                items.append(item)
                 lastEventID = item.lastEventID ?? lastEventID
                 lastEventAt = item.arrivedAt
             case .ignored(let why, let eventID):
@@ -233,23 +277,14 @@ package struct StreamSync: Sendable {
             }
         }
         progress.withLock { $0.lastEventID = lastEventID }
-        guard let lastEventAt else { return nil }
+        guard let lastEventAt, let page = group.items else { return nil }
         onActivity()
         let fetchedAt = now()
-        var body: [UInt8] = [UInt8(ascii: "[")]
-        for (index, item) in items.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += item.json
-        }
-        body.append(UInt8(ascii: "]"))
-        let page = try format.page(from: HTTPResponse(status: 200, body: Data(body), effectiveURL: record.registration.url))
-        // Each item read once: a page's items are read from its body each time they are asked for.
-        let read = Array(page.items)
         var seen = Set<String>()
-        let stored = try storedIDs(read.map(\.id))
+        let stored = try storedIDs(page.items.map(\.id))
         var entries: [Entry] = []
         let stamp = Timestamp.format(fetchedAt)
-        for item in read where !stored.contains(item.id) && seen.insert(item.id).inserted {
+        for item in page.items where !stored.contains(item.id) && seen.insert(item.id).inserted {
             entries.append(item.entry(feed: record.name, fetchedAt: stamp))
         }
         var position: StreamPosition? = StreamPosition(lastEventID: lastEventID, lastEventAt: lastEventAt)
@@ -271,8 +306,8 @@ package struct StreamSync: Sendable {
             return !progress.counted
         }
         func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
-        let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped.count),
-                                   filtered: count(page.filtered), kept: count(read.count), stream: position)
+        let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped),
+                                   filtered: count(page.filtered), kept: count(page.items.count), stream: position)
         var inPart = complete
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
         inPart.resume = .keep

@@ -25,13 +25,21 @@ package enum SQLiteValue {
 package final class SQLiteStatement {
     package let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
+    /// The bytes of the text and blob values bound last, which SQLite reads in place
+    /// (`SQLITE_STATIC`) rather than copying each into an allocation of its own. Invariant: SQLite
+    /// holds pointers into it only from one `bind` to the next, which clears them before this
+    /// buffer is replaced; it is freed only after the statement is finalized.
+    private var bound = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     package init(handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        bound.deallocate()
+    }
 
     /// Resets the statement and binds `arguments` to its parameters, in order.
     package func bind(_ arguments: [SQLiteValue]) throws(SQLiteError) {
@@ -42,8 +50,10 @@ package final class SQLiteStatement {
         guard arguments.count == expected else {
             throw SQLiteError(code: SQLITE_RANGE, message: "\(arguments.count) values for \(expected) parameters")
         }
-        for (offset, argument) in arguments.enumerated() {
-            let index = Int32(offset + 1)
+        try makeRoom(for: arguments)
+        var offset = 0
+        for (position, argument) in arguments.enumerated() {
+            let index = Int32(position + 1)
             let code: Int32
             switch argument {
             case .null:
@@ -51,25 +61,45 @@ package final class SQLiteStatement {
             case .integer(let value):
                 code = sqlite3_bind_int64(handle, index, value)
             case .text(let value):
-                code = bindBytes(value, at: index, asBlob: false)
+                code = bindBytes(value, at: index, asBlob: false, offset: &offset)
             case .blob(let value):
-                code = bindBytes(value, at: index, asBlob: true)
+                code = bindBytes(value, at: index, asBlob: true, offset: &offset)
             }
             guard code == SQLITE_OK else { throw connection.error(code) }
         }
     }
 
-    /// Binds with an explicit length (never up to a NUL) and lets SQLite copy the bytes.
-    private func bindBytes(_ value: String, at index: Int32, asBlob: Bool) -> Int32 {
+    /// Grows `bound` to hold every text and blob value of `arguments` (no binding points into it
+    /// now: `bind` cleared them).
+    private func makeRoom(for arguments: [SQLiteValue]) throws(SQLiteError) {
+        var needed = 0
+        for argument in arguments {
+            switch argument {
+            case .text(let value), .blob(let value): needed = needed.addingReportingOverflow(value.utf8.count).partialValue
+            case .null, .integer: break
+            }
+        }
+        // SQLite takes 32-bit lengths: a longer value is too big, never a trap.
+        guard needed <= Int(Int32.max) else { throw SQLiteError(code: SQLITE_TOOBIG, message: "a value too big to bind") }
+        guard needed > bound.count || bound.baseAddress == nil else { return }
+        bound.deallocate()
+        bound = .allocate(byteCount: max(256, needed * 2), alignment: 1)
+    }
+
+    /// Binds `value`'s bytes with an explicit length (never up to a NUL), copied into `bound` at
+    /// `offset`, which moves past them.
+    private func bindBytes(_ value: String, at index: Int32, asBlob: Bool, offset: inout Int) -> Int32 {
         var value = value
         return value.withUTF8 { bytes in
-            // SQLite takes a 32-bit length: a longer value is too big, never a trap.
-            guard let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
-            // A non-null pointer even for "" (a null blob pointer would bind NULL).
-            let base = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)
+            // `makeRoom` made room for every value, so this is in bounds; a non-null pointer
+            // even for "" (a null blob pointer would bind NULL).
+            guard let base = bound.baseAddress?.advanced(by: offset), let count = Int32(exactly: bytes.count),
+                  offset + bytes.count <= bound.count else { return SQLITE_TOOBIG }
+            if let source = bytes.baseAddress { base.copyMemory(from: source, byteCount: bytes.count) }
+            offset += bytes.count
             return asBlob
-                ? sqlite3_bind_blob(handle, index, base, count, sqliteTransient)
-                : sqlite3_bind_text(handle, index, base?.assumingMemoryBound(to: CChar.self), count, sqliteTransient)
+                ? sqlite3_bind_blob(handle, index, base, count, sqliteStatic)
+                : sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), count, sqliteStatic)
         }
     }
 
@@ -110,5 +140,5 @@ package final class SQLiteStatement {
     }
 }
 
-/// `SQLITE_TRANSIENT`: SQLite copies bound bytes before the call returns.
-private let sqliteTransient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)
+/// `SQLITE_STATIC`: SQLite reads bound bytes in place, for as long as they are bound.
+private let sqliteStatic: sqlite3_destructor_type? = nil
