@@ -64,7 +64,9 @@ extension FeedReactor {
         var batch = batch
         var report = DeliveryReport(delivered: batch.entries.count)
         if printing, !batch.entries.isEmpty {
-            batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
+            if environment.output.showsHandles {
+                batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
+            }
             environment.onStep(.delivering)
             report = environment.output.deliver(batch.entries)
             environment.onStep(.delivered)

@@ -11,8 +11,12 @@ import Testing
 private final class CountingOutput: EntryOutput {
     private let capacity: Int
     let delivered = Locked<[Entry]>([])
+    let showsHandles: Bool
 
-    init(capacity: Int = .max) { self.capacity = capacity }
+    init(capacity: Int = .max, showsHandles: Bool = true) {
+        self.capacity = capacity
+        self.showsHandles = showsHandles
+    }
 
     func deliver(_ entries: [Entry]) -> DeliveryReport {
         delivered.withLock { delivered in
@@ -85,6 +89,21 @@ struct FastReactorTests {
         #expect(state.failure == .output(
             "cannot write to stdout (No space left on device): 3 of 6 new entries of p were printed; the rest come again with the next sync"))
         #expect(store.writes == ["commit [\"1\", \"2\", \"3\"]"])
+    }
+
+    /// Entries are numbered before printing only for an output that shows handles (plain
+    /// text); printed as JSON they are numbered by their commit, in the same order.
+    @Test func onlyAnOutputThatShowsHandlesHasEntriesNumberedBeforePrinting() throws {
+        for showsHandles in [true, false] {
+            let store = MemoryStore([posts])
+            for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+            let output = CountingOutput(showsHandles: showsHandles)
+            let (host, _) = host(store, output: output)
+            _ = host.run(.sync(feeds: ["p"]))
+            #expect(output.delivered.value.map(\.seq) == (showsHandles ? [1, 2, 3] : [0, 0, 0]))
+            #expect(store.entries("p").map(\.id) == ["1", "2", "3"] && store.entries("p").map(\.seq) == [1, 2, 3],
+                    "stored under the same numbers either way")
+        }
     }
 
     @Test func aFailedFetchIsRecordedWithItsRetryTimeAndChangesNoCursor() throws {

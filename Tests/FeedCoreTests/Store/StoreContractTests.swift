@@ -74,6 +74,28 @@ struct StoreContractTests {
         #expect(try store.markDelivered(feed: "a", id: "nope").unread == 1, "an unknown id changes nothing")
     }
 
+    /// A batch larger than one `INSERT` takes (SQLite: 32, then 8, then one at a time), with
+    /// stored ids and a repeated one in each part: every new entry once, in order, numbered in
+    /// order, and the counts by what was new.
+    @Test(arguments: Kind.allCases)
+    func aLargeBatchStoresEachNewEntryOnceInOrderWhateverPartItFallsIn(kind: Kind) throws {
+        let store = try store(kind)
+        _ = try store.commitFetch(feed: "a", entries: entries(["3", "35", "40"]), FetchCommit(fetchedAt: t0))
+        let ids = (1...43).map(String.init) + ["20"]  // 44 entries: 32 + 8 + 4 × 1; "20" twice
+        let outcome = try store.commitFetch(feed: "a", entries: entries(ids), FetchCommit(fetchedAt: t0))
+        let new = (1...43).map(String.init).filter { !["3", "35", "40"].contains($0) }
+        #expect(outcome.entries.map(\.id) == new, "each new entry once, in the batch's order")
+        #expect(outcome.entries.map(\.seq) == outcome.entries.map(\.seq).sorted() && Set(outcome.entries.map(\.seq)).count == new.count,
+                "numbered in order: \(outcome.entries.map(\.seq))")
+        #expect(outcome.record.total == 43 && outcome.record.unread == 43)
+        var order: [String] = []
+        while let entry = try store.oldestUnread(feed: "a") {
+            order.append(entry.id)
+            _ = try store.markDelivered(feed: "a", id: entry.id)
+        }
+        #expect(order == ["3", "35", "40"] + new, "read back in storage order")
+    }
+
     @Test(arguments: Kind.allCases)
     func aBackfillGoesBeforeEveryStoredEntryNumberedOrNot(kind: Kind) throws {
         let store = try store(kind)

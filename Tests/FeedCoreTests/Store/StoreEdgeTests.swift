@@ -174,4 +174,31 @@ struct StoreEdgeTests {
                                          environment: ["S": state])
         #expect(selected.stdout.isEmpty, "the README's recipe shows no broken feed")
     }
+
+    /// Text and blob values are bound in place (one buffer a statement, `SQLITE_STATIC`): a
+    /// statement run again and again, with values that grow past the buffer, empty ones, NULs
+    /// and text beside blobs, stores each exactly, and nothing of one run leaks into the next.
+    @Test func valuesBoundInPlaceAreStoredExactlyRunAfterRun() throws {
+        let connection = try SQLiteConnection(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        try connection.execute("CREATE TABLE t (n INTEGER, a TEXT, b BLOB, c TEXT)")
+        var expected: [(Int, String, String, String?)] = []
+        for n in 0..<60 {
+            let a = String(repeating: "é\u{0}x", count: n * n)  // 0 to 14,000 bytes: the buffer grows
+            let b = n % 3 == 0 ? "" : "blob \(n) " + String(repeating: "🙂", count: n)
+            let c: String? = n % 2 == 0 ? nil : "t\(n)"
+            try connection.statement("INSERT INTO t (n, a, b, c) VALUES (?, ?, ?, ?)").run([.integer(Int64(n)), .text(a), .blob(b), SQLiteValue(c)])
+            expected.append((n, a, b, c))
+        }
+        var read: [(Int, String, String, String?)] = []
+        try connection.statement("SELECT n, a, b, c FROM t ORDER BY n").forEach { row in
+            read.append((try row.requiredInteger(0), row.text(1) ?? "<null>", row.text(2) ?? "<null>", row.text(3)))
+            return true
+        }
+        #expect(read.count == expected.count)
+        for (got, want) in zip(read, expected) {
+            #expect(got.0 == want.0 && got.1 == want.1 && got.2 == want.2 && got.3 == want.3, "row \(want.0)")
+        }
+        let lengths = try connection.statement("SELECT length(CAST(a AS BLOB)) FROM t WHERE n = ?").first([.integer(59)]) { try $0.requiredInteger(0) }
+        #expect(lengths == 59 * 59 * 4, "every byte bound, NUL included")
+    }
 }

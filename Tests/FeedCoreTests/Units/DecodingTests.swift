@@ -121,6 +121,27 @@ struct DecodingTests {
         #expect(throws: FeedFailure.self) { try LinkedFeed().page(from: response(#"{"id":1}"#)) }
     }
 
+    /// A stream's items are read one by one (`page(ofItems:)`), not as one array: the same
+    /// items, fields, sources and skipped items as the page of them all, for `linked`'s rules
+    /// and for a format that reads the page whole (a filter around them).
+    @Test func aStreamsItemsReadOneByOneAreThePageOfThemAll() throws {
+        let items = [
+            #"{"id":1,"title":"GitHub issue","body":"b","user":{"login":"octo"},"created_at":"2026-11-01T10:00:00Z"}"#,
+            #"{ "id" : "x\u00e9\ud800", "content" : "<p>toot</p>", "account" : {"acct":"ann"} }"#,
+            #"{"title":"no id"}"#,
+            #"{"id":"   "}"#,
+            #"{"id":5,"userId":9,"text":"caf\u00e9 ☕ \n line","extra":[1,{"a":null}]}"#,
+        ]
+        let bytes = items.map { Array($0.utf8) }
+        let url = "https://stream.example/events"
+        let whole = try LinkedFeed().page(from: response("[" + items.joined(separator: ",") + "]", url: url))
+        let apart = try LinkedFeed().page(ofItems: bytes, url: url)
+        #expect(Array(apart.items) == Array(whole.items))
+        #expect(apart.items.map(\.source.text) == [items[0], #"{"id":"x\u00e9\ud800","content":"<p>toot</p>","account":{"acct":"ann"}}"#, items[4]])
+        #expect(apart.skipped.count == 2 && apart.skipped == whole.skipped, "the same positions and reasons")
+        #expect(apart.next == nil)
+    }
+
     @Test func postsFromTheCorpus() throws {
         let posts = try #require(JSONParser.parse(Fixtures.data("posts/posts.json")).value.array)
         #expect(posts.count == 100)
@@ -202,6 +223,29 @@ struct DecodingTests {
 
 @Suite("Link headers, timestamps, raw JSON", .timeLimit(.minutes(3)))
 struct ParsingTests {
+    /// A string with no escape is checked as UTF-8 eight bytes at a time (all ASCII: taken as
+    /// it is); one byte of another kind anywhere in it, valid or not, is still told apart.
+    @Test func stringsAreCheckedAsUTF8WhereverTheirOtherBytesFall() throws {
+        for length in 0..<20 {
+            let ascii = String(repeating: "a", count: length)
+            #expect(try JSONParser.value(of: Data("\"\(ascii)\"".utf8)) == .string(ascii))
+            for position in 0...length {
+                var valid = Array(ascii.utf8)
+                valid.insert(contentsOf: Array("é".utf8), at: position)
+                let text = String(decoding: valid, as: UTF8.self)
+                #expect(try JSONParser.value(of: Data([0x22] + valid + [0x22])) == .string(text), "é at \(position) of \(length)")
+                var invalid = Array(ascii.utf8)
+                invalid.insert(0xFF, at: position)
+                let value = try JSONParser.value(of: Data([0x22] + invalid + [0x22]))
+                guard case .inexactString(let inexact) = value else {
+                    Issue.record("a byte that is not UTF-8 at \(position) of \(length) read as \(value)")
+                    continue
+                }
+                #expect(inexact.decoded == String(decoding: invalid, as: UTF8.self))
+            }
+        }
+    }
+
     @Test func linkHeaders() {
         let links = LinkHeader.parse(#"<https://a/?page=2>; rel="next last"; title="a, b; c", <https://a/?page=1>;rel=prev , <x>; REL="Next""#)
         #expect(links.map(\.target) == ["https://a/?page=2", "https://a/?page=1", "x"])
