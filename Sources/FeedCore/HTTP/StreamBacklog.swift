@@ -13,10 +13,12 @@ import Synchronization
 /// wait at once.
 package final class StreamBacklog: Sendable {
     /// What is unread includes what was parsed and waits to be delivered (a stream is read on
-    /// a queue of its own, `FeedFetching.stream`), several times its bytes' size as items: 1 MiB
-    /// of small events (some 12,000) keeps a million-event `follow` under 40 MiB, and is still
-    /// far more than one delivery takes at a time.
-    package static let limit = 1024 * 1024
+    /// a queue of its own, `FeedFetching.stream`), several times its bytes' size as items:
+    /// 512 KiB of small events (some 6,000, sixty groups) keeps a million-event `follow` at
+    /// 30 MiB and is still far more than one delivery takes at a time. Whoever holds a
+    /// receipt must let it go once its bytes are read without waiting for more bytes (see
+    /// `flatMap`'s outer elements), or a stream that fills the backlog waits forever.
+    package static let limit = 512 * 1024
 
     private struct State {
         var pending = 0

@@ -33,7 +33,9 @@ extension Observable {
 /// The state of one `flatMap` subscription.
 private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     private struct State: ~Copyable {
-        var pending: [Source] = []
+        /// Outer elements in order; one whose inner has started is let go at once (nil), so
+        /// nothing it holds (a stream's chunk and its `StreamReceipt`) outlives its turn.
+        var pending: [Source?] = []
         var pendingStart = 0
         var active = 0
         var outerDone = false
@@ -82,8 +84,9 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         guard canDrain else { return }
         while true {
             let step = state.withLock { state -> DrainStep in
-                if !state.isStopped, state.active < limit, state.pendingStart < state.pending.count {
-                    let next = state.pending[state.pendingStart]
+                if !state.isStopped, state.active < limit, state.pendingStart < state.pending.count,
+                   let next = state.pending[state.pendingStart] {
+                    state.pending[state.pendingStart] = nil
                     state.pendingStart += 1
                     if state.pendingStart > 64, state.pendingStart * 2 > state.pending.count {
                         state.pending.removeFirst(state.pendingStart)

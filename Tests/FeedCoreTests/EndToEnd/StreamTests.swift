@@ -118,6 +118,20 @@ struct StreamTests {
         #expect(again.status == 0 && again.stdout.isEmpty, "nothing is delivered twice")
     }
 
+    /// A stream faster than its reader: stdout is not read for two seconds, so printing waits,
+    /// the parsed groups pile up between the two stages, the backlog fills and the server waits
+    /// at the socket; then everything flows again and each of the 30,000 events (1.7 MB, more
+    /// than the backlog holds) is printed once, in order. Anything that kept the receipts of
+    /// read bytes past their turn would hang this run.
+    @Test func aStreamFasterThanItsReaderWaitsAtTheSocketAndThenFlows() throws {
+        try session.add("ev", base + "/sse?count=30000&hold=60", kind: "sse")
+        let run = try Feedcli.shell(#""$FEEDCLI" follow --max-entries 30000 --jsonl --state "$S" | (sleep 2; cat)"#,
+                                    environment: ["S": session.state])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(ids(run.stdout) == (1...30000).map(String.init), "every event once, in order")
+        #expect(try session.requireStatus("ev")["entries"] as? Int == 30000)
+    }
+
     @Test func aKilledFollowLosesNothingAndDeliversNothingTwice() throws {
         try session.add("ev", base + "/sse?count=3&hold=60", kind: "sse")
         let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))

@@ -110,6 +110,28 @@ struct OperatorTests {
         #expect(recorder.isCompleted)
     }
 
+    /// An outer element is let go as soon as its inner starts: a stream's chunk carries the
+    /// receipt of its bytes (`StreamBacklog`), and elements kept until 64 more had passed held
+    /// a megabyte of receipts, so a `follow` whose backlog was that small waited forever.
+    @Test func flatMapLetsGoOfEachOuterElementOnceItsInnerHasStarted() {
+        final class Held: Sendable {}
+        let subject = Subject<Held>()
+        let recorder = Recorder<Int>()
+        let subscription = subject.observable.flatMap(.concat) { _ in Observable.just(1) }.subscribe(recorder.handler)
+        weak var first: Held?
+        weak var second: Held?
+        do {
+            let one = Held(), two = Held()
+            first = one
+            second = two
+            subject.send(.next(one))
+            subject.send(.next(two))
+        }
+        #expect(recorder.elements == [1, 1])
+        #expect(first == nil && second == nil, "nothing keeps an element whose inner has run")
+        subscription.dispose()
+    }
+
     @Test func flatMapMergeRespectsMaxConcurrent() {
         let scheduler = TestScheduler()
         let active = Mutex((now: 0, peak: 0))
