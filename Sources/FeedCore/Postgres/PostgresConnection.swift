@@ -45,6 +45,7 @@ package final class PostgresConnection {
     /// then under the lock), and preparing it there cost more than a second parse.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) -> PostgresResult {
+        dropUnansweredResult()
         let name = try preparedName(sql, parameters: parameters.count)
         return try withParameters(parameters) { count, values, lengths, formats throws(FeedFailure) in
             if let name { return try check(cpg_exec_prepared(handle, name, count, values, lengths, formats), sql: sql) }
@@ -56,6 +57,7 @@ package final class PostgresConnection {
     /// it while the client does something else (a listing decodes one batch while the next is
     /// fetched). One statement may be outstanding at a time.
     package func send(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) {
+        dropUnansweredResult()
         let name = try preparedName(sql, parameters: parameters.count)
         let sent = withParameters(parameters) { count, values, lengths, formats in
             if let name { return cpg_send_prepared(handle, name, count, values, lengths, formats) }
@@ -69,6 +71,28 @@ package final class PostgresConnection {
         let first = cpg_get_result(handle)
         while let more = cpg_get_result(handle) { cpg_clear(more) }
         return try check(first, sql: "")
+    }
+
+    /// Sends `sql` for its effect alone: nothing waits for its result, which the connection's
+    /// next statement reads and drops first (or nothing does, when the run ends and the
+    /// connection closes: the server has run it by then). For a feed's unlock at the end of its
+    /// work, which was a round trip of its own at the end of every run; its failure was ignored
+    /// before as now (a lost connection lets the lock go with the session).
+    package func sendUnanswered(_ sql: String, _ parameters: [PostgresValue] = []) {
+        dropUnansweredResult()
+        let sent = withParameters(parameters) { count, values, lengths, formats in
+            cpg_send_params(handle, sql, count, values, lengths, formats)
+        }
+        awaitsUnansweredResult = sent != 0
+    }
+
+    /// Whether a statement `sendUnanswered` sent may still have results to read.
+    private var awaitsUnansweredResult = false
+
+    private func dropUnansweredResult() {
+        guard awaitsUnansweredResult else { return }
+        awaitsUnansweredResult = false
+        while let result = cpg_get_result(handle) { cpg_clear(result) }
     }
 
     /// How often each statement not prepared yet ran, unnamed, on this connection.
@@ -95,6 +119,7 @@ package final class PostgresConnection {
     /// round trip; the last one's result, in text.
     @discardableResult
     package func script(_ sql: String) throws(FeedFailure) -> PostgresResult {
+        dropUnansweredResult()
         return try check(cpg_exec(handle, sql), sql: sql)
     }
 

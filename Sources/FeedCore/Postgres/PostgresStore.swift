@@ -103,6 +103,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     // MARK: Feed locks
 
+    /// An advisory lock names no file, so a feed's name is looked up under it, not before.
+    public var locksNeedKnownFeeds: Bool { false }
+
     public func lock(feed: String) throws(FeedFailure) -> any Sendable {
         let deadline = clock.elapsed() + wait
         while true {
@@ -129,8 +132,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         lock.withLock {
             heldFeeds.remove(feed)
             guard connection.isUp else { return }
-            _ = try? connection.execute("SELECT pg_advisory_unlock($1::int, hashtext($2))",
-                                        [.text(String(PostgresLocks.feedClass)), .text(feed)])
+            connection.sendUnanswered("SELECT pg_advisory_unlock($1::int, hashtext($2))",
+                                      [.text(String(PostgresLocks.feedClass)), .text(feed)])
         }
     }
 }

@@ -8,8 +8,9 @@ import FoundationEssentials
 extension FeedReactor {
     /// Runs `body` for one feed under its cross-process lock, bracketed by activity mutations;
     /// records a failure in the store and turns it into `.failed`. An unknown feed fails (66)
-    /// before any file is touched; `listed` says the name was just read from the store, which
-    /// spares that look-up (a feed removed meanwhile is skipped, found gone under the lock).
+    /// before any file is touched (`FeedStoring.locksNeedKnownFeeds`); `listed` says the name
+    /// was just read from the store, which spares that look-up (a feed removed meanwhile is
+    /// skipped, found gone under the lock).
     package func perFeed(
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
@@ -51,7 +52,8 @@ extension FeedReactor {
             ]))
         }
         var work = Observable<FeedMutation>.deferred {
-            if !listed { _ = try store.feed(named: name) }
+            // An unknown name fails (66) here, or under its lock when taking one touches nothing.
+            if !listed, store.locksNeedKnownFeeds { _ = try store.feed(named: name) }
             // A free lock is taken where the work is; only waiting for a held one moves to the
             // lock queue (a thread hop per feed was most of what an idle feed cost).
             if let lock = try store.attemptLock(feed: name) { return try locked(lock) }

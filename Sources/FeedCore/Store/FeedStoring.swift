@@ -22,6 +22,11 @@ public protocol FeedStoring: Sendable {
     func lock(feed: String) throws(FeedFailure) -> any Sendable
     /// The feed's lock when no other run holds it, without waiting; nil when one does.
     func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)?
+    /// Whether a feed's lock is a thing named after the feed (SQLite's: a file beside the
+    /// store), so that a name is looked up before its lock is taken and an unknown one fails
+    /// (66) leaving nothing behind. A store whose locks name nothing (PostgreSQL's advisory
+    /// locks) takes the lock first and finds an unknown name under it: a round trip fewer.
+    var locksNeedKnownFeeds: Bool { get }
     /// The oldest unread entry, without marking it.
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry?
     /// The oldest unread entry of `feeds` (all when nil) by `published`, else `fetched_at`, ties
@@ -44,6 +49,8 @@ public protocol FeedStoring: Sendable {
 }
 
 extension FeedStoring {
+    public var locksNeedKnownFeeds: Bool { true }
+
     /// A store that cannot tell whether it changed lists feeds without a mark, and reads every
     /// listed feed again.
     public func listedFeeds() throws(FeedFailure) -> [ListedFeed] {

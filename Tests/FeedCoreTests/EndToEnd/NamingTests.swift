@@ -50,12 +50,14 @@ struct NamingTests {
 /// Messages say a thing once, and say what is wrong (issue 26, item 9).
 @Suite("Messages")
 struct MessageTests {
-    @Test(arguments: [["sync", "firebal"], ["next", "firebal"]])
-    func anUnknownFeedIsNamedOnce(arguments: [String]) throws {
-        let session = StoreSession()
+    /// On PostgreSQL the name is looked up under the feed's advisory lock, not before it.
+    @Test(arguments: [["sync", "firebal"], ["next", "firebal"]], [false, true])
+    func anUnknownFeedIsNamedOnce(arguments: [String], onPostgres: Bool) throws {
+        let session = onPostgres ? try StoreSession.onPostgres() : StoreSession()
+        try session.add("fireball", "http://127.0.0.1:9/f", kind: "indexed")
         let run = try session.feedcli(arguments[0], arguments[1])
         #expect(run.status == 66)
-        #expect(run.stderr == "feedcli: no feed named firebal\n", "\(run.stderr)")
+        #expect(run.stderr == "feedcli: no feed named firebal; did you mean `fireball`?\n", "\(run.stderr)")
     }
 
     @Test(arguments: [["list"], ["export", "--format", "atom"]])

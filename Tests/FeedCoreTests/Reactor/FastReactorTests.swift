@@ -149,12 +149,28 @@ struct FastReactorTests {
         #expect(store.entries("p").map(\.id) == (1...5).map(String.init))
     }
 
-    @Test func anUnknownFeedIs66AndTouchesNothing() {
-        let store = MemoryStore([posts])
+    @Test(arguments: [true, false])
+    func anUnknownFeedIs66AndTouchesNothing(locksNeedKnownFeeds: Bool) {
+        let store = MemoryStore([posts], locksNeedKnownFeeds: locksNeedKnownFeeds)
         let (host, _) = host(store)
         let state = host.run(.next(feed: "nope"))
         #expect(state.feeds["nope"]?.failure == .notFound("no feed named nope"))
         #expect(store.writes.isEmpty && fetcher.requested.isEmpty)
+        // A lock that is a file is not taken for an unknown name; one that names nothing is
+        // taken first (a round trip fewer for a known name) and let go.
+        #expect(store.locksTaken == (locksNeedKnownFeeds ? [] : ["nope"]))
+        #expect(store.locksHeld == 0)
+    }
+
+    @Test(arguments: [true, false])
+    func aKnownFeedIsLookedUpOnceUnderItsLockWhenItsLockNamesNothing(locksNeedKnownFeeds: Bool) {
+        let store = MemoryStore([posts], locksNeedKnownFeeds: locksNeedKnownFeeds)
+        fetcher.set("http://stub/posts/1", body: post(1))
+        let (host, _) = host(store)
+        let state = host.run(.next(feed: "p"))
+        #expect(state.delivered.map(\.id) == ["1"])
+        #expect(store.locksTaken == ["p"] && store.locksHeld == 0)
+        #expect(store.lookUps == (locksNeedKnownFeeds ? 2 : 1), "before the lock, then under it")
     }
 }
 

@@ -23,4 +23,22 @@ struct PostgresConnectionTests {
             #expect(try preparedCount(connection) == Int64(expectedPrepared), "after use \(use)")
         }
     }
+
+    /// A feed's unlock is sent without waiting for its answer (a round trip at the end of every
+    /// run): the next statement reads and drops it first, a failing one too, and the unlock has
+    /// taken effect for every other session by then.
+    @Test func anUnansweredStatementIsDroppedBeforeTheNextAndHasRun() throws {
+        let url = try PostgresDatabases.fresh()
+        let holder = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let other = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        #expect(try holder.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0))
+        holder.sendUnanswered("SELECT pg_advisory_unlock(7)")
+        #expect(try holder.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(41))]).firstInteger() == 42)
+        #expect(try other.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0), "the lock was let go")
+        holder.sendUnanswered("SELECT 1 / 0")
+        #expect(try holder.script("SELECT 2").row(0).text(0) == "2", "a failed unanswered statement changes nothing")
+        holder.sendUnanswered("SELECT 3")
+        try holder.send("SELECT 4")
+        #expect(try holder.receive().firstInteger() == 4)
+    }
 }

@@ -33,10 +33,14 @@ final class MemoryStore: FeedStoring {
         }
         var nothingNewBatches: [[String]] = []
         var failsCommits = false
+        var locksTaken: [String] = []
+        var locksHeld = 0
+        var lookUps = 0
     }
     private let contents = Locked(Contents())
 
-    init(_ registrations: [FeedRegistration]) {
+    init(_ registrations: [FeedRegistration], locksNeedKnownFeeds: Bool = true) {
+        self.locksNeedKnownFeeds = locksNeedKnownFeeds
         contents.withLock { contents in
             for registration in registrations { contents.records[registration.name] = FeedRecord(registration: registration) }
         }
@@ -58,13 +62,33 @@ final class MemoryStore: FeedStoring {
     }
 
     func feed(named name: String) throws(FeedFailure) -> FeedRecord {
-        guard let record = contents.value.records[name] else { throw .notFound("no feed named \(name)") }
+        let record = contents.withLock { contents in
+            contents.lookUps += 1
+            return contents.records[name]
+        }
+        guard let record else { throw .notFound("no feed named \(name)") }
         return record
     }
 
-    func lock(feed: String) throws(FeedFailure) -> any Sendable { feed }
+    /// How often a feed was looked up by name.
+    var lookUps: Int { contents.value.lookUps }
 
-    func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { feed }
+    /// As `FeedStore` (a lock is a file named after its feed) unless made otherwise, as
+    /// `PostgresStore`'s advisory locks are.
+    let locksNeedKnownFeeds: Bool
+
+    /// The feeds whose lock was taken, in order, and the locks held now.
+    var locksTaken: [String] { contents.value.locksTaken }
+    var locksHeld: Int { contents.value.locksHeld }
+
+    func lock(feed: String) throws(FeedFailure) -> any Sendable { takeLock(feed) }
+
+    func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { takeLock(feed) }
+
+    private func takeLock(_ feed: String) -> MemoryLock {
+        contents.withLock { $0.locksTaken.append(feed); $0.locksHeld += 1 }
+        return MemoryLock { [contents] in contents.withLock { $0.locksHeld -= 1 } }
+    }
 
     func newestEntryID(feed: String) throws(FeedFailure) -> String? {
         entries(feed).max { $0.seq < $1.seq }?.id
@@ -202,4 +226,11 @@ final class StubFetcher: FeedFetching {
             }
         }
     }
+}
+
+/// A `MemoryStore` lock: let go when the last reference to it goes.
+private final class MemoryLock: Sendable {
+    private let release: @Sendable () -> Void
+    init(release: @escaping @Sendable () -> Void) { self.release = release }
+    deinit { release() }
 }
