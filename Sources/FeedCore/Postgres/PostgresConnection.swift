@@ -41,8 +41,8 @@ package final class PostgresConnection {
     /// unnamed the first times this connection sees it (parse, plan and run in one round trip:
     /// most of a short run's statements run once or twice) and is prepared on its third use, so
     /// one that repeats (a sync's batches, a walk's pages) is parsed and planned once per run.
-    /// Preparing is a round trip of its own: `next` runs its feed's record query twice (listed,
-    /// then under the lock), and preparing it there cost more than a second parse.
+    /// Preparing is a round trip of its own: a bare `next` runs its feed's record query twice
+    /// (listed, then under the lock), and preparing it there cost more than a second parse.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) -> PostgresResult {
         dropUnansweredResult()
