@@ -48,6 +48,16 @@ package struct FeedFetcher: FeedFetching {
     }
 
     package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+        answered(url, feed: feed, validators: validators, acceptsNotFound: acceptsNotFound).observe(on: workQueue)
+    }
+
+    package func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+        answered(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
+    }
+
+    /// One GET with its checks, retries and log lines, its outcome on the HTTP client's thread
+    /// (or the retry scheduler's).
+    private func answered(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
         do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
         if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
@@ -102,7 +112,6 @@ package struct FeedFetcher: FeedFetching {
                 guard let http = error as? HTTPError else { throw error }
                 throw FeedFailure(http, url: url)
             }
-            .observe(on: workQueue)
     }
 
     package func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {

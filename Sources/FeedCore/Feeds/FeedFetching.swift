@@ -9,6 +9,11 @@ public protocol FeedFetching: Sendable {
     /// A cold observable of one GET of a feed's URL: emits the response for 2xx, 304 and (when
     /// `acceptsNotFound`) 404, or fails with the feed's failure.
     func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse>
+    /// `get`, its outcome left where it arrives (the HTTP client's thread) rather than handed to
+    /// the work queue: for bookkeeping that must go on while the work queue is busy
+    /// (`InOrderRequests` starts the next request as soon as one answers), light work only.
+    /// `handOver` brings results on to the work queue.
+    func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse>
     /// A cold observable of `work`, which may block for long (a page read by a jq worker, up to
     /// `--timeout`): run where it holds up no other feed, its result delivered where responses
     /// are.
@@ -28,6 +33,11 @@ extension FeedFetching {
     /// A fetcher without streams (reactor tests of polled feeds) fails every one.
     public func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
         .fail(FeedFailure.configuration("this fetcher does not read streams"))
+    }
+
+    /// `get` itself (a fetcher without queues of its own: tests).
+    public func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+        get(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
     }
 
     /// Passes `source` on where it runs (a fetcher without queues of its own: tests).

@@ -7,7 +7,8 @@ import Glibc
 /// Fetching an `indexed` feed: `GET {url}/{n}` for the next indices, stopping at the first 404.
 ///
 /// `sync` keeps up to four requests in flight (over the client's reused connections) in a
-/// sliding window: a new index is requested as soon as one answers, and answers are taken in
+/// sliding window: a new index is requested as soon as one answers, also while a batch is being
+/// committed (up to a batch of answers ahead, `InOrderRequests`), and answers are taken in
 /// index order. A feed polled before asks one index first and widens only when it finds a post,
 /// so a quiet feed costs one request per poll. Posts are delivered and committed in batches of up
 /// to `batchSize`, while later requests are already in flight; a batch moves the cursor past the
@@ -36,9 +37,11 @@ package struct IndexedSync: Sendable {
         let start = record.nextIndex, feed = self.feed, now = self.now, unstored = self.unstored
         let batchSize = self.batchSize, maxRequests = self.maxRequests, filter = self.filter
         let fetcher = self.fetcher
+        // Answers wait at most a batch ahead of the one being committed.
         let answers = InOrderRequests(
-            start: start, count: maxRequests, inFlight: inFlight, probesFirst: record.lastFetchAt != nil,
-            request: { index in fetcher.get(IndexedFeed.url(base: feed.url, index: index), feed: feed, acceptsNotFound: true) })
+            start: start, count: maxRequests, inFlight: inFlight, probesFirst: record.lastFetchAt != nil, lookahead: batchSize,
+            request: { index in fetcher.getAsAnswered(IndexedFeed.url(base: feed.url, index: index), feed: feed, acceptsNotFound: true) },
+            handOver: { fetcher.handOver($0) })
         return .deferred {
             let pending = Locked(Pending())
             // Turns what has been gathered into a batch; `final` also when nothing was found.
