@@ -38,29 +38,32 @@ extension FeedStore {
             for index in numbered.indices where numbered[index].seq == 0 {
                 if let number = numbers.next() { numbered[index].seq = number }
             }
+            // As few statements as the sizes make, largest first (100 entries: three of 32,
+            // four of one).
             var start = 0
-            while start < numbered.count {
-                let rows = Self.insertRows.first { $0 <= numbered.count - start } ?? 1
-                let chunk = numbered[start..<(start + rows)]
-                start += rows
-                var arguments: [SQLiteValue] = []
-                arguments.reserveCapacity(rows * 11)
-                for entry in chunk {
-                    arguments += [
-                        .integer(entry.seq), .text(feed), .blob(entry.id), .blob(entry.title),
-                        .blob(entry.text), .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published),
-                        .text(entry.fetchedAt), SQLiteValue(entry.read), .text(entry.source.text),
-                    ]
-                }
-                try db.statement(Self.insertSQL[rows] ?? "").run(arguments)
-                if db.changes == rows {
-                    inserted += chunk
-                } else {
-                    // Some were stored already (by id): the ones stored now are those under their
-                    // new numbers, which nothing else holds.
-                    let stored = try db.statement("SELECT 1 FROM entry WHERE seq = ?")
-                    for entry in chunk where try stored.first([.integer(entry.seq)], { _ in true }) != nil {
-                        inserted.append(entry)
+            for insert in Self.inserts {
+                while numbered.count - start >= insert.rows {
+                    let chunk = numbered[start..<(start + insert.rows)]
+                    start += insert.rows
+                    var arguments: [SQLiteValue] = []
+                    arguments.reserveCapacity(insert.rows * 11)
+                    for entry in chunk {
+                        arguments += [
+                            .integer(entry.seq), .text(feed), .blob(entry.id), .blob(entry.title),
+                            .blob(entry.text), .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published),
+                            .text(entry.fetchedAt), SQLiteValue(entry.read), .text(entry.source.text),
+                        ]
+                    }
+                    try db.statement(insert.sql).run(arguments)
+                    if db.changes == insert.rows {
+                        inserted += chunk
+                    } else {
+                        // Some were stored already (by id): the ones stored now are those under
+                        // their new numbers, which nothing else holds.
+                        let stored = try db.statement("SELECT 1 FROM entry WHERE seq = ?")
+                        for entry in chunk where try stored.first([.integer(entry.seq)], { _ in true }) != nil {
+                            inserted.append(entry)
+                        }
                     }
                 }
             }
@@ -73,19 +76,16 @@ extension FeedStore {
         }
     }
 
-    /// How many entries one `INSERT` stores, largest first: a batch goes in as few statements
-    /// as these make (100 entries: three of 32 and four of one). A statement's own cost (its
-    /// cursors, bindings and end) was a third of storing one entry alone.
-    private static let insertRows = [32, 8, 1]
-
-    /// The `INSERT` of each of `insertRows` entries, an entry id already stored skipped.
-    private static let insertSQL: [Int: String] = Dictionary(uniqueKeysWithValues: insertRows.map { rows in
+    /// The `INSERT`s a batch goes in as, largest first, each of `rows` entries (an entry whose
+    /// id is stored already skipped). A statement's own cost (its cursors, bindings and end) was a
+    /// third of storing one entry alone; the one of a single row takes whatever is left.
+    private static let inserts: [(rows: Int, sql: String)] = [32, 8, 1].map { rows in
         let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         return (rows, """
             INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
             VALUES \(values) ON CONFLICT (feed, id) DO NOTHING
             """)
-    })
+    }
 
     /// The feed's side of a successful fetch: its time, validators, index and backfill cursor
     /// as `commit` says, the last error and retry time cleared. Returns the record after it.
