@@ -125,14 +125,21 @@ private final class InOrderRun: Disposable {
         }
     }
 
+    /// What `emit` does next: pass on the answer that is next in order, end the run, or wait
+    /// for more answers.
+    private enum EmitStep {
+        case answer(Int, HTTPResponse)
+        case finish(Event<(Int, HTTPResponse)>)
+        case wait
+    }
+
     /// Emits the answers that are next in order; ends at a failure, at the first 404 and after
     /// the last request. Runs where `spec.handOver` delivers.
     private func emit() {
         emitting.lock()
         defer { emitting.unlock() }
         while true {
-            enum Step { case answer(Int, HTTPResponse), finish(Event<(Int, HTTPResponse)>), wait }
-            let step = state.withLock { state -> Step in
+            let step = state.withLock { state -> EmitStep in
                 guard !state.isStopped else { return .wait }
                 if let failure = state.failure { return .finish(.failed(failure)) }
                 if let response = state.answers.removeValue(forKey: state.nextToEmit) {
