@@ -61,11 +61,10 @@ public final class LaunchPreparation: Sendable {
         let onServer = storeGuess.map { StoreRules.isDatabaseURL($0.path) } ?? false
         if onServer {
             // A connection waits for the server to start a backend before it authenticates:
-            // meanwhile a thread of its own does curl's set-up and the TLS library's, which the
-            // authentication would otherwise wait for (`PostgresStore.prepareClient`).
+            // meanwhile a thread of its own does the set-up libpq would otherwise wait for, and
+            // curl's (`PostgresStore.prepareClient`).
             run(named: "feedcli.tls") { [preparesCurl] in
-                if preparesCurl { HTTPClient.prepare() }
-                PostgresStore.prepareClient()
+                PostgresStore.prepareClient(between: { if preparesCurl { HTTPClient.prepare() } })
             }
         }
         run(named: "feedcli.launch") { [self] in

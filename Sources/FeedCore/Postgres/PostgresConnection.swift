@@ -123,6 +123,19 @@ package final class PostgresConnection {
         return try check(cpg_exec(handle, sql), sql: sql)
     }
 
+    /// `script`, or nil when the server refused it with one of `states` (SQLSTATEs it expects
+    /// and has an answer for, such as an object an older schema lacks): the statements run as
+    /// one implicit transaction, so none of them has taken effect then.
+    package func script(_ sql: String, nilWhen states: Set<String>) throws(FeedFailure) -> PostgresResult? {
+        dropUnansweredResult()
+        guard let result = cpg_exec(handle, sql) else { throw lost(String(cString: cpg_error(handle))) }
+        if cpg_result_ok(result) == 0, let state = cpg_result_sqlstate(result).map({ String(cString: $0) }), states.contains(state) {
+            cpg_clear(result)
+            return nil
+        }
+        return try check(result, sql: sql)
+    }
+
     /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call.
     private func withParameters<T, E: Error>(
         _ parameters: [PostgresValue],

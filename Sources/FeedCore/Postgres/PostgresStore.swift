@@ -54,11 +54,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         return PostgresStore(connection: connection, wait: wait, clock: clock)
     }
 
-    /// Does ahead, on the calling thread, the client's one-time set-up that a connection's
-    /// authentication would otherwise wait for (OpenSSL's random generator, from which SCRAM
-    /// draws its nonce): `LaunchPreparation` calls it on a thread of its own while another
-    /// connects, so the set-up overlaps the server's start of a backend.
-    public static func prepareClient() {
+    /// Does ahead, on the calling thread, the client's one-time set-up that connecting would
+    /// otherwise wait for, in the order a connection needs it: GSS-API's (libpq looks for
+    /// Kerberos credentials as soon as the TCP connection is up), then OpenSSL's random generator
+    /// (from which SCRAM draws its nonce) after `between`. `LaunchPreparation` calls it on a
+    /// thread of its own while another connects, so the set-up overlaps the connection's waits.
+    public static func prepareClient(between: () -> Void = {}) {
+        cpg_warm_gss()
+        between()
         cpg_warm_random()
     }
 
