@@ -33,6 +33,11 @@ static struct {
     __typeof__(PQgetlength) *getlength;
     __typeof__(PQclear) *clear;
     __typeof__(PQlibVersion) *lib_version;
+    // Pipeline mode (libpq 14 and later); NULL with an older libpq, which runs statements one
+    // round trip each instead.
+    __typeof__(PQenterPipelineMode) *enter_pipeline;
+    __typeof__(PQexitPipelineMode) *exit_pipeline;
+    __typeof__(PQpipelineSync) *pipeline_sync;
 } pq;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -74,6 +79,13 @@ static void load(void) {
     RESOLVE(clear, PQclear)
     RESOLVE(lib_version, PQlibVersion)
 #undef RESOLVE
+    void *enter_fn = dlsym(library, "PQenterPipelineMode"), *exit_fn = dlsym(library, "PQexitPipelineMode");
+    void *sync_fn = dlsym(library, "PQpipelineSync");
+    if (enter_fn && exit_fn && sync_fn) {
+        pq.enter_pipeline = (__typeof__(pq.enter_pipeline))enter_fn;
+        pq.exit_pipeline = (__typeof__(pq.exit_pipeline))exit_fn;
+        pq.pipeline_sync = (__typeof__(pq.pipeline_sync))sync_fn;
+    }
 }
 
 const char *cpg_load(void) {
@@ -158,6 +170,22 @@ int cpg_send_params(cpg_conn *conn, const char *sql, int count, const char *cons
 
 cpg_result *cpg_get_result(cpg_conn *conn) {
     return (cpg_result *)pq.get_result((PGconn *)conn);
+}
+
+int cpg_enter_pipeline(cpg_conn *conn) {
+    return pq.enter_pipeline ? pq.enter_pipeline((PGconn *)conn) : 0;
+}
+
+int cpg_pipeline_sync(cpg_conn *conn) { return pq.pipeline_sync((PGconn *)conn); }
+
+int cpg_exit_pipeline(cpg_conn *conn) { return pq.exit_pipeline((PGconn *)conn); }
+
+int cpg_result_is_sync(const cpg_result *result) {
+    return pq.result_status((const PGresult *)result) == PGRES_PIPELINE_SYNC;
+}
+
+int cpg_result_is_aborted(const cpg_result *result) {
+    return pq.result_status((const PGresult *)result) == PGRES_PIPELINE_ABORTED;
 }
 
 cpg_result *cpg_exec(cpg_conn *conn, const char *sql) {

@@ -57,6 +57,18 @@ int cpg_send_params(cpg_conn *conn, const char *sql, int count, const char *cons
 /// `PQgetResult`: the next result of what was sent, NULL when there is no more.
 cpg_result *cpg_get_result(cpg_conn *conn);
 
+/// `PQenterPipelineMode`: 1 when the connection now sends statements without waiting for each
+/// one's answer, 0 when it cannot (a libpq older than 14, or results still to read).
+int cpg_enter_pipeline(cpg_conn *conn);
+/// `PQpipelineSync`: ends the statements sent so far (and sends them); 1 when it was queued.
+int cpg_pipeline_sync(cpg_conn *conn);
+/// `PQexitPipelineMode`: 1 when the connection is back to one statement at a time.
+int cpg_exit_pipeline(cpg_conn *conn);
+/// Whether `result` is the mark of a pipeline's sync point (`PGRES_PIPELINE_SYNC`).
+int cpg_result_is_sync(const cpg_result *result);
+/// Whether `result` stands for a statement of a pipeline not run because one before it failed.
+int cpg_result_is_aborted(const cpg_result *result);
+
 /// `PQexec` of one or more statements without parameters (the schema's migrations).
 cpg_result *cpg_exec(cpg_conn *conn, const char *sql);
 

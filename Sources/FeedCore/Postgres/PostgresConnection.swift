@@ -86,6 +86,67 @@ package final class PostgresConnection {
         awaitsUnansweredResult = sent != 0
     }
 
+    /// Runs `statements` in one flight (libpq's pipeline mode): all are sent before any answer is
+    /// read, so together they cost one round trip, yet each is a statement of its own with its
+    /// own snapshot, taken when it starts (a read after taking a lock sees what the lock's last
+    /// holder committed, which one statement doing both would not). Each statement's result or
+    /// failure, in order; after a failure the rest are not run. Throws only when the connection
+    /// is lost. With a libpq older than 14, a round trip each.
+    package func inOneFlight(
+        _ statements: [(sql: String, parameters: [PostgresValue])]
+    ) throws(FeedFailure) -> [Result<PostgresResult, FeedFailure>] {
+        dropUnansweredResult()
+        guard cpg_enter_pipeline(handle) != 0 else { return try oneAtATime(statements) }
+        let sent = statements.allSatisfy { statement in
+            withParameters(statement.parameters) { count, values, lengths, formats in
+                cpg_send_params(handle, statement.sql, count, values, lengths, formats) != 0
+            }
+        }
+        var answers: [OpaquePointer] = []
+        var synced = false
+        if sent, cpg_pipeline_sync(handle) != 0 {
+            // Each statement's result is followed by a NULL; the sync's mark ends the flight. Two
+            // NULLs in a row: the connection is gone.
+            var nulls = 0
+            while !synced, nulls < 2 {
+                guard let result = cpg_get_result(handle) else { nulls += 1; continue }
+                nulls = 0
+                if cpg_result_is_sync(result) != 0 { cpg_clear(result); synced = true } else { answers.append(result) }
+            }
+        }
+        guard synced, answers.count == statements.count, cpg_exit_pipeline(handle) != 0 else {
+            answers.forEach { cpg_clear($0) }
+            throw lost(String(cString: cpg_error(handle)))
+        }
+        return answers.enumerated().map { index, answer in
+            if cpg_result_is_aborted(answer) != 0 {
+                cpg_clear(answer)
+                return .failure(.storeAccess("\(location): not run: a statement before it in its flight failed"))
+            }
+            return Result { () throws(FeedFailure) in try check(answer, sql: statements[index].sql) }
+        }
+    }
+
+    /// `inOneFlight` without pipeline mode: a round trip each, the rest not run after a failure.
+    private func oneAtATime(
+        _ statements: [(sql: String, parameters: [PostgresValue])]
+    ) throws(FeedFailure) -> [Result<PostgresResult, FeedFailure>] {
+        var results: [Result<PostgresResult, FeedFailure>] = []
+        for statement in statements {
+            if case .failure? = results.last {
+                results.append(.failure(.storeAccess("\(location): not run: a statement before it failed")))
+                continue
+            }
+            do throws(FeedFailure) {
+                results.append(.success(try execute(statement.sql, statement.parameters)))
+            } catch {
+                guard isUp else { throw error }
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
     /// Whether a statement `sendUnanswered` sent may still have results to read.
     private var awaitsUnansweredResult = false
 

@@ -123,13 +123,41 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (any Sendable)? in
             guard !heldFeeds.contains(feed) else { return nil }
-            let taken = try db.execute("SELECT pg_try_advisory_lock($1::int, hashtext($2))",
-                                       [.text(String(PostgresLocks.feedClass)), .text(feed)])
+            let taken = try db.execute(Self.lockStatement, [.text(String(PostgresLocks.feedClass)), .text(feed)])
             guard taken.count == 1, taken.row(0).bool(0) else { return nil }
             heldFeeds.insert(feed)
             return PostgresFeedLock { [self] in self.unlock(feed: feed) }
         }
     }
+
+    /// The lock and the feed's record in one round trip (`inOneFlight`): the read is its own
+    /// statement after the lock's, so it sees what the lock's last holder committed. When the
+    /// lock is not taken, the read is dropped.
+    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? in
+            guard !heldFeeds.contains(feed) else { return nil }
+            let answers = try db.inOneFlight([
+                (Self.lockStatement, [.text(String(PostgresLocks.feedClass)), .text(feed)]),
+                (Self.feedQuery + " WHERE name = $1", [.text(feed)]),
+            ])
+            guard case .success(let taken) = answers[0] else {
+                if case .failure(let failure) = answers[0] { throw failure }
+                return nil
+            }
+            guard taken.count == 1, taken.row(0).bool(0) else { return nil }
+            heldFeeds.insert(feed)
+            let lock = PostgresFeedLock { [self] in self.unlock(feed: feed) }
+            let record = Result { () throws(FeedFailure) -> FeedRecord in
+                let found = try answers[1].get()
+                // An unknown name: 66 with the nearest names, as a read on its own says it.
+                guard found.count == 1 else { return try Self.record(db, name: feed) }
+                return try found.row(0).feedRecord()
+            }
+            return (lock, record)
+        }
+    }
+
+    private static let lockStatement = "SELECT pg_try_advisory_lock($1::int, hashtext($2))"
 
     private func unlock(feed: String) {
         lock.withLock {

@@ -14,8 +14,7 @@ extension FeedReactor {
     package func perFeed(
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
-        let store = environment.store
-        return perFeed(name, listed: listed, current: { () throws(FeedFailure) in try store.feed(named: name) }, body)
+        perFeed(name, listed: listed, listedFeed: nil, body)
     }
 
     /// `perFeed` of a feed just listed with its record: under the lock, the record is read again
@@ -23,23 +22,30 @@ extension FeedReactor {
     package func perFeed(
         _ listed: ListedFeed, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
-        let store = environment.store
-        return perFeed(listed.record.name, listed: true, current: { () throws(FeedFailure) in try store.feed(listed) }, body)
+        perFeed(listed.record.name, listed: true, listedFeed: listed, body)
     }
 
+    /// `listedFeed`: the feed as a listing read it, which stands under the lock while the store
+    /// has not changed; without one, the record is read under the lock (with it, when the store
+    /// can: `FeedStoring.attemptLockReading`).
     private func perFeed(
-        _ name: String, listed: Bool, current: @escaping @Sendable () throws(FeedFailure) -> FeedRecord,
+        _ name: String, listed: Bool, listedFeed: ListedFeed?,
         _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
         let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
         let tracksActivity = environment.tracksActivity
         let skipsBusy = environment.options.skipBusy, logger = environment.logger
-        let locked = { @Sendable (lock: any Sendable) throws -> Observable<FeedMutation> in
+        // `read`: the record, when the store read it with the lock.
+        let locked = { @Sendable (lock: any Sendable, read: Result<FeedRecord, FeedFailure>?) throws -> Observable<FeedMutation> in
             let lock = SubscriptionResource(lock)
             onStep(.locked)
             let record: FeedRecord  // as it is now that this run holds the feed
             do {
-                record = try current()
+                if let read {
+                    record = try read.get()
+                } else {
+                    record = try listedFeed.map { listed throws(FeedFailure) in try store.feed(listed) } ?? store.feed(named: name)
+                }
             } catch {
                 // A feed removed since `sync` listed the store's feeds is simply not synced.
                 if listed, case .notFound? = error as? FeedFailure { return .empty() }
@@ -56,12 +62,16 @@ extension FeedReactor {
             if !listed, store.locksNeedKnownFeeds { _ = try store.feed(named: name) }
             // A free lock is taken where the work is; only waiting for a held one moves to the
             // lock queue (a thread hop per feed was most of what an idle feed cost).
-            if let lock = try store.attemptLock(feed: name) { return try locked(lock) }
+            if listedFeed != nil {
+                if let lock = try store.attemptLock(feed: name) { return try locked(lock, nil) }
+            } else if let taken = try store.attemptLockReading(feed: name) {
+                return try locked(taken.lock, taken.record)
+            }
             if skipsBusy {
                 logger.info("\(name): another run is syncing it; left to that run (--skip-busy)")
                 return .empty()
             }
-            let waiting = Observable<FeedMutation>.deferred { try locked(try store.lock(feed: name)) }
+            let waiting = Observable<FeedMutation>.deferred { try locked(try store.lock(feed: name), nil) }
             return lockQueue.map { waiting.subscribe(on: $0) } ?? waiting
         }
         work = work.catch { error in

@@ -104,7 +104,9 @@ public struct FeedReactor: Reactor {
     /// sync that stores unread, then the oldest of those).
     package func next(_ record: FeedRecord) throws -> Observable<FeedMutation> {
         let store = environment.store
-        if let entry = try store.oldestUnread(feed: record.name) { return try deliverStored(entry) }
+        // The record, read under the lock, counts the feed's unread entries: with none, there
+        // is nothing to look for (a round trip of every `next` on a store across a network).
+        if record.unread > 0, let entry = try store.oldestUnread(feed: record.name) { return try deliverStored(entry) }
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         guard record.registration.kind == .indexed else {
             return .concat([

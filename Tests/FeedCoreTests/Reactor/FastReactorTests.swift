@@ -162,6 +162,19 @@ struct FastReactorTests {
         #expect(store.locksHeld == 0)
     }
 
+    /// `next` looks for a stored unread entry only when the feed's record counts one: a feed
+    /// with none goes straight to its fetch (a round trip fewer on a store across a network).
+    @Test func nextLooksForAStoredEntryOnlyWhenTheFeedCountsOne() {
+        let store = MemoryStore([posts])
+        for n in 1...2 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+        let (host, _) = host(store)
+        #expect(host.run(.next(feed: "p")).delivered.map(\.id) == ["1"])
+        #expect(store.unreadLookUps == 0, "nothing unread: not looked for")
+        _ = try? store.commitFetch(feed: "p", entries: [Entry.sample("9", feed: "p")], FetchCommit(fetchedAt: .now))
+        #expect(host.run(.next(feed: "p")).delivered.map(\.id) == ["9"], "the stored unread entry, not a fetch")
+        #expect(store.unreadLookUps == 1 && fetcher.requested.count == 1)
+    }
+
     @Test(arguments: [true, false])
     func aKnownFeedIsLookedUpOnceUnderItsLockWhenItsLockNamesNothing(locksNeedKnownFeeds: Bool) {
         let store = MemoryStore([posts], locksNeedKnownFeeds: locksNeedKnownFeeds)

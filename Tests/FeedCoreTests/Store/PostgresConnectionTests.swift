@@ -41,4 +41,26 @@ struct PostgresConnectionTests {
         try holder.send("SELECT 4")
         #expect(try holder.receive().firstInteger() == 4)
     }
+
+    /// Statements in one flight (pipeline mode): answered in order, each its own statement; after
+    /// a failing one the rest are not run, and the connection is back to one statement at a time.
+    @Test func statementsInOneFlightAreAnsweredInOrderAndStopAtAFailure() throws {
+        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        let answers = try connection.inOneFlight([
+            ("SELECT pg_try_advisory_lock(11)", []),
+            ("SELECT $1::bigint * 2", [PostgresValue(Int64(21))]),
+        ])
+        #expect(try answers.map { try $0.get().count } == [1, 1])
+        #expect(try answers[0].get().row(0).bool(0), "the lock was taken")
+        #expect(try answers[1].get().firstInteger() == 42)
+        let failed = try connection.inOneFlight([
+            ("SELECT 1 / $1::int", [PostgresValue(Int64(0))]),
+            ("SELECT pg_advisory_unlock(11)", []),
+        ])
+        #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
+        #expect { try failed[1].get() } throws: { "\($0)".contains("not run") }
+        #expect(try connection.script("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 11").row(0).text(0) == "1",
+                "the statement after the failure did not run: the lock is still held")
+        #expect(try connection.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(1))]).firstInteger() == 2)
+    }
 }

@@ -161,6 +161,31 @@ struct StateStoreContractTests {
         #expect(taken != nil, "let go, it is free")
     }
 
+    /// A lock taken with the feed's record (PostgreSQL: one round trip): the record as the last
+    /// holder committed it, an unknown name's 66 with the lock (let go with it), and nothing
+    /// while another run holds the feed.
+    @Test(arguments: Kind.allCases)
+    func aLockTakenWithItsRecordReadsWhatTheLastHolderCommitted(kind: Kind) async throws {
+        let (first, second) = try stores(kind, wait: .milliseconds(100))
+        try first.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
+        var held: (any Sendable)? = try first.lock(feed: "a")
+        _ = try first.commitFetch(feed: "a", entries: [entry("1")], FetchCommit(fetchedAt: t0, nextIndex: 5))
+        #expect(try second.attemptLockReading(feed: "a") == nil, "held by another run")
+        withExtendedLifetime(held) {}
+        held = nil
+        var taken = try second.attemptLockReading(feed: "a")
+        for _ in 0..<200 where taken == nil && kind == .postgres {
+            try? await Task.sleep(for: .milliseconds(10))
+            taken = try second.attemptLockReading(feed: "a")
+        }
+        let record = try #require(taken).record
+        #expect(try record.get().total == 1 && record.get().nextIndex == 5, "what the last holder committed")
+        #expect(try first.attemptLock(feed: "a") == nil, "the lock came with it")
+        taken = nil
+        let unknown = try #require(try second.attemptLockReading(feed: "zz"))
+        #expect { try unknown.record.get() } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
+    }
+
     @Test(arguments: Kind.allCases, Kind.allCases)
     func aCopyCarriesEveryFeedAndEntryAndOnlyIntoAnEmptyStore(from: Kind, to: Kind) throws {
         let source = try store(from)

@@ -36,6 +36,7 @@ final class MemoryStore: FeedStoring {
         var locksTaken: [String] = []
         var locksHeld = 0
         var lookUps = 0
+        var unreadLookUps = 0
     }
     private let contents = Locked(Contents())
 
@@ -95,8 +96,12 @@ final class MemoryStore: FeedStoring {
     }
 
     func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
-        entries(feed).filter { !$0.read }.min { $0.seq < $1.seq }
+        contents.withLock { $0.unreadLookUps += 1 }
+        return entries(feed).filter { !$0.read }.min { $0.seq < $1.seq }
     }
+
+    /// How often one feed's oldest unread entry was looked for.
+    var unreadLookUps: Int { contents.value.unreadLookUps }
 
     func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
         contents.value.entries.filter { feeds?.contains($0.key) ?? true }.values.flatMap { $0 }.filter { !$0.read }
