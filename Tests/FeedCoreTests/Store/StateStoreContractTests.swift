@@ -151,14 +151,19 @@ struct StateStoreContractTests {
         #expect(try first.attemptLock(feed: "posts") == nil, "a run does not take a feed it holds twice")
         withExtendedLifetime(held) {}
         held = nil
-        // Let go, it is free: at once for SQLite; for PostgreSQL once the server ran the unlock,
-        // which the run that held it sends without waiting for the answer.
-        var taken = try second.attemptLock(feed: "posts")
-        for _ in 0..<200 where taken == nil && kind == .postgres {
-            try? await Task.sleep(for: .milliseconds(10))
-            taken = try second.attemptLock(feed: "posts")
-        }
+        let taken = try await afterUnlock(kind) { try second.attemptLock(feed: "posts") }
         #expect(taken != nil, "let go, it is free")
+    }
+
+    /// What `attempt` gives once a lock let go is free: at once for SQLite; for PostgreSQL once
+    /// the server ran the unlock, which the run that held it sends without waiting for the answer.
+    private func afterUnlock<T>(_ kind: Kind, _ attempt: () throws -> T?) async throws -> T? {
+        var value = try attempt()
+        for _ in 0..<200 where value == nil && kind == .postgres {
+            try? await Task.sleep(for: .milliseconds(10))
+            value = try attempt()
+        }
+        return value
     }
 
     /// A lock taken with the feed's record (PostgreSQL: one round trip): the record as the last
@@ -173,11 +178,7 @@ struct StateStoreContractTests {
         #expect(try second.attemptLockReading(feed: "a") == nil, "held by another run")
         withExtendedLifetime(held) {}
         held = nil
-        var taken = try second.attemptLockReading(feed: "a")
-        for _ in 0..<200 where taken == nil && kind == .postgres {
-            try? await Task.sleep(for: .milliseconds(10))
-            taken = try second.attemptLockReading(feed: "a")
-        }
+        var taken = try await afterUnlock(kind) { try second.attemptLockReading(feed: "a") }
         let record = try #require(taken).record
         #expect(try record.get().total == 1 && record.get().nextIndex == 5, "what the last holder committed")
         #expect(try first.attemptLock(feed: "a") == nil, "the lock came with it")
