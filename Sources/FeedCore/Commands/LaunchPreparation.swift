@@ -61,10 +61,12 @@ public final class LaunchPreparation: Sendable {
         let onServer = storeGuess.map { StoreRules.isDatabaseURL($0.path) } ?? false
         if onServer {
             // A connection waits for the server to start a backend before it authenticates:
-            // meanwhile a thread of its own does the set-up libpq would otherwise wait for, and
-            // curl's (`PostgresStore.prepareClient`).
+            // meanwhile a thread of its own does the set-up libpq would otherwise wait for
+            // (`PostgresStore.prepareClient`), then curl's, which the command needs only once
+            // its store is open.
             run(named: "feedcli.tls") { [preparesCurl] in
-                PostgresStore.prepareClient(between: { if preparesCurl { HTTPClient.prepare() } })
+                PostgresStore.prepareClient()
+                if preparesCurl { HTTPClient.prepare() }
             }
         }
         run(named: "feedcli.launch") { [self] in

@@ -57,11 +57,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// Does ahead, on the calling thread, the client's one-time set-up that connecting would
     /// otherwise wait for, in the order a connection needs it: GSS-API's (libpq looks for
     /// Kerberos credentials as soon as the TCP connection is up), then OpenSSL's random generator
-    /// (from which SCRAM draws its nonce) after `between`. `LaunchPreparation` calls it on a
-    /// thread of its own while another connects, so the set-up overlaps the connection's waits.
-    public static func prepareClient(between: () -> Void = {}) {
+    /// (SCRAM draws its nonce from it once the server's new backend asks for the password).
+    /// `LaunchPreparation` calls it on a thread of its own while another connects, so the set-up
+    /// overlaps the connection's waits.
+    public static func prepareClient() {
         cpg_warm_gss()
-        between()
         cpg_warm_random()
     }
 
