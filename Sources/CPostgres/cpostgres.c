@@ -21,6 +21,7 @@ static struct {
     __typeof__(PQexec) *exec;
     __typeof__(PQsendQueryPrepared) *send_prepared;
     __typeof__(PQsendQueryParams) *send_params;
+    __typeof__(PQsendPrepare) *send_prepare;
     __typeof__(PQgetResult) *get_result;
     __typeof__(PQresultStatus) *result_status;
     __typeof__(PQresultErrorMessage) *result_error_message;
@@ -66,6 +67,7 @@ static void load(void) {
     RESOLVE(exec, PQexec)
     RESOLVE(send_prepared, PQsendQueryPrepared)
     RESOLVE(send_params, PQsendQueryParams)
+    RESOLVE(send_prepare, PQsendPrepare)
     RESOLVE(get_result, PQgetResult)
     RESOLVE(result_status, PQresultStatus)
     RESOLVE(result_error_message, PQresultErrorMessage)
@@ -166,6 +168,10 @@ int cpg_send_prepared(cpg_conn *conn, const char *name, int count, const char *c
 int cpg_send_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
                     const int *lengths, const int *formats) {
     return pq.send_params((PGconn *)conn, sql, count, NULL, values, lengths, formats, 1);
+}
+
+int cpg_send_prepare(cpg_conn *conn, const char *name, const char *sql, int count) {
+    return pq.send_prepare((PGconn *)conn, name, sql, count, NULL);
 }
 
 cpg_result *cpg_get_result(cpg_conn *conn) {

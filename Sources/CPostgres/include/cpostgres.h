@@ -54,6 +54,8 @@ int cpg_send_prepared(cpg_conn *conn, const char *name, int count, const char *c
                       const int *lengths, const int *formats);
 int cpg_send_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
                     const int *lengths, const int *formats);
+/// `PQsendPrepare`: `sql` sent to be prepared under `name`, its result read later; 1 when sent.
+int cpg_send_prepare(cpg_conn *conn, const char *name, const char *sql, int count);
 /// `PQgetResult`: the next result of what was sent, NULL when there is no more.
 cpg_result *cpg_get_result(cpg_conn *conn);
 

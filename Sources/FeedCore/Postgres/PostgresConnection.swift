@@ -45,7 +45,7 @@ package final class PostgresConnection {
     /// (listed, then under the lock), and preparing it there cost more than a second parse.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) -> PostgresResult {
-        dropUnansweredResult()
+        settlePending()
         let name = try preparedName(sql, parameters: parameters.count)
         return try withParameters(parameters) { count, values, lengths, formats throws(FeedFailure) in
             if let name { return try check(cpg_exec_prepared(handle, name, count, values, lengths, formats), sql: sql) }
@@ -57,7 +57,7 @@ package final class PostgresConnection {
     /// it while the client does something else (a listing decodes one batch while the next is
     /// fetched). One statement may be outstanding at a time.
     package func send(_ sql: String, _ parameters: [PostgresValue] = []) throws(FeedFailure) {
-        dropUnansweredResult()
+        settlePending()
         let name = try preparedName(sql, parameters: parameters.count)
         let sent = withParameters(parameters) { count, values, lengths, formats in
             if let name { return cpg_send_prepared(handle, name, count, values, lengths, formats) }
@@ -79,7 +79,7 @@ package final class PostgresConnection {
     /// work, which was a round trip of its own at the end of every run; its failure was ignored
     /// before as now (a lost connection lets the lock go with the session).
     package func sendUnanswered(_ sql: String, _ parameters: [PostgresValue] = []) {
-        dropUnansweredResult()
+        settlePending()
         let sent = withParameters(parameters) { count, values, lengths, formats in
             cpg_send_params(handle, sql, count, values, lengths, formats)
         }
@@ -92,32 +92,45 @@ package final class PostgresConnection {
     /// holder committed, which one statement doing both would not). Each statement's result or
     /// failure, in order; after a failure the rest are not run. Throws only when the connection
     /// is lost. With a libpq older than 14, a round trip each.
+    ///
+    /// `preparing`: statements the caller expects to run soon, sent in the same flight to be
+    /// prepared (parsed, their tables' and indexes' catalog entries loaded), which the server does
+    /// while the caller does something else (a fetch); their answers are read before the
+    /// connection's next statement, and a statement prepared so runs by its name.
     package func inOneFlight(
-        _ statements: [(sql: String, parameters: [PostgresValue])]
+        _ statements: [(sql: String, parameters: [PostgresValue])], preparing: [(sql: String, parameters: Int)] = []
     ) throws(FeedFailure) -> [Result<PostgresResult, FeedFailure>] {
-        dropUnansweredResult()
+        settlePending()
         guard cpg_enter_pipeline(handle) != 0 else { return try oneAtATime(statements) }
-        let sent = statements.allSatisfy { statement in
+        var sent = statements.allSatisfy { statement in
             withParameters(statement.parameters) { count, values, lengths, formats in
                 cpg_send_params(handle, statement.sql, count, values, lengths, formats) != 0
             }
         }
+        var ahead: [(sql: String, name: String)] = []
+        for statement in preparing where sent && prepared[statement.sql] == nil && !ahead.contains(where: { $0.sql == statement.sql }) {
+            let name = "feedcli_ahead_\(prepared.count + ahead.count + 1)"
+            sent = cpg_send_prepare(handle, name, statement.sql, Int32(statement.parameters)) != 0
+            if sent { ahead.append((statement.sql, name)) }
+        }
         var answers: [OpaquePointer] = []
-        var synced = false
         if sent, cpg_pipeline_sync(handle) != 0 {
-            // Each statement's result is followed by a NULL; the sync's mark ends the flight. Two
-            // NULLs in a row: the connection is gone.
+            // Each statement's result is followed by a NULL; two in a row: the connection is gone.
             var nulls = 0
-            while !synced, nulls < 2 {
+            while answers.count < statements.count, nulls < 2 {
                 guard let result = cpg_get_result(handle) else { nulls += 1; continue }
                 nulls = 0
-                if cpg_result_is_sync(result) != 0 { cpg_clear(result); synced = true } else { answers.append(result) }
+                answers.append(result)
             }
         }
-        guard synced, answers.count == statements.count, cpg_exit_pipeline(handle) != 0 else {
+        guard answers.count == statements.count else {
             answers.forEach { cpg_clear($0) }
+            finishFlight([])
             throw lost(String(cString: cpg_error(handle)))
         }
+        // The statements' answers are in; the prepared ones' are read when the server has done
+        // them, before the next statement (`settlePending`).
+        if ahead.isEmpty { finishFlight([]) } else { preparingAhead = ahead }
         return answers.enumerated().map { index, answer in
             if cpg_result_is_aborted(answer) != 0 {
                 cpg_clear(answer)
@@ -150,7 +163,32 @@ package final class PostgresConnection {
     /// Whether a statement `sendUnanswered` sent may still have results to read.
     private var awaitsUnansweredResult = false
 
-    private func dropUnansweredResult() {
+    /// Statements a flight sent to be prepared (`inOneFlight(_:preparing:)`), whose answers and
+    /// the flight's end are still to read; nil when no flight is open.
+    private var preparingAhead: [(sql: String, name: String)]?
+
+    /// Reads what a flight has left: the answers of the statements sent to be prepared (each one
+    /// prepared runs by its name from now on), then the flight's end, and leaves pipeline mode.
+    private func finishFlight(_ ahead: [(sql: String, name: String)]) {
+        var waiting = ahead[...]
+        var nulls = 0
+        while nulls < 2 {  // two NULLs in a row: the connection is gone, nothing more will come
+            guard let result = cpg_get_result(handle) else { nulls += 1; continue }
+            nulls = 0
+            defer { cpg_clear(result) }
+            if cpg_result_is_sync(result) != 0 { break }
+            if let statement = waiting.popFirst(), cpg_result_ok(result) != 0 { prepared[statement.sql] = statement.name }
+        }
+        _ = cpg_exit_pipeline(handle)
+    }
+
+    /// Reads what earlier statements left to read: a flight's prepared statements, an unanswered
+    /// statement's result. Every statement begins with it.
+    private func settlePending() {
+        if let ahead = preparingAhead {
+            preparingAhead = nil
+            finishFlight(ahead)
+        }
         guard awaitsUnansweredResult else { return }
         awaitsUnansweredResult = false
         while let result = cpg_get_result(handle) { cpg_clear(result) }
@@ -180,7 +218,7 @@ package final class PostgresConnection {
     /// round trip; the last one's result, in text.
     @discardableResult
     package func script(_ sql: String) throws(FeedFailure) -> PostgresResult {
-        dropUnansweredResult()
+        settlePending()
         return try check(cpg_exec(handle, sql), sql: sql)
     }
 
@@ -188,7 +226,7 @@ package final class PostgresConnection {
     /// and has an answer for, such as an object an older schema lacks): the statements run as
     /// one implicit transaction, so none of them has taken effect then.
     package func script(_ sql: String, nilWhen states: Set<String>) throws(FeedFailure) -> PostgresResult? {
-        dropUnansweredResult()
+        settlePending()
         guard let result = cpg_exec(handle, sql) else { throw lost(String(cString: cpg_error(handle))) }
         if cpg_result_ok(result) == 0, let state = cpg_result_sqlstate(result).map({ String(cString: $0) }), states.contains(state) {
             cpg_clear(result)

@@ -81,28 +81,8 @@ extension PostgresStore {
     private static func commitInOneStatement(
         _ db: PostgresConnection, feed: String, entries: [Entry], _ commit: FetchCommit
     ) throws(FeedFailure) -> CommitOutcome {
-        let update = bookkeeping(feed: feed, commit)
-        let first = update.values.count + 1
-        let rows = entries.indices.map { row in
-            "(" + (0..<11).map { column in
-                "$\(first + row * 11 + column)" + (column == 0 ? "::bigint" : column == 9 ? "::boolean" : "")
-            }.joined(separator: ", ") + ")"
-        }
-        let lastRead = """
-            (SELECT id FROM (SELECT id, seq FROM entry WHERE entry.feed = feed.name AND read
-                UNION ALL SELECT id, seq FROM added WHERE read) AS read_entries ORDER BY seq DESC LIMIT 1)
-            """
-        let values = update.values + entries.flatMap { entry in entryValues(entry, feed: feed) }
-        let result = try db.execute("""
-            WITH added AS (
-                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
-                VALUES \(rows.joined(separator: ", ")) ON CONFLICT (feed, id) DO NOTHING RETURNING seq, id, read)
-            UPDATE feed SET \(update.assignments),
-                entry_count = entry_count + (SELECT COUNT(*) FROM added),
-                unread_count = unread_count + (SELECT COUNT(*) FROM added WHERE NOT read)
-            WHERE name = $17
-            RETURNING \(StoreColumns.record(lastReadID: lastRead)), (SELECT string_agg(seq::text, ',') FROM added)
-            """, values)
+        let values = bookkeeping(feed: feed, commit).values + entries.flatMap { entry in entryValues(entry, feed: feed) }
+        let result = try db.execute(commitStatement(rows: entries.count), values)
         guard result.count == 1 else { throw FeedFailure.notFound("no feed named \(feed)") }
         let row = result.row(0)
         let stored = Set((row.text(23) ?? "").split(separator: ",").compactMap { Int64($0) })
@@ -112,6 +92,45 @@ extension PostgresStore {
             return entry
         }
         return CommitOutcome(entries: inserted, record: try row.feedRecord())
+    }
+
+    /// The assignments of a successful fetch's `UPDATE feed`, with `$1` to `$16` and the feed's
+    /// name `$17`: one text, so that the statements holding it are prepared once.
+    static let bookkeepingAssignments = (sql: """
+            last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
+                retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),
+                etag = CASE WHEN $3::boolean THEN $4 ELSE etag END,
+                last_modified = CASE WHEN $3::boolean THEN $5 ELSE last_modified END,
+                resume_url = CASE WHEN $6::boolean THEN $7 ELSE resume_url END,
+                last_skipped = CASE WHEN $8::boolean THEN last_skipped ELSE 0 END + $9::bigint,
+                last_filtered = CASE WHEN $10::boolean THEN last_filtered ELSE 0 END + $11::bigint,
+                last_kept = CASE WHEN $12::boolean THEN last_kept ELSE 0 END + $13::bigint,
+                last_event_id = CASE WHEN $14::boolean THEN $15 ELSE last_event_id END,
+                last_event_at = CASE WHEN $14::boolean THEN $16 ELSE last_event_at END
+            """, count: 17)
+
+    /// `commitInOneStatement`'s statement for `rows` entries: the bookkeeping's values `$1` to
+    /// `$17`, then each entry's eleven.
+    static func commitStatement(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            "(" + (0..<11).map { column in
+                "$\(bookkeepingAssignments.count + 1 + row * 11 + column)" + (column == 0 ? "::bigint" : column == 9 ? "::boolean" : "")
+            }.joined(separator: ", ") + ")"
+        }
+        let lastRead = """
+            (SELECT id FROM (SELECT id, seq FROM entry WHERE entry.feed = feed.name AND read
+                UNION ALL SELECT id, seq FROM added WHERE read) AS read_entries ORDER BY seq DESC LIMIT 1)
+            """
+        return """
+            WITH added AS (
+                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                VALUES \(values.joined(separator: ", ")) ON CONFLICT (feed, id) DO NOTHING RETURNING seq, id, read)
+            UPDATE feed SET \(bookkeepingAssignments.sql),
+                entry_count = entry_count + (SELECT COUNT(*) FROM added),
+                unread_count = unread_count + (SELECT COUNT(*) FROM added WHERE NOT read)
+            WHERE name = $17
+            RETURNING \(StoreColumns.record(lastReadID: lastRead)), (SELECT string_agg(seq::text, ',') FROM added)
+            """
     }
 
     /// An entry's eleven column values, in `INSERT INTO entry`'s order.
@@ -147,31 +166,21 @@ extension PostgresStore {
     }
 
     /// The feed's side of a successful fetch (see `FeedStore.commitBookkeeping`): the
-    /// assignments of an `UPDATE feed … WHERE name = $17` and their values, `$1` to `$17`.
+    /// assignments of an `UPDATE feed … WHERE name = $17` (`bookkeepingAssignments`) and their
+    /// values, `$1` to `$17`.
     private static func bookkeeping(feed: String, _ commit: FetchCommit) -> (assignments: String, values: [PostgresValue]) {
         let (resumeChanges, resumeURL) = commit.resumeColumn
         let skipped = commit.skipped.column, filtered = commit.filtered.column, kept = commit.kept.column
-        return ("""
-            last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
-                retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),
-                etag = CASE WHEN $3::boolean THEN $4 ELSE etag END,
-                last_modified = CASE WHEN $3::boolean THEN $5 ELSE last_modified END,
-                resume_url = CASE WHEN $6::boolean THEN $7 ELSE resume_url END,
-                last_skipped = CASE WHEN $8::boolean THEN last_skipped ELSE 0 END + $9::bigint,
-                last_filtered = CASE WHEN $10::boolean THEN last_filtered ELSE 0 END + $11::bigint,
-                last_kept = CASE WHEN $12::boolean THEN last_kept ELSE 0 END + $13::bigint,
-                last_event_id = CASE WHEN $14::boolean THEN $15 ELSE last_event_id END,
-                last_event_at = CASE WHEN $14::boolean THEN $16 ELSE last_event_at END
-            """, [
-                .text(Timestamp.format(commit.fetchedAt)), PostgresValue(commit.nextIndex),
-                PostgresValue(commit.validators != nil), PostgresValue(commit.validators?.etag),
-                PostgresValue(commit.validators?.lastModified),
-                PostgresValue(resumeChanges), PostgresValue(resumeURL), PostgresValue(skipped.adds), PostgresValue(skipped.count),
-                PostgresValue(filtered.adds), PostgresValue(filtered.count), PostgresValue(kept.adds), PostgresValue(kept.count),
-                PostgresValue(commit.stream != nil), PostgresValue(commit.stream?.lastEventID),
-                PostgresValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
-                .text(feed),
-            ])
+        return (bookkeepingAssignments.sql, [
+            .text(Timestamp.format(commit.fetchedAt)), PostgresValue(commit.nextIndex),
+            PostgresValue(commit.validators != nil), PostgresValue(commit.validators?.etag),
+            PostgresValue(commit.validators?.lastModified),
+            PostgresValue(resumeChanges), PostgresValue(resumeURL), PostgresValue(skipped.adds), PostgresValue(skipped.count),
+            PostgresValue(filtered.adds), PostgresValue(filtered.count), PostgresValue(kept.adds), PostgresValue(kept.count),
+            PostgresValue(commit.stream != nil), PostgresValue(commit.stream?.lastEventID),
+            PostgresValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
+            .text(feed),
+        ])
     }
 
     public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
@@ -219,11 +228,13 @@ extension PostgresStore {
                 """, [PostgresValue(n)]).firstInteger() ?? -n
             return Array(floor..<(floor + n))
         }
-        let next = try db.execute("""
-            UPDATE entry_numbers SET next = GREATEST(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + $1::bigint RETURNING next
-            """, [PostgresValue(n)]).firstInteger() ?? n + 1
+        let next = try db.execute(reserveStatement, [PostgresValue(n)]).firstInteger() ?? n + 1
         return Array((next - n)..<next)
     }
+
+    static let reserveStatement = """
+        UPDATE entry_numbers SET next = GREATEST(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + $1::bigint RETURNING next
+        """
 
     public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> String? in
@@ -242,8 +253,7 @@ extension PostgresStore {
             while !rest.isEmpty {
                 let chunk = rest.prefix(Self.idsPerLookup)
                 rest = rest.dropFirst(Self.idsPerLookup)
-                let found = try db.execute("SELECT id FROM entry WHERE feed = $1 AND id = ANY($2::bytea[])",
-                                           [.text(feed), postgresByteaArray(Array(chunk))])
+                let found = try db.execute(Self.storedIDsStatement, [.text(feed), postgresByteaArray(Array(chunk))])
                 for row in found.rows { if let id = row.text(0) { stored.insert(id) } }
             }
             return stored
@@ -253,6 +263,17 @@ extension PostgresStore {
 
     /// The most ids one statement of `storedIDs` asks about.
     static let idsPerLookup = 1_000
+
+    static let storedIDsStatement = "SELECT id FROM entry WHERE feed = $1 AND id = ANY($2::bytea[])"
+
+    /// What a run does under a feed's lock once it has fetched one new entry (a `next`): which
+    /// ids are stored, a number, the commit. Sent to be prepared with the lock (`attemptLockReading`),
+    /// the server parses them while the run's request is out.
+    static let statementsAfterAFetch: [(sql: String, parameters: Int)] = [
+        (storedIDsStatement, 2),
+        (reserveStatement, 1),
+        (commitStatement(rows: 1), bookkeepingAssignments.count + 11),
+    ]
 
     public func entries(id reference: String, feed: String?) throws(FeedFailure) -> [Entry] {
         try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) -> [Entry] in

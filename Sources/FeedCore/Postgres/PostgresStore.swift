@@ -132,14 +132,16 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     /// The lock and the feed's record in one round trip (`inOneFlight`): the read is its own
     /// statement after the lock's, so it sees what the lock's last holder committed. When the
-    /// lock is not taken, the read is dropped.
+    /// lock is not taken, the read is dropped. The statements a run under the lock goes on with
+    /// are sent to be prepared in the same flight (`statementsAfterAFetch`): the server parses
+    /// them while the run's request is out, where they were the run's wait after its answer.
     public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? in
             guard !heldFeeds.contains(feed) else { return nil }
             let answers = try db.inOneFlight([
                 (Self.lockStatement, [.text(String(PostgresLocks.feedClass)), .text(feed)]),
                 (Self.feedQuery + " WHERE name = $1", [.text(feed)]),
-            ])
+            ], preparing: Self.statementsAfterAFetch)
             guard case .success(let taken) = answers[0] else {
                 if case .failure(let failure) = answers[0] { throw failure }
                 return nil

@@ -63,4 +63,21 @@ struct PostgresConnectionTests {
                 "the statement after the failure did not run: the lock is still held")
         #expect(try connection.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(1))]).firstInteger() == 2)
     }
+
+    /// Statements sent with a flight to be prepared are prepared by the server meanwhile: the
+    /// connection's next statement reads their answers first, and the first run of one of them
+    /// uses its name (nothing more is prepared); a flight that failed prepares nothing.
+    @Test func statementsSentAheadArePreparedAndRunByName() throws {
+        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        let ahead = "SELECT $1::bigint * 3"
+        let answers = try connection.inOneFlight([("SELECT 1", [])], preparing: [(ahead, 1), (ahead, 1)])
+        #expect(try answers[0].get().count == 1)
+        #expect(try preparedCount(connection) == 1, "prepared once, read before the next statement")
+        #expect(try connection.execute(ahead, [PostgresValue(Int64(5))]).firstInteger() == 15)
+        #expect(try preparedCount(connection) == 1, "run by its name")
+        let failed = try connection.inOneFlight([("SELECT 1 / $1::int", [PostgresValue(Int64(0))])], preparing: [("SELECT 2", 0)])
+        #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
+        #expect(try preparedCount(connection) == 1, "nothing prepared after a failure")
+        #expect(try connection.script("SELECT 3").row(0).text(0) == "3")
+    }
 }
