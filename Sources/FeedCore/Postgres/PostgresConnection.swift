@@ -171,10 +171,14 @@ package final class PostgresConnection {
     /// prepared runs by its name from now on), then the flight's end, and leaves pipeline mode.
     private func finishFlight(_ ahead: [(sql: String, name: String)]) {
         var waiting = ahead[...]
-        var nulls = 0
-        while nulls < 2 {  // two NULLs in a row: the connection is gone, nothing more will come
+        // Two NULLs in a row: the connection is gone, nothing more will come. At most the
+        // prepared statements' answers and the sync's mark come (a lost connection's error
+        // more): the reading ends whatever libpq gives.
+        var nulls = 0, results = 0
+        while nulls < 2, results <= ahead.count + 2 {
             guard let result = cpg_get_result(handle) else { nulls += 1; continue }
             nulls = 0
+            results += 1
             defer { cpg_clear(result) }
             if cpg_result_is_sync(result) != 0 { break }
             if let statement = waiting.popFirst(), cpg_result_ok(result) != 0 { prepared[statement.sql] = statement.name }

@@ -80,4 +80,16 @@ struct PostgresConnectionTests {
         #expect(try preparedCount(connection) == 1, "nothing prepared after a failure")
         #expect(try connection.script("SELECT 3").row(0).text(0) == "3")
     }
+
+    /// A connection lost with a flight's prepared statements still to read: the next statement
+    /// reads what there is, ends, and says the connection was lost (75), rather than waiting.
+    @Test func aFlightLeftOpenOnALostConnectionEndsInA75() throws {
+        let url = try PostgresDatabases.fresh()
+        let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let pid = try #require(connection.script("SELECT pg_backend_pid()").row(0).text(0))
+        _ = try connection.inOneFlight([("SELECT 1", [])], preparing: [("SELECT 2", 0)])
+        try admin.script("SELECT pg_terminate_backend(\(pid), 5000)")
+        #expect { try connection.execute("SELECT 1") } throws: { ($0 as? FeedFailure)?.exitCode == 75 }
+    }
 }
