@@ -123,10 +123,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (any Sendable)? in
             guard !heldFeeds.contains(feed) else { return nil }
-            let taken = try db.execute(Self.lockStatement, [.text(String(PostgresLocks.feedClass)), .text(feed)])
-            guard taken.count == 1, taken.row(0).bool(0) else { return nil }
-            heldFeeds.insert(feed)
-            return PostgresFeedLock { [self] in self.unlock(feed: feed) }
+            return hold(feed, ifTaken: try db.execute(Self.lockStatement, Self.lockKey(feed)))
         }
     }
 
@@ -139,16 +136,10 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? in
             guard !heldFeeds.contains(feed) else { return nil }
             let answers = try db.inOneFlight([
-                (Self.lockStatement, [.text(String(PostgresLocks.feedClass)), .text(feed)]),
+                (Self.lockStatement, Self.lockKey(feed)),
                 (Self.feedQuery + " WHERE name = $1", [.text(feed)]),
             ], preparing: Self.statementsAfterAFetch)
-            guard case .success(let taken) = answers[0] else {
-                if case .failure(let failure) = answers[0] { throw failure }
-                return nil
-            }
-            guard taken.count == 1, taken.row(0).bool(0) else { return nil }
-            heldFeeds.insert(feed)
-            let lock = PostgresFeedLock { [self] in self.unlock(feed: feed) }
+            guard let lock = hold(feed, ifTaken: try answers[0].get()) else { return nil }
             let record = Result { () throws(FeedFailure) -> FeedRecord in
                 let found = try answers[1].get()
                 // An unknown name: 66 with the nearest names, as a read on its own says it.
@@ -161,12 +152,24 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     private static let lockStatement = "SELECT pg_try_advisory_lock($1::int, hashtext($2))"
 
+    /// A feed's advisory lock key, the parameters of its lock and unlock statements.
+    private static func lockKey(_ feed: String) -> [PostgresValue] {
+        [.text(String(PostgresLocks.feedClass)), .text(feed)]
+    }
+
+    /// The feed's lock, held by this process from now on, when `answer` (the lock statement's)
+    /// says it was taken; nil when another session holds it. Called under `lock`.
+    private func hold(_ feed: String, ifTaken answer: PostgresResult) -> PostgresFeedLock? {
+        guard answer.count == 1, answer.row(0).bool(0) else { return nil }
+        heldFeeds.insert(feed)
+        return PostgresFeedLock { [self] in self.unlock(feed: feed) }
+    }
+
     private func unlock(feed: String) {
         lock.withLock {
             heldFeeds.remove(feed)
             guard connection.isUp else { return }
-            connection.sendUnanswered("SELECT pg_advisory_unlock($1::int, hashtext($2))",
-                                      [.text(String(PostgresLocks.feedClass)), .text(feed)])
+            connection.sendUnanswered("SELECT pg_advisory_unlock($1::int, hashtext($2))", Self.lockKey(feed))
         }
     }
 }
