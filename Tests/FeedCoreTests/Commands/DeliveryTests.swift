@@ -23,13 +23,13 @@ struct DeliveryTests {
     }
 
     /// A store with feeds `l` (linked, 10 items) and `p` (indexed, 6 posts), and a context on it.
-    func context(stdout: any OutputSink, stderr: BufferSink = BufferSink(), format: OutputFormat = .jsonl) -> CommandContext {
+    func context(stdout: any OutputSink, stderr: BufferSink = BufferSink(), format: OutputFormat = .jsonl) async -> CommandContext {
         var fetch = FetchOptions()
         fetch.retries = 0
         let context = CommandContext(statePath: temporaryStorePath(), fetch: fetch, format: format, stdout: stdout,
                                      stderr: stderr)
-        #expect(runCommand(FeedsAdd.self, ["l", linked.url, "--kind", "linked"], context) == 0)
-        #expect(runCommand(FeedsAdd.self, ["p", posts.url, "--kind", "indexed"], context) == 0)
+        #expect(await runCommand(FeedsAdd.self, ["l", linked.url, "--kind", "linked"], context) == 0)
+        #expect(await runCommand(FeedsAdd.self, ["p", posts.url, "--kind", "indexed"], context) == 0)
         return context
     }
 
@@ -44,17 +44,17 @@ struct DeliveryTests {
 
     func printedIDs(_ output: String) -> [String] { JSONLines.ids(output) }
 
-    @Test func aDiskThatFillsUpMidSyncCommitsExactlyWhatWasPrinted() throws {
+    @Test func aDiskThatFillsUpMidSyncCommitsExactlyWhatWasPrinted() async throws {
         let full = BufferSink()
-        #expect(runCommand(Sync.self, ["l"], context(stdout: full)) == 0)
+        #expect(await runCommand(Sync.self, ["l"], context(stdout: full)) == 0)
         let lines = full.text.split(separator: "\n", omittingEmptySubsequences: false)
         let capacity = lines.prefix(3).map { $0.utf8.count + 1 }.reduce(0, +) + 10  // 3 lines and a bit of the 4th
 
         let disk = BufferSink(capacity: capacity, errorNumber: ENOSPC)
         let stderr = BufferSink()
-        var run = context(stdout: disk, stderr: stderr)
+        var run = await context(stdout: disk, stderr: stderr)
         run.fetch.jobs = 1  // l's block first, so the disk fills inside it (feeds in flight together may print p's first)
-        #expect(runCommand(Sync.self, ["l", "p"], run) == 74)
+        #expect(await runCommand(Sync.self, ["l", "p"], run) == 74)
         #expect(printedIDs(disk.text) == ["1", "2", "3"])
         #expect(try stored(run, feed: "l").map(\.id) == ["1", "2", "3"], "only what was printed is committed")
         #expect(try stored(run, feed: "p").isEmpty, "the run stopped: later feeds are not fetched")
@@ -64,36 +64,36 @@ struct DeliveryTests {
         let rest = BufferSink()
         var again = run
         again.stdout = rest
-        #expect(runCommand(Sync.self, ["l"], again) == 0)
+        #expect(await runCommand(Sync.self, ["l"], again) == 0)
         #expect(printedIDs(rest.text) == (4...10).map(String.init), "the next sync delivers the rest, once")
     }
 
     @Test(arguments: [EBADF, EIO, EPIPE])
-    func everyKindOfWriteFailureStopsTheRunWith74(errorNumber: Int32) throws {
+    func everyKindOfWriteFailureStopsTheRunWith74(errorNumber: Int32) async throws {
         let stderr = BufferSink()
-        let run = context(stdout: BufferSink(capacity: 0, errorNumber: errorNumber), stderr: stderr)
-        #expect(runCommand(Sync.self, [], run) == 74)
+        let run = await context(stdout: BufferSink(capacity: 0, errorNumber: errorNumber), stderr: stderr)
+        #expect(await runCommand(Sync.self, [], run) == 74)
         #expect(try stored(run, feed: "l").isEmpty && stored(run, feed: "p").isEmpty)
         #expect(stderr.text.contains("cannot write to stdout (\(String(cString: strerror(errorNumber))))"))
         #expect(stderr.text.contains(": 0 of "))
     }
 
-    @Test func nextMarksReadOnlyWhatItPrinted() throws {
+    @Test func nextMarksReadOnlyWhatItPrinted() async throws {
         let stderr = BufferSink()
-        let failing = context(stdout: BufferSink(capacity: 0), stderr: stderr, format: .plain)
-        #expect(Next.run(feed: "p", failing) == 74, "a fetched post")
+        let failing = await context(stdout: BufferSink(capacity: 0), stderr: stderr, format: .plain)
+        #expect(await runNext(feed: "p", failing) == 74, "a fetched post")
         #expect(try stored(failing, feed: "p").isEmpty, "not stored as read, so the next run fetches it again")
         #expect(stderr.text.contains("cannot write to stdout (No space left on device): the entry was not stored"))
 
-        #expect(runCommand(Sync.self, ["l"], { var c = failing; c.stdout = BufferSink(); return c }()) == 0)
-        #expect(Next.run(feed: "l", failing) == 74, "a stored unread entry")
+        #expect(await runCommand(Sync.self, ["l"], { var c = failing; c.stdout = BufferSink(); return c }()) == 0)
+        #expect(await runNext(feed: "l", failing) == 74, "a stored unread entry")
         #expect(try stored(failing, feed: "l").allSatisfy { !$0.read })
         #expect(stderr.text.contains("the entry l/1 was not marked read"))
 
         let out = BufferSink()
         var working = failing
         working.stdout = out
-        #expect(Next.run(feed: "l", working) == 0)
+        #expect(await runNext(feed: "l", working) == 0)
         #expect(out.text.hasPrefix("[@") && out.text.contains(" l] post 1\n"), "the same entry comes again")
         #expect(try stored(failing, feed: "l").first?.read == true)
     }
@@ -101,23 +101,23 @@ struct DeliveryTests {
     /// Runs `command` once per step of a full run, interrupting at that step, and checks that
     /// every entry is printed and committed, or neither.
     func interruptingAtEveryStep(
-        _ command: (CommandContext) -> Int32,
+        _ command: (CommandContext) async -> Int32,
         check: (_ printed: [(feed: String, id: String)], _ context: CommandContext) throws -> Void
-    ) throws {
+    ) async throws {
         let steps = Locked<[RunStep]>([])
-        var probe = context(stdout: BufferSink())
+        var probe = await context(stdout: BufferSink())
         probe.onStep = { step in steps.withLock { $0.append(step) } }
-        #expect(command(probe) == 0)
+        #expect(await command(probe) == 0)
         let all = steps.value
         #expect(all.count >= 4, "\(all)")
         for index in all.indices {
             let stdout = BufferSink()
-            var run = context(stdout: stdout)
+            var run = await context(stdout: stdout)
             let interruption = Interruption()
             let seen = Locked(0)
             run.interruption = interruption
             run.onStep = { _ in if seen.withLock({ count in defer { count += 1 }; return count == index }) { interruption.trigger() } }
-            #expect(command(run) == 130, "interrupted at \(all[index]) (step \(index))")
+            #expect(await command(run) == 130, "interrupted at \(all[index]) (step \(index))")
             let printed = JSONLines.objects(stdout.text).compactMap { object -> (feed: String, id: String)? in
                 guard let feed = object["feed"] as? String, let id = object["id"] as? String else { return nil }
                 return (feed, id)
@@ -126,8 +126,8 @@ struct DeliveryTests {
         }
     }
 
-    @Test func syncInterruptedAtEveryStepPrintsAndCommitsTogether() throws {
-        try interruptingAtEveryStep({ runCommand(Sync.self, ["l", "p"], $0) }) { printed, run in
+    @Test func syncInterruptedAtEveryStepPrintsAndCommitsTogether() async throws {
+        try await interruptingAtEveryStep({ await runCommand(Sync.self, ["l", "p"], $0) }) { printed, run in
             // Feeds run together (`--jobs`), so their blocks may come in either order; each
             // feed's own entries keep theirs.
             for feed in ["l", "p"] {
@@ -137,28 +137,28 @@ struct DeliveryTests {
         }
     }
 
-    @Test func nextInterruptedAtEveryStepPrintsAndMarksTogether() throws {
-        try interruptingAtEveryStep({ Next.run(feed: "p", $0) }) { printed, run in
+    @Test func nextInterruptedAtEveryStepPrintsAndMarksTogether() async throws {
+        try await interruptingAtEveryStep({ context in await runNext(feed: "p", context) }) { printed, run in
             let read = try stored(run, feed: "p").filter(\.read).map(\.id)
             #expect(printed.map(\.id) == read)
         }
         // A stored unread entry.
-        try interruptingAtEveryStep({ context in
+        try await interruptingAtEveryStep({ context in
             var quiet = context
             quiet.stdout = BufferSink()
             quiet.onStep = { _ in }
             quiet.interruption = Interruption()
-            _ = runCommand(Sync.self, ["l"], quiet)
-            return Next.run(feed: "l", context)
+            _ = await runCommand(Sync.self, ["l"], quiet)
+            return await runNext(feed: "l", context)
         }) { printed, run in
             let read = try stored(run, feed: "l").filter(\.read).map(\.id)
             #expect(printed.map(\.id) == read)
         }
     }
 
-    @Test func noStoreTransactionIsOpenWhilePrinting() throws {
+    @Test func noStoreTransactionIsOpenWhilePrinting() async throws {
         let outcomes = Locked<[Bool]>([])
-        var run = context(stdout: BufferSink())
+        var run = await context(stdout: BufferSink())
         let path = run.statePath
         run.onStep = { step in
             guard step == .delivering else { return }
@@ -167,21 +167,21 @@ struct DeliveryTests {
                 FeedRegistration(name: "x\(outcomes.value.count)", url: "http://127.0.0.1/", kind: .linked), replace: false)) != nil
             outcomes.withLock { $0.append(wrote) }
         }
-        #expect(runCommand(Sync.self, ["l", "p"], run) == 0)
+        #expect(await runCommand(Sync.self, ["l", "p"], run) == 0)
         #expect(!outcomes.value.isEmpty && outcomes.value.allSatisfy { $0 })
     }
 
-    @Test func storeWorkAndPrintingNeverRunOnTheCurlThread() throws {
+    @Test func storeWorkAndPrintingNeverRunOnTheCurlThread() async throws {
         let threads = Locked<Set<String>>([])
-        var run = context(stdout: BufferSink())
+        var run = await context(stdout: BufferSink())
         run.onStep = { _ in threads.withLock { _ = $0.insert(Thread.current.name ?? "") } }
-        #expect(runCommand(Sync.self, ["l", "p"], run) == 0)
+        #expect(await runCommand(Sync.self, ["l", "p"], run) == 0)
         #expect(!threads.value.isEmpty && !threads.value.contains("feedcli.curl"))
     }
 
-    @Test func readersStopQuietlyWhenTheReaderLeavesAndFailLoudlyOtherwise() throws {
-        let run = context(stdout: BufferSink())
-        #expect(runCommand(Sync.self, ["l"], run) == 0)
+    @Test func readersStopQuietlyWhenTheReaderLeavesAndFailLoudlyOtherwise() async throws {
+        let run = await context(stdout: BufferSink())
+        #expect(await runCommand(Sync.self, ["l"], run) == 0)
         for (errorNumber, expected) in [(EPIPE, Int32(0)), (ENOSPC, 74), (EBADF, 74)] {
             for format in OutputFormat.allCases {
                 let stderr = BufferSink()
@@ -189,9 +189,9 @@ struct DeliveryTests {
                 reader.stdout = BufferSink(capacity: 20, errorNumber: errorNumber)
                 reader.stderr = stderr
                 reader.format = format
-                #expect(runCommand(List.self, [], reader) == expected)
-                #expect(runCommand(Show.self, ["3", "--feed", "l"], reader) == expected)
-                #expect(runCommand(Status.self, [], reader) == expected)
+                #expect(await runCommand(List.self, [], reader) == expected)
+                #expect(await runCommand(Show.self, ["3", "--feed", "l"], reader) == expected)
+                #expect(await runCommand(Status.self, [], reader) == expected)
                 #expect(stderr.text.isEmpty == (expected == 0), "\(stderr.text)")
             }
         }

@@ -62,7 +62,7 @@ struct LaunchPreparationTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == Data("not a store".utf8))
     }
 
-    @Test func theCommandTakesTheStoreOpenedAheadOnceAndOnlyWhenItIsTheSame() throws {
+    @Test func theCommandTakesTheStoreOpenedAheadOnceAndOnlyWhenItIsTheSame() async throws {
         let path = temporaryStorePath()
         _ = try FeedStore.open(at: path).feeds()
         let launch = LaunchPreparation.start(storeGuess: .init(path: path, wait: CommandContext.defaultWait), preparesCurl: false)
@@ -88,8 +88,8 @@ struct LaunchPreparationTests {
         #expect(try writer.takeStore(path: path, wait: CommandContext.defaultWait) == nil, "openStore() took it")
     }
 
-    @Test func aDatabaseIsConnectedToAheadOnlyWhenItsSchemaIsCurrentAndAFailureIsKeptForTheCommand() throws {
-        let url = try PostgresDatabases.fresh()
+    @Test func aDatabaseIsConnectedToAheadOnlyWhenItsSchemaIsCurrentAndAFailureIsKeptForTheCommand() async throws {
+        let url = try await PostgresDatabases.fresh()
         let wait = CommandContext.defaultWait
         let unmigrated = LaunchPreparation.start(storeGuess: .init(path: url, wait: wait), preparesCurl: false)
         #expect(try unmigrated.takeStore(path: url, wait: wait) == nil, "a migration is the command's own open's")

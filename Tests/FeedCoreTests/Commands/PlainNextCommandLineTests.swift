@@ -33,11 +33,11 @@ struct PlainNextCommandLineTests {
 /// with a default spelled out (which the fast path leaves to it).
 @Suite("The plainest next, as a process", .serialized, .timeLimit(.minutes(3)))
 struct PlainNextProcessTests {
-    @Test func doesWhatTheSameLineParsedByArgumentParserDoes() throws {
+    @Test func doesWhatTheSameLineParsedByArgumentParserDoes() async throws {
         let posts = try PostsServer(available: 3)
         let fast = temporaryStorePath(), parsed = temporaryStorePath()
         for state in [fast, parsed] {
-            let added = try Feedcli.run(["feeds", "add", "local", posts.url, "--kind", "indexed", "--state", state])
+            let added = try await Feedcli.run(["feeds", "add", "local", posts.url, "--kind", "indexed", "--state", state])
             #expect(added.status == 0, "\(added.stderr)")
         }
         // (the line the fast path takes, the same line with a default spelled out, the environment of each)
@@ -50,8 +50,8 @@ struct PlainNextProcessTests {
         ]
         var statuses: [Int32] = []
         for line in lines {
-            let one = try Feedcli.run(line.fast, environment: line.environments.0)
-            let other = try Feedcli.run(line.parsed, environment: line.environments.1)
+            let one = try await Feedcli.run(line.fast, environment: line.environments.0)
+            let other = try await Feedcli.run(line.parsed, environment: line.environments.1)
             #expect(one.status == other.status, "\(line.fast)")
             #expect(one.stdout == other.stdout, "\(line.fast)")
             #expect(one.stderr == other.stderr, "\(line.fast)")

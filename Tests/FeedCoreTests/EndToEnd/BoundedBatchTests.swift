@@ -10,7 +10,7 @@ import Testing
 /// with EFBIG past the limit while stdout (a pipe) is not limited.
 @Suite("Bounded batches: a nearly full disk keeps what fits", .timeLimit(.minutes(3)))
 struct BoundedBatchTests {
-    @Test func aWalkCommitsInBatchesAndTheNextRunDeliversTheRest() throws {
+    @Test func aWalkCommitsInBatchesAndTheNextRunDeliversTheRest() async throws {
         let pages = 10, perPage = 100
         let server = try LoopbackServer { request, connection in
             let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
@@ -22,8 +22,8 @@ struct BoundedBatchTests {
             connection.respond(200, text: #"{"data":[\#(data)],"paging":{\#(next)}}"#)
         }
         let session = StoreSession()
-        try session.add("g", server.baseURL + "/feed?page=1", kind: "graph")
-        let limited = try Feedcli.shell(#"""
+        try await session.add("g", server.baseURL + "/feed?page=1", kind: "graph")
+        let limited = try await Feedcli.shell(#"""
             trap '' XFSZ
             ulimit -f 600   # 300 KiB: the store's journal fills up part way through the 1,000 entries
             "$FEEDCLI" sync g --jsonl --max-pages 10 --retries 0 --state "$S" | wc -l
@@ -32,18 +32,18 @@ struct BoundedBatchTests {
         let words = limited.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         let printed = try #require(words.first), status = try #require(words.last)
         #expect(status == 74, "the first failed commit stops the run: \(limited.stdout) \(limited.stderr)")
-        let stored = try #require(try session.status("g")?["entries"] as? Int)
+        let stored = try #require(try await session.status("g")?["entries"] as? Int)
         #expect(stored > 0 && stored < 1000, "what fits is recorded: \(stored)")
         #expect(printed - stored <= 100, "at most one batch printed and not recorded: \(printed) printed, \(stored) stored")
 
-        let rest = try session.feedcli("sync", "g", "--jsonl", "--max-pages", "10")
+        let rest = try await session.feedcli("sync", "g", "--jsonl", "--max-pages", "10")
         #expect(rest.status == 0, "\(rest.stderr)")
         #expect(JSONLines.ids(rest.stdout).count == 1000 - stored, "only the rest is delivered")
-        #expect(try session.status("g")?["entries"] as? Int == 1000)
+        #expect(try await session.status("g")?["entries"] as? Int == 1000)
     }
 
     /// A feed delivered in several batches is still one block: no other feed prints in between.
-    @Test func aFeedsBatchesAreOneBlock() throws {
+    @Test func aFeedsBatchesAreOneBlock() async throws {
         func server(_ prefix: String) throws -> LoopbackServer {
             try LoopbackServer { request, connection in
                 let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
@@ -54,10 +54,10 @@ struct BoundedBatchTests {
         }
         let (a, b) = (try server("a"), try server("b"))
         let session = StoreSession()
-        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
-        try session.add("a", a.baseURL + "/feed?page=1", kind: "graph")
-        try session.add("b", b.baseURL + "/feed?page=1", kind: "graph")
-        let run = try session.feedcli("sync", "--jsonl", "--jobs", "2")
+        #expect(try await session.feedcli("feeds", "remove", "posts").status == 0)
+        try await session.add("a", a.baseURL + "/feed?page=1", kind: "graph")
+        try await session.add("b", b.baseURL + "/feed?page=1", kind: "graph")
+        let run = try await session.feedcli("sync", "--jsonl", "--jobs", "2")
         #expect(run.status == 0, "\(run.stderr)")
         let feeds = JSONLines.objects(run.stdout).compactMap { $0["feed"] as? String }
         #expect(feeds.count == 600)

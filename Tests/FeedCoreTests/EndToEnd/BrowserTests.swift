@@ -26,8 +26,8 @@ struct BrowserTests {
         #expect(Launcher.substituting(url, into: ["b", "50%"]) == ["b", "50%", url], "a lone % is kept")
     }
 
-    @Test func theFirstCommandThatStartsOpensTheEntry() throws {
-        let (session, server) = try StoreSession.withOneEntryToOpen()
+    @Test func theFirstCommandThatStartsOpensTheEntry() async throws {
+        let (session, server) = try await StoreSession.withOneEntryToOpen()
         defer { withExtendedLifetime(server) {} }
         let folder = temporaryStorePath("browser")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -36,10 +36,10 @@ struct BrowserTests {
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n".write(toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
         let setting = "no-such-browser --x:'\(browser)' --new-tab"
-        let run = try Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": setting])
+        let run = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": setting])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try String(contentsOfFile: record, encoding: .utf8) == "--new-tab\nhttps://example.com/a\n")
-        let none = try Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "nope1:nope2 %s"])
+        let none = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "nope1:nope2 %s"])
         #expect(none.status == 78 && none.stderr.contains("nope2"), "\(none.stderr)")
     }
 }
@@ -50,14 +50,14 @@ struct BrowserTests {
 struct OpenRefusalTests {
     @Test(arguments: [("javascript:alert(document.cookie)", "will not open javascript:alert(document.cookie)"),
                       ("--help", "will not open --help")])
-    func aLinkThatIsNotAWebAddressIsRefusedNamed(link: String, says: String) throws {
+    func aLinkThatIsNotAWebAddressIsRefusedNamed(link: String, says: String) async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"[{"id":"a","html_url":"\#(link)"}]"#)
         }
         let session = StoreSession()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        #expect(try session.feedcli("sync", "l").status == 0)
-        let open = try Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "/bin/false"])
+        try await session.add("l", server.baseURL + "/l", kind: "linked")
+        #expect(try await session.feedcli("sync", "l").status == 0)
+        let open = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "/bin/false"])
         #expect(open.status == 66, "\(open.stderr)")
         #expect(open.stderr.contains(says) && open.stderr.contains("is not an http or https URL"), "\(open.stderr)")
     }

@@ -12,8 +12,8 @@ import Testing
 /// column is a damaged store, never an empty value.
 @Suite("The code's own contracts", .timeLimit(.minutes(3)))
 struct CodeContractTests {
-    @Test func everyCallerOfShutdownWaitsForTheCleanUp() throws {
-        let requested = DispatchSemaphore(value: 0)
+    @Test func everyCallerOfShutdownWaitsForTheCleanUp() async throws {
+        let requested = TestSignal()
         let server = try LoopbackServer { _, connection in
             requested.signal()
             connection.waitForPeerClose(limit: .seconds(5))
@@ -28,20 +28,19 @@ struct CodeContractTests {
                 guard case .failed = event else { return }
                 for _ in 0..<8 { _ = arrived.wait(timeout: .now() + 10) }
             }
-        #expect(requested.wait(timeout: .now() + 5) == .success, "the transfer is running")
+        #expect(await requested.wait(seconds: 5), "the transfer is running")
         let finishedWhenReturned = Locked<[Bool]>([])
-        let returned = DispatchGroup()
+        let returned = TestSignal()
         for _ in 0..<8 {  // threads of their own: a pool as wide as the cores would run two at a time
-            returned.enter()
             Thread.detachNewThread {
                 arrived.signal()
                 client.shutdown()
                 let done = client.hasShutDown
                 finishedWhenReturned.withLock { $0.append(done) }
-                returned.leave()
+                returned.signal()
             }
         }
-        returned.wait()
+        for _ in 0..<8 { _ = await returned.wait(seconds: 30) }
         #expect(finishedWhenReturned.value == Array(repeating: true, count: 8), "no caller returns before the clean-up ends")
         subscription.dispose()
     }
@@ -54,14 +53,14 @@ struct CodeContractTests {
         try statement.run([.integer(1), .null])
     }
 
-    @Test func aNullInARequiredColumnIsADamagedStore() throws {
+    @Test func aNullInARequiredColumnIsADamagedStore() async throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: #"[{"id":"1","title":"t"}]"#) }
         let session = StoreSession()
-        try session.add("l", server.baseURL + "/items", kind: "linked")
-        #expect(try session.feedcli("sync", "l").status == 0)
+        try await session.add("l", server.baseURL + "/items", kind: "linked")
+        #expect(try await session.feedcli("sync", "l").status == 0)
         // A hand-edited store: the entry table rebuilt without its NOT NULL constraints, then a
         // required column emptied.
-        let edit = try Feedcli.shell(#"""
+        let edit = try await Feedcli.shell(#"""
             python3 -c '
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -75,7 +74,7 @@ struct CodeContractTests {
             ' "$S"
             """#, environment: ["S": session.state])
         #expect(edit.status == 0, "\(edit.stderr)")
-        let list = try session.feedcli("list", "--jsonl")
+        let list = try await session.feedcli("list", "--jsonl")
         #expect(list.status == 74, "\(list.stdout) \(list.stderr)")
         #expect(list.stderr.contains("column source is empty"), "\(list.stderr)")
     }

@@ -12,15 +12,15 @@ struct CompletionTests {
         let folder = temporaryStorePath("completion")
         var state: String { folder + "/feeds.sqlite" }
 
-        init() throws {
+        init() async throws {
             try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
             for name in ["alpha", "beta"] {
-                let added = try Feedcli.run(["feeds", "add", name, "http://127.0.0.1:9/" + name, "--kind", "indexed", "--state", state])
+                let added = try await Feedcli.run(["feeds", "add", name, "http://127.0.0.1:9/" + name, "--kind", "indexed", "--state", state])
                 #expect(added.status == 0, "\(added.stderr)")
             }
             for shell in ["bash", "zsh", "fish"] {
-                let script = try Feedcli.run(["--generate-completion-script", shell])
+                let script = try await Feedcli.run(["--generate-completion-script", shell])
                 try FileManager.default.createDirectory(atPath: folder + "/" + shell, withIntermediateDirectories: true)
                 try script.stdout.write(toFile: folder + "/\(shell)/_feedcli", atomically: true, encoding: .utf8)
             }
@@ -45,7 +45,7 @@ struct CompletionTests {
     /// Types `typed` into an interactive `shell` (a pseudo-terminal, as a person's Tab) after
     /// `setup`, in `folder`, and returns what the shell drew, once `expected` shows or after 8 s.
     private func screen(_ shell: [String], setup: String, typed: String, expected: String, in folder: String,
-                        environment: [String: String]) throws -> String {
+                        environment: [String: String]) async throws -> String {
         let driver = #"""
             import os, pty, select, sys, time
             pid, fd = pty.fork()
@@ -68,23 +68,23 @@ struct CompletionTests {
             os.kill(pid, 9)
             """#
         let settings = environment.merging(["SETUP": setup, "TYPED": typed, "EXPECTED": expected, "PWD": folder, "TERM": "xterm"]) { $1 }
-        return try run("sh", ["-c", #"cd "$PWD" && exec python3 -c "$DRIVER" "$@""#, "sh"] + shell,
+        return try await run("sh", ["-c", #"cd "$PWD" && exec python3 -c "$DRIVER" "$@""#, "sh"] + shell,
                        environment: settings.merging(["DRIVER": driver]) { $1 })
     }
 
     /// bash completes with `-o filenames`, which made a feed name that is also a folder in the
     /// current directory `alpha/` (issue 26, item 11); fish's script asked feedcli without the
     /// cursor's place and got nothing. Both are driven as a person would, Tab in a terminal.
-    @Test(.enabled(if: installed("bash") && installed("fish"))) func aTabInBashAndFishOffersFeedNamesAsTheyAre() throws {
-        let setup = try Setup()
+    @Test(.enabled(if: installed("bash") && installed("fish"))) func aTabInBashAndFishOffersFeedNamesAsTheyAre() async throws {
+        let setup = try await Setup()
         try FileManager.default.createDirectory(atPath: setup.folder + "/alpha", withIntermediateDirectories: true)
-        let bash = try screen(["bash", "--norc", "-i"], setup: "source '\(setup.folder)/bash/_feedcli'", typed: "feedcli next \t\t",
+        let bash = try await screen(["bash", "--norc", "-i"], setup: "source '\(setup.folder)/bash/_feedcli'", typed: "feedcli next \t\t",
                               expected: "beta", in: setup.folder, environment: setup.environment)
         #expect(bash.contains("alpha") && bash.contains("beta") && !bash.contains("alpha/"), "bash: \(bash)")
-        let fish = try screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli next \t",
+        let fish = try await screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli next \t",
                               expected: "beta", in: setup.folder, environment: setup.environment)
         #expect(fish.contains("alpha") && fish.contains("beta"), "fish: \(fish)")
-        let read = try run("bash", ["--norc", "-c", """
+        let read = try await run("bash", ["--norc", "-c", """
             source '\(setup.folder)/bash/_feedcli'
             COMP_WORDS=(feedcli read ''); COMP_CWORD=2; COMP_LINE="feedcli read "; COMP_POINT=${#COMP_LINE}
             _feedcli feedcli '' read
@@ -92,19 +92,24 @@ struct CompletionTests {
             """], environment: setup.environment)
         #expect(!read.contains("alpha"), "read without --all takes entries, not feeds: \(read)")
         // `help <TAB>` offers the commands (issue 26, item 11: it offered nothing).
-        let help = try run("bash", ["--norc", "-c", """
+        let help = try await run("bash", ["--norc", "-c", """
             source '\(setup.folder)/bash/_feedcli'
             COMP_WORDS=(feedcli help ''); COMP_CWORD=2; COMP_LINE="feedcli help "; COMP_POINT=${#COMP_LINE}
             _feedcli feedcli '' help
             printf '%s\\n' "${COMPREPLY[@]}"
             """], environment: setup.environment)
         #expect(help.split(separator: "\n").contains("sync") && help.contains("export"), "bash: help <TAB>: \(help)")
-        let fishHelp = try screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli help \t",
+        let fishHelp = try await screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli help \t",
                                   expected: "export", in: setup.folder, environment: setup.environment)
         #expect(fishHelp.contains("sync") && fishHelp.contains("export"), "fish: help <TAB>: \(fishHelp)")
     }
 
-    private func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
+    /// What `executable` prints, run to its end on a thread of its own.
+    private func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> String {
+        try await onOwnThread { try Self.runBlocking(executable, arguments, environment: environment) }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
@@ -119,8 +124,8 @@ struct CompletionTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test(.enabled(if: installed("bash"))) func bashCompletesFeedNamesForEveryFeedArgument() throws {
-        let setup = try Setup()
+    @Test(.enabled(if: installed("bash"))) func bashCompletesFeedNamesForEveryFeedArgument() async throws {
+        let setup = try await Setup()
         for line in Self.lines {
             let words = (["feedcli"] + line + [""]).map { "'\($0)'" }.joined(separator: " ")
             let script = """
@@ -130,15 +135,15 @@ struct CompletionTests {
                 _feedcli feedcli '' '\(line.last ?? "")'
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let offered = try run("bash", ["--norc", "-c", script], environment: setup.environment).split(separator: "\n")
+            let offered = try await run("bash", ["--norc", "-c", script], environment: setup.environment).split(separator: "\n")
             #expect(offered.contains("alpha") && offered.contains("beta"), "feedcli \(line.joined(separator: " ")) <TAB>: \(offered)")
             #expect(!offered.contains("add"), "no subcommand names")
         }
     }
 
     /// zsh completes only in an interactive line editor: the test drives one through `zpty`.
-    @Test(.enabled(if: installed("zsh"))) func zshCompletesFeedNamesForFeedsRmAndOthers() throws {
-        let setup = try Setup()
+    @Test(.enabled(if: installed("zsh"))) func zshCompletesFeedNamesForFeedsRmAndOthers() async throws {
+        let setup = try await Setup()
         for line in [["feeds", "rm"], ["next"], ["show", "1", "--feed"]] {
             let typed = "feedcli " + line.joined(separator: " ") + " "
             let script = """
@@ -163,7 +168,7 @@ struct CompletionTests {
                 print -r -- "$out"
                 zpty -d z
                 """
-            let screen = try run("zsh", ["-f", "-c", script], environment: setup.environment)
+            let screen = try await run("zsh", ["-f", "-c", script], environment: setup.environment)
             #expect(screen.contains("alpha") && screen.contains("beta"), "\(typed)<TAB>: \(screen)")
         }
     }
@@ -171,14 +176,14 @@ struct CompletionTests {
     /// fish's `complete -C` cannot run ArgumentParser's fish script outside an interactive line
     /// (fish 3.6's `commandline -C` is empty there), so this checks the script's wiring: every
     /// feed position asks feedcli for names, `feeds rm` included; bash and zsh run it for real.
-    @Test(.enabled(if: installed("fish"))) func fishAsksForFeedNamesAtEveryFeedPosition() throws {
-        let setup = try Setup()
+    @Test(.enabled(if: installed("fish"))) func fishAsksForFeedNamesAtEveryFeedPosition() async throws {
+        let setup = try await Setup()
         let script = try String(contentsOfFile: setup.folder + "/fish/_feedcli", encoding: .utf8)
         for command in ["next", "list", "sync", "export", "status", "feeds set", "feeds remove", "feeds rm"] {
             #expect(script.contains(#""feedcli \#(command)" -"#) && script.contains("---completion \(command) -- positional@0"),
                     "fish: \(command)")
         }
-        #expect(try run("fish", ["--no-config", "-n", setup.folder + "/fish/_feedcli"], environment: setup.environment).isEmpty,
+        #expect(try await run("fish", ["--no-config", "-n", setup.folder + "/fish/_feedcli"], environment: setup.environment).isEmpty,
                 "the script parses")
     }
 }

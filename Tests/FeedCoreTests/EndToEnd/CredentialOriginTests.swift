@@ -63,8 +63,8 @@ struct CredentialOriginTests {
         }
     }
 
-    func sync(_ feed: String, environment: [String: String]) throws -> FeedcliRun {
-        try Feedcli.run(Feedcli.onStore(session.state, ["sync", feed, "--jsonl"]), environment: environment)
+    func sync(_ feed: String, environment: [String: String]) async throws -> FeedcliRun {
+        try await Feedcli.run(Feedcli.onStore(session.state, ["sync", feed, "--jsonl"]), environment: environment)
     }
 
     @Test(arguments: [
@@ -74,10 +74,10 @@ struct CredentialOriginTests {
         ("linked", "/moved", ["/moved", "/moved-1", "/moved-2"], ["m1", "m2"]),
         ("linked", "/port", ["/port", "/port-1"], ["q1"]),
     ])
-    func theTokenGoesOnlyToTheFeedsOrigin(kind: String, path: String, paths: [String], ids: [String]) throws {
+    func theTokenGoesOnlyToTheFeedsOrigin(kind: String, path: String, paths: [String], ids: [String]) async throws {
         let server = try TwoOriginServer()
-        try session.add("f", "http://\(server.feedOrigin)\(path)", kind: kind)
-        let run = try sync("f", environment: ["FEEDCLI_TOKEN": "s3cret"])
+        try await session.add("f", "http://\(server.feedOrigin)\(path)", kind: kind)
+        let run = try await sync("f", environment: ["FEEDCLI_TOKEN": "s3cret"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Set(JSONLines.ids(run.stdout)) == Set(ids), "the request elsewhere still happens")
         let (home, away) = server.requests(for: Set(paths))
@@ -87,13 +87,13 @@ struct CredentialOriginTests {
                 "sent elsewhere: \(away.map { "\($0.header("Host") ?? "")\($0.path)" })")
     }
 
-    @Test func aTokenNamedByTokenEnvFollowsTheSameRule() throws {
+    @Test func aTokenNamedByTokenEnvFollowsTheSameRule() async throws {
         let server = try TwoOriginServer()
-        let add = try Feedcli.run(Feedcli.onStore(session.state, [
+        let add = try await Feedcli.run(Feedcli.onStore(session.state, [
             "feeds", "add", "f", "http://\(server.feedOrigin)/linked", "--kind", "linked", "--token-env", "SHOP_TOKEN",
         ]))
         #expect(add.status == 0)
-        let run = try sync("f", environment: ["SHOP_TOKEN": "shh"])
+        let run = try await sync("f", environment: ["SHOP_TOKEN": "shh"])
         #expect(run.status == 0)
         let (home, away) = server.requests(for: ["/linked", "/linked-2"])
         #expect(home.map { $0.header("Authorization") } == ["Bearer shh"])
@@ -101,10 +101,10 @@ struct CredentialOriginTests {
     }
 
     @Test(arguments: ["/linked", "/moved", "/port"])
-    func aURLsPasswordGoesOnlyToTheFeedsOrigin(path: String) throws {
+    func aURLsPasswordGoesOnlyToTheFeedsOrigin(path: String) async throws {
         let server = try TwoOriginServer()
-        try session.add("f", "http://ann:pw@\(server.feedOrigin)\(path)", kind: "linked")
-        let run = try sync("f", environment: [:])
+        try await session.add("f", "http://ann:pw@\(server.feedOrigin)\(path)", kind: "linked")
+        let run = try await sync("f", environment: [:])
         #expect(run.status == 0, "\(run.stderr)")
         let basic = "Basic " + Data("ann:pw".utf8).base64EncodedString()
         let (home, away) = server.requests(for: [path, "/linked-2", "/moved-1", "/moved-2", "/port-1"])

@@ -9,11 +9,11 @@ import Testing
 /// when stderr is a log file, and a README line that names feedcli by a path cron can find.
 @Suite("Cron's view: timed log lines, an absolute path", .timeLimit(.minutes(2)))
 struct CronTests {
-    @Test func stderrIntoAFileStartsEachLineWithItsTime() throws {
+    @Test func stderrIntoAFileStartsEachLineWithItsTime() async throws {
         let session = StoreSession()
-        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store's folder
+        #expect(try await session.feedcli("read", "--all").status == 0)  // creates the store's folder
         let log = session.state + ".err"
-        let run = try Feedcli.shell(#""$FEEDCLI" next nope --state "$S" 2>> "$L"; "$FEEDCLI" next nope2 --state "$S" 2>> "$L""#,
+        let run = try await Feedcli.shell(#""$FEEDCLI" next nope --state "$S" 2>> "$L"; "$FEEDCLI" next nope2 --state "$S" 2>> "$L""#,
                                     environment: ["S": session.state, "L": log])
         #expect(run.status == 66)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -23,7 +23,7 @@ struct CronTests {
             #expect(Timestamp.parse(String(stamp)) != nil && stamp.hasSuffix("Z"), "\(line)")
             #expect(line.dropFirst(stamp.count + 1).hasPrefix("feedcli: no feed named \(name)"), "\(line)")
         }
-        let piped = try session.feedcli("next", "nope")
+        let piped = try await session.feedcli("next", "nope")
         #expect(piped.stderr.hasPrefix("feedcli: no feed named nope"), "a pipe gets the line as it is")
     }
 

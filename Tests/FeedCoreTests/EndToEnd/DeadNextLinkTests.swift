@@ -10,7 +10,7 @@ import Testing
 @Suite("A dead next-page link ends the walk", .timeLimit(.minutes(3)))
 struct DeadNextLinkTests {
     @Test(arguments: [404, 410])
-    func theWalkEndsThereAndKeepsWhatItFetched(status: Int) throws {
+    func theWalkEndsThereAndKeepsWhatItFetched(status: Int) async throws {
         let top = Locked(["b", "a"])
         let server = try LoopbackServer { request, connection in
             if request.path == "/feed" {
@@ -21,21 +21,21 @@ struct DeadNextLinkTests {
             }
         }
         let session = StoreSession()
-        try session.add("g", server.baseURL + "/feed", kind: "graph")
-        let first = try session.feedcli("sync", "g", "--jsonl")
+        try await session.add("g", server.baseURL + "/feed", kind: "graph")
+        let first = try await session.feedcli("sync", "g", "--jsonl")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(JSONLines.ids(first.stdout) == ["a", "b"], "the first page is delivered")
         #expect(first.stderr.split(separator: "\n").count == 1)
         #expect(first.stderr.contains("g: warning: the next page") && first.stderr.contains("HTTP \(status)"), "\(first.stderr)")
-        #expect(try session.status("g")?["entries"] as? Int == 2)
-        #expect(try session.status("g")?["last_error"] is NSNull)
+        #expect(try await session.status("g")?["entries"] as? Int == 2)
+        #expect(try await session.status("g")?["last_error"] is NSNull)
 
         top.withLock { $0.insert("c", at: 0) }
-        let second = try session.feedcli("sync", "g", "--jsonl")
+        let second = try await session.feedcli("sync", "g", "--jsonl")
         #expect(second.status == 0 && JSONLines.ids(second.stdout) == ["c"], "new entries keep arriving: \(second.stderr)")
     }
 
-    @Test func aTransientFailureOfANextPageStillFailsTheFeed() throws {
+    @Test func aTransientFailureOfANextPageStillFailsTheFeed() async throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/feed" {
                 connection.respond(200, text: #"{"data":[{"id":"a"}],"paging":{"next":"/later"}}"#)
@@ -44,9 +44,9 @@ struct DeadNextLinkTests {
             }
         }
         let session = StoreSession()
-        try session.add("g", server.baseURL + "/feed", kind: "graph")
-        let run = try session.feedcli("sync", "g", "--retries", "0")
+        try await session.add("g", server.baseURL + "/feed", kind: "graph")
+        let run = try await session.feedcli("sync", "g", "--retries", "0")
         #expect(run.status == 75, "\(run.stderr)")
-        #expect(try session.status("g")?["entries"] as? Int == 0, "a failed walk stores nothing and retries next run")
+        #expect(try await session.status("g")?["entries"] as? Int == 0, "a failed walk stores nothing and retries next run")
     }
 }

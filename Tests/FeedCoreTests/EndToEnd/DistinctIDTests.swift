@@ -77,25 +77,25 @@ struct DistinctIDTests {
     }
 
     /// The issue's page: five ids that all read U+FFFD, and a title with a lone surrogate.
-    @Test func fiveSuchIdsAreFiveEntriesThatReadAndShowFindByTheirIDs() throws {
+    @Test func fiveSuchIdsAreFiveEntriesThatReadAndShowFindByTheirIDs() async throws {
         var body = Array(#"[{"id":"\ud800","title":"a\udc00b"},{"id":"\ud801"},{"id":"\udc00"},{"id":""#.utf8)
         body += [0xFF] + Array(#""},{"id":""#.utf8) + [0xFE] + Array(#""},{"id":"\ufffd"}]"#.utf8)
         let page = body
         let server = try LoopbackServer { _, connection in connection.respond(200, body: page) }
         let session = StoreSession()
-        try session.add("f", server.baseURL + "/page", kind: "linked")
-        let run = try session.feedcli("sync", "f", "--jsonl")
+        try await session.add("f", server.baseURL + "/page", kind: "linked")
+        let run = try await session.feedcli("sync", "f", "--jsonl")
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
         let found = ids(run.stdout)
         #expect(Set(found) == [#"\ud800"#, #"\ud801"#, #"\udc00"#, #"\xff"#, #"\xfe"#, "\u{FFFD}"], "\(found)")
         #expect(found.count == 6)
         #expect(titles(run.stdout)[#"\ud800"#] == "a\u{FFFD}b", "titles read U+FFFD")
 
-        #expect(try session.feedcli("sync", "f", "--jsonl").stdout.isEmpty, "the same ids next time: nothing new")
-        let shown = try session.feedcli("show", #"\ud801"#, "--feed", "f", "--json")
+        #expect(try await session.feedcli("sync", "f", "--jsonl").stdout.isEmpty, "the same ids next time: nothing new")
+        let shown = try await session.feedcli("show", #"\ud801"#, "--feed", "f", "--json")
         #expect(shown.status == 0, "\(shown.stderr)")
-        #expect(try session.feedcli("read", #"\xfe"#, "--feed", "f").status == 0)
-        let unread = ids(try session.feedcli("list", "f", "--unread", "--jsonl").stdout)
+        #expect(try await session.feedcli("read", #"\xfe"#, "--feed", "f").status == 0)
+        let unread = await ids(try session.feedcli("list", "f", "--unread", "--jsonl").stdout)
         #expect(unread.count == 5 && !unread.contains(#"\xfe"#), "\(unread)")
     }
 }

@@ -18,21 +18,21 @@ struct ExportTests {
      {"id":"3","body":"An entry without a title, whose text stands in for it"}]
     """#
 
-    func session(feeds: [String: String]) throws -> (StoreSession, [LoopbackServer]) {
+    func session(feeds: [String: String]) async throws -> (StoreSession, [LoopbackServer]) {
         let session = StoreSession()
         var servers: [LoopbackServer] = []
         for (name, body) in feeds.sorted(by: { $0.key < $1.key }) {
             let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
-            try session.add(name, server.baseURL + "/items", kind: "linked")
-            #expect(try session.feedcli("sync", name).status == 0)
+            try await session.add(name, server.baseURL + "/items", kind: "linked")
+            #expect(try await session.feedcli("sync", name).status == 0)
             servers.append(server)
         }
         return (session, servers)
     }
 
-    @Test func atomParsesAndCarriesEveryEntry() throws {
-        let (session, _) = try session(feeds: ["h": Self.hostileItems])
-        let check = try Feedcli.shell(#"""
+    @Test func atomParsesAndCarriesEveryEntry() async throws {
+        let (session, _) = try await session(feeds: ["h": Self.hostileItems])
+        let check = try await Feedcli.shell(#"""
             "$FEEDCLI" export h --format atom --state "$S" | python3 -c '
             import sys, json, xml.etree.ElementTree as ET
             ns = {"a": "http://www.w3.org/2005/Atom"}
@@ -61,11 +61,11 @@ struct ExportTests {
         #expect((entries[2]["title"] as? String)?.hasPrefix("An entry without a title") == true, "a title is required: the text stands in")
     }
 
-    @Test func jsonFeedHasTheSpecsRequiredFields() throws {
-        let (session, _) = try session(feeds: ["h": Self.hostileItems, "k": Self.hostileItems])
-        let run = try session.feedcli("export", "--format", "jsonfeed")
+    @Test func jsonFeedHasTheSpecsRequiredFields() async throws {
+        let (session, _) = try await session(feeds: ["h": Self.hostileItems, "k": Self.hostileItems])
+        let run = try await session.feedcli("export", "--format", "jsonfeed")
         #expect(run.status == 0, "\(run.stderr)")
-        let check = try Feedcli.shell(#"""
+        let check = try await Feedcli.shell(#"""
             "$FEEDCLI" export --format jsonfeed --state "$S" | python3 -c '
             import sys, json
             feed = json.load(sys.stdin)
@@ -78,7 +78,7 @@ struct ExportTests {
             """#, environment: ["S": session.state])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains(#""k/3""#) && check.stdout.contains(#""h/1""#), "FEED/ID across feeds: \(check.stdout)")
-        let one = try #require(try session.feedcli("export", "h", "--format", "jsonfeed").json as? [String: Any])
+        let one = try #require(try await session.feedcli("export", "h", "--format", "jsonfeed").json as? [String: Any])
         let items = try #require(one["items"] as? [[String: Any]])
         #expect(items.map { $0["id"] as? String } == ["3", "2", "1"], "one feed: the entries' own ids, newest first")
         let oldest = Array(items.reversed())
@@ -88,37 +88,37 @@ struct ExportTests {
         #expect(oldest[0]["date_published"] as? String == "2026-11-01T10:00:00Z")
     }
 
-    @Test func limitUnreadAndNothingChanged() throws {
-        let (session, _) = try session(feeds: ["h": Self.hostileItems])
-        #expect(try session.feedcli("read", "1", "--feed", "h").status == 0)
+    @Test func limitUnreadAndNothingChanged() async throws {
+        let (session, _) = try await session(feeds: ["h": Self.hostileItems])
+        #expect(try await session.feedcli("read", "1", "--feed", "h").status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: session.state))
-        let unread = try #require(try session.feedcli("export", "h", "--format", "jsonfeed", "--unread").json as? [String: Any])
+        let unread = try #require(try await session.feedcli("export", "h", "--format", "jsonfeed", "--unread").json as? [String: Any])
         #expect((unread["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3", "2"])
-        let newest = try #require(try session.feedcli("export", "h", "--format", "jsonfeed", "--limit", "1").json as? [String: Any])
+        let newest = try #require(try await session.feedcli("export", "h", "--format", "jsonfeed", "--limit", "1").json as? [String: Any])
         #expect((newest["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3"], "the newest by publication")
         #expect(try Data(contentsOf: URL(fileURLWithPath: session.state)) == before, "export changes nothing in the store")
-        #expect(try session.feedcli("status", "h", "--json").status == 0)
-        #expect(try session.feedcli("export", "nosuch", "--format", "atom").status == 66)
-        #expect(try session.feedcli("export", "h").status == 64, "--format is required")
+        #expect(try await session.feedcli("status", "h", "--json").status == 0)
+        #expect(try await session.feedcli("export", "nosuch", "--format", "atom").status == 66)
+        #expect(try await session.feedcli("export", "h").status == 64, "--format is required")
     }
 
     /// What the W3C Feed Validation Service checks and readers trip on (issue 26, item 7): every
     /// Atom entry has content or an alternate link; no blank title; text typed as the server sent
     /// it (a `body` holding `<p>` is text); links absolute and http(s) only; CR kept as `&#13;`;
     /// the all-feeds id unchanged when a feed is added; `--self` for `rel="self"` and `feed_url`.
-    @Test func theDocumentValidatesAsTheW3CValidatorChecks() throws {
+    @Test func theDocumentValidatesAsTheW3CValidatorChecks() async throws {
         let items = #"""
         [{"id":"4","body":"a <p> in plain text","html_url":"javascript:alert(1)","created_at":"2026-10-04T10:00:00Z"},
          {"id":"5","title":"   ","body":"","html_url":"/relative/5","created_at":"2026-10-05T10:00:00Z"},
          {"id":"6","title":"no text, no link","created_at":"2026-10-06T10:00:00Z"},
          {"id":"7","title":"line\r\nbreak","body":"x","created_at":"2026-10-07T10:00:00Z"}]
         """#
-        let (session, servers) = try session(feeds: ["w": items])
-        let atom = try session.feedcli("export", "--format", "atom", "--self", "https://me.example/all.xml")
+        let (session, servers) = try await session(feeds: ["w": items])
+        let atom = try await session.feedcli("export", "--format", "atom", "--self", "https://me.example/all.xml")
         #expect(atom.status == 0, "\(atom.stderr)")
         #expect(atom.stdout.contains(#"<link rel="self" type="application/atom+xml" href="https://me.example/all.xml"/>"#))
         #expect(atom.stdout.contains("<title>line&#13;\nbreak</title>"), "CR as a reference")
-        let check = try Feedcli.shell(#"""
+        let check = try await Feedcli.shell(#"""
             "$FEEDCLI" export --format atom --state "$S" | python3 -c '
             import sys, json, xml.etree.ElementTree as ET
             ns = {"a": "http://www.w3.org/2005/Atom"}
@@ -147,21 +147,21 @@ struct ExportTests {
         #expect(id == "tag:feedcli,2026:all")
 
         let other = try LoopbackServer { _, connection in connection.respond(200, text: "[]") }
-        try session.add("later", other.baseURL + "/x", kind: "linked")
-        let again = try Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | grep -m1 "<id>""#, environment: ["S": session.state])
+        try await session.add("later", other.baseURL + "/x", kind: "linked")
+        let again = try await Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | grep -m1 "<id>""#, environment: ["S": session.state])
         #expect(again.stdout == "<id>\(id ?? "")</id>\n", "the all-feeds id does not change when a feed is added")
-        let json = try #require(try session.feedcli("export", "--format", "jsonfeed", "--self", "https://me.example/all.json").json as? [String: Any])
+        let json = try #require(try await session.feedcli("export", "--format", "jsonfeed", "--self", "https://me.example/all.json").json as? [String: Any])
         #expect(json["feed_url"] as? String == "https://me.example/all.json")
         let four_ = (json["items"] as? [[String: Any]])?.first { $0["id"] as? String == "w/4" }
         #expect(four_?["content_text"] as? String == "a <p> in plain text" && four_?["url"] == nil)
-        #expect(try session.feedcli("export", "--format", "atom", "--self", "javascript:x").status == 64)
+        #expect(try await session.feedcli("export", "--format", "atom", "--self", "javascript:x").status == 64)
     }
 
-    @Test func aReaderThatLeavesEndsTheExportQuietly() throws {
+    @Test func aReaderThatLeavesEndsTheExportQuietly() async throws {
         let items = "[" + (1...3000).map { #"{"id":"\#($0)","title":"entry \#($0)","body":"\#(String(repeating: "x", count: 200))"}"# }
             .joined(separator: ",") + "]"
-        let (session, _) = try session(feeds: ["big": items])
-        let run = try Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | head -c 100 >/dev/null; echo "${PIPESTATUS[0]}""#,
+        let (session, _) = try await session(feeds: ["big": items])
+        let run = try await Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | head -c 100 >/dev/null; echo "${PIPESTATUS[0]}""#,
                                     environment: ["S": session.state])
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(run.stderr)")
     }

@@ -46,13 +46,13 @@ struct ExpressionFeedTests {
                           "--text", ".teaser", "--url", ".link", "--published", ".date",
                           "--cursor", ".next_cursor", "--cursor-param", "after"]
 
-    @Test func aCustomMappingSyncsCompletelyIncrementallyAndSilently() throws {
+    @Test func aCustomMappingSyncsCompletelyIncrementallyAndSilently() async throws {
         let api = try ProductAPI(count: 5)
         let session = StoreSession()
-        let add = try session.run(["feeds", "add", "news", api.url] + Self.mapping)
+        let add = try await session.run(["feeds", "add", "news", api.url] + Self.mapping)
         #expect(add.status == 0, "\(add.stderr)")
 
-        let first = try session.feedcli("sync", "news", "--jsonl")
+        let first = try await session.feedcli("sync", "news", "--jsonl")
         #expect(first.status == 0, "\(first.stderr)")
         let entries = JSONLines.objects(first.stdout)
         #expect(entries.compactMap { $0["id"] as? String } == (1...5).map { "12345678901234567890123456789\($0)" },
@@ -66,19 +66,19 @@ struct ExpressionFeedTests {
                 "source is the item as sent, its number's digits intact")
         #expect(api.server.requests.map(\.path) == ["/api/news?lang=en", "/api/news?lang=en&after=2", "/api/news?lang=en&after=4"])
 
-        let second = try session.feedcli("sync", "news")
+        let second = try await session.feedcli("sync", "news")
         #expect(second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "nothing new: silent")
 
         api.publish(6)
         api.publish(7)
-        let third = try session.feedcli("sync", "news", "--jsonl")
+        let third = try await session.feedcli("sync", "news", "--jsonl")
         #expect(JSONLines.ids(third.stdout) == ["123456789012345678901234567896", "123456789012345678901234567897"])
-        #expect(try session.status("news")?["entries"] as? Int == 7)
+        #expect(try await session.status("news")?["entries"] as? Int == 7)
     }
 
     /// The other ways to the next page: a (relative) next URL, page numbers, a `Link` header.
     @Test(arguments: ["next-url", "page-param", "link"])
-    func pagingWalksEveryPage(mode: String) throws {
+    func pagingWalksEveryPage(mode: String) async throws {
         let server = try LoopbackServer { request, connection in
             let page = URLQuery.value(of: "p", in: request.path).flatMap { Int($0) } ?? (request.path.contains("/2") ? 2 : 1)
             let items = page <= 3 ? #"[{"id":"\#(page)a"},{"id":"\#(page)b"}]"# : "[]"
@@ -94,32 +94,32 @@ struct ExpressionFeedTests {
         }
         let session = StoreSession()
         let paging = mode == "next-url" ? ["--next-url", ".next"] : mode == "page-param" ? ["--page-param", "p"] : []
-        let add = try session.run(["feeds", "add", "f", server.baseURL + "/list", "--kind", "json", "--items", ".results[]"] + paging)
+        let add = try await session.run(["feeds", "add", "f", server.baseURL + "/list", "--kind", "json", "--items", ".results[]"] + paging)
         #expect(add.status == 0, "\(add.stderr)")
-        let sync = try session.feedcli("sync", "f", "--jsonl")
+        let sync = try await session.feedcli("sync", "f", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(JSONLines.ids(sync.stdout) == ["3b", "3a", "2b", "2a", "1b", "1a"], "\(mode)")
         // Page numbers end at the first page with no items; the others where no next page is named.
         #expect(server.requests.count == (mode == "page-param" ? 4 : 3))
     }
 
-    @Test func aFilterKeepsOutItemsOfAJSONFeedAndOfAGraphFeed() throws {
+    @Test func aFilterKeepsOutItemsOfAJSONFeedAndOfAGraphFeed() async throws {
         let api = try ProductAPI(count: 4)
         let graph = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"data":[{"id":"g2","message":"keep this"},{"id":"g1","message":"drop this"}],"paging":{}}"#)
         }
         let session = StoreSession()
-        #expect(try session.run(["feeds", "add", "news", api.url, "--filter", ".score >= 100"] + Self.mapping).status == 0)
-        #expect(try session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("keep")"#]).status == 0)
-        let sync = try session.feedcli("sync", "news", "g", "--jsonl")
+        #expect(try await session.run(["feeds", "add", "news", api.url, "--filter", ".score >= 100"] + Self.mapping).status == 0)
+        #expect(try await session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("keep")"#]).status == 0)
+        let sync = try await session.feedcli("sync", "news", "g", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(Set(JSONLines.ids(sync.stdout)) == ["123456789012345678901234567892", "123456789012345678901234567893",
                                                      "123456789012345678901234567894", "g2"])
-        #expect(try session.status("g")?["entries"] as? Int == 1, "a filtered item is not stored")
+        #expect(try await session.status("g")?["entries"] as? Int == 1, "a filtered item is not stored")
 
         // `feeds set` changes the filter in place; '' removes it.
-        #expect(try session.feedcli("feeds", "set", "g", "--filter", "").status == 0)
-        let feeds = try #require(try session.feedcli("feeds", "list", "--json").json as? [[String: Any]])
+        #expect(try await session.feedcli("feeds", "set", "g", "--filter", "").status == 0)
+        let feeds = try #require(try await session.feedcli("feeds", "list", "--json").json as? [[String: Any]])
         #expect(feeds.first { $0["name"] as? String == "g" }?["expressions"] is NSNull)
         let mapped = try #require(feeds.first { $0["name"] as? String == "news" }?["expressions"] as? [String: Any])
         #expect(mapped["items"] as? String == ".feed.contentItems[].properties" && mapped["cursor_param"] as? String == "after"
@@ -129,57 +129,57 @@ struct ExpressionFeedTests {
     /// A killfile set afterwards (issue 26): `feeds set --filter` applies to the stored unread
     /// entries too, marking read those it drops and saying how many; read ones stay as they are,
     /// and a filter that fails on a stored entry changes nothing (65).
-    @Test func aFilterSetLaterMarksTheStoredUnreadEntriesItDropsRead() throws {
+    @Test func aFilterSetLaterMarksTheStoredUnreadEntriesItDropsRead() async throws {
         let graph = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"data":[{"id":"4","message":"keep d"},{"id":"3","message":"spam c"},"#
                                + #"{"id":"2","message":"spam b"},{"id":"1","message":"keep a","n":1}],"paging":{}}"#)
         }
         let session = StoreSession()
-        try session.add("g", graph.baseURL + "/g", kind: "graph")
-        #expect(try session.feedcli("sync", "g").status == 0)
-        #expect(try session.feedcli("read", "2", "--feed", "g").status == 0)
-        let set = try session.feedcli("feeds", "set", "g", "--filter", #".message | test("spam") | not"#)
+        try await session.add("g", graph.baseURL + "/g", kind: "graph")
+        #expect(try await session.feedcli("sync", "g").status == 0)
+        #expect(try await session.feedcli("read", "2", "--feed", "g").status == 0)
+        let set = try await session.feedcli("feeds", "set", "g", "--filter", #".message | test("spam") | not"#)
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stderr == "feedcli: g: the filter drops 1 of 3 stored unread entries; marked read\n")
-        #expect(JSONLines.ids(try session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
-        #expect(try session.status("g")?["entries"] as? Int == 4, "nothing is deleted")
+        #expect(JSONLines.ids(try await session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
+        #expect(try await session.status("g")?["entries"] as? Int == 4, "nothing is deleted")
 
-        let failing = try session.feedcli("feeds", "set", "g", "--filter", #".n | ascii_downcase"#)
+        let failing = try await session.feedcli("feeds", "set", "g", "--filter", #".n | ascii_downcase"#)
         #expect(failing.status == 65 && failing.stderr.contains("--filter") && failing.stderr.contains("stored entry"), "\(failing.stderr)")
-        #expect((try session.status("g")?["expressions"] as? [String: Any])?["filter"] as? String == #".message | test("spam") | not"#,
+        #expect((try await session.status("g")?["expressions"] as? [String: Any])?["filter"] as? String == #".message | test("spam") | not"#,
                 "a filter that fails on a stored entry is not set")
-        #expect(JSONLines.ids(try session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
+        #expect(JSONLines.ids(try await session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
     }
 
     /// A filter that drops everything is not silent (issue 26): `status --json` counts what the
     /// last sync filtered out, and `status` marks a feed whose last sync's filter kept out every
     /// item, for paged and indexed feeds alike; items skipped for want of an id are marked too.
-    @Test func statusMarksAFilterThatKeptOutEverything() throws {
+    @Test func statusMarksAFilterThatKeptOutEverything() async throws {
         let graph = try LoopbackServer { request, connection in
             if request.path == "/noid" { return connection.respond(200, text: #"{"data":[{"message":"no id"},{"id":"k"}],"paging":{}}"#) }
             connection.respond(200, text: #"{"data":[{"id":"2","message":"spam b"},{"id":"1","message":"spam a"}],"paging":{}}"#)
         }
         let posts = try PostsServer(available: 3)
         let session = StoreSession()
-        #expect(try session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("spam") | not"#]).status == 0)
-        #expect(try session.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--filter", ".id > 2"]).status == 0)
-        try session.add("n", graph.baseURL + "/noid", kind: "graph")
-        #expect(try session.feedcli("sync").status == 0)
-        #expect(try session.status("g")?["last_filtered"] as? Int == 2)
-        #expect(try session.status("p")?["last_filtered"] as? Int == 2, "posts 1 and 2 kept out, 3 let through")
-        let lines = try session.feedcli("status").stdout.split(separator: "\n")
+        #expect(try await session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("spam") | not"#]).status == 0)
+        #expect(try await session.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--filter", ".id > 2"]).status == 0)
+        try await session.add("n", graph.baseURL + "/noid", kind: "graph")
+        #expect(try await session.feedcli("sync").status == 0)
+        #expect(try await session.status("g")?["last_filtered"] as? Int == 2)
+        #expect(try await session.status("p")?["last_filtered"] as? Int == 2, "posts 1 and 2 kept out, 3 let through")
+        let lines = try await session.feedcli("status").stdout.split(separator: "\n")
         let line = { (name: String) in lines.first { $0.hasPrefix(name + " ") }.map(String.init) ?? "" }
         #expect(line("g").hasSuffix("~ the filter kept out all 2 items of the last sync"), "\(lines)")
         #expect(!line("p").contains("~"), "a filter that let something through is no news: \(line("p"))")
         #expect(line("n").hasSuffix("~ 1 item skipped: no usable id"), "\(lines)")
-        #expect(try session.feedcli("feeds", "set", "g", "--filter", "").status == 0)
-        #expect(try session.feedcli("sync", "g").status == 0)
-        #expect(try session.status("g")?["last_filtered"] as? Int == 0)
-        let after = try session.feedcli("status", "g").stdout
+        #expect(try await session.feedcli("feeds", "set", "g", "--filter", "").status == 0)
+        #expect(try await session.feedcli("sync", "g").status == 0)
+        #expect(try await session.status("g")?["last_filtered"] as? Int == 0)
+        let after = try await session.feedcli("status", "g").stdout
         #expect(!after.contains("~"), "\(after)")
     }
 
-    @Test func badExpressionsAreUsageErrorsAndRegisterNothing() throws {
+    @Test func badExpressionsAreUsageErrorsAndRegisterNothing() async throws {
         let session = StoreSession()
         let cases: [[String]] = [
             ["--kind", "json", "--items", ".feed["],
@@ -189,18 +189,18 @@ struct ExpressionFeedTests {
             ["--kind", "graph", "--filter", "select("],
         ]
         for options in cases {
-            let add = try session.run(["feeds", "add", "x", "http://127.0.0.1:9/"] + options)
+            let add = try await session.run(["feeds", "add", "x", "http://127.0.0.1:9/"] + options)
             #expect(add.status == 64, "\(options): \(add.stderr)")
             #expect(!add.stderr.isEmpty)
         }
-        let compile = try session.run(["feeds", "add", "x", "http://127.0.0.1:9/", "--kind", "json", "--items", ".feed["])
+        let compile = try await session.run(["feeds", "add", "x", "http://127.0.0.1:9/", "--kind", "json", "--items", ".feed["])
         #expect(compile.stderr.contains("--items") && compile.stderr.contains("syntax error"), "jq's own message: \(compile.stderr)")
-        #expect(try session.status("x") == nil, "nothing registered")
+        #expect(try await session.status("x") == nil, "nothing registered")
 
-        try session.add("g", "http://127.0.0.1:9/", kind: "graph")
-        #expect(try session.feedcli("feeds", "set", "g", "--filter", ".a").status == 0)
-        #expect(try session.feedcli("feeds", "set", "g", "--filter", ".a[").status == 64)
-        let expressions = try #require(try session.status("g")?["expressions"] as? [String: Any])
+        try await session.add("g", "http://127.0.0.1:9/", kind: "graph")
+        #expect(try await session.feedcli("feeds", "set", "g", "--filter", ".a").status == 0)
+        #expect(try await session.feedcli("feeds", "set", "g", "--filter", ".a[").status == 64)
+        let expressions = try #require(try await session.status("g")?["expressions"] as? [String: Any])
         #expect(expressions["filter"] as? String == ".a", "a failed set changes nothing")
     }
 
@@ -211,15 +211,15 @@ struct ExpressionFeedTests {
         (["--cursor", "{a: 1}"], "--cursor"),
         (["--filter", "error(\"no\")"], "--filter"),
     ])
-    func pageExpressionsThatFailOrGiveWrongTypesFailTheFeedWith65AndCommitNothing(options: [String], option: String) throws {
+    func pageExpressionsThatFailOrGiveWrongTypesFailTheFeedWith65AndCommitNothing(options: [String], option: String) async throws {
         let api = try ProductAPI(count: 3)
         let session = StoreSession()
-        #expect(try session.run(Self.adding(api, with: options)).status == 0)
-        let sync = try session.feedcli("sync", "news")
+        #expect(try await session.run(Self.adding(api, with: options)).status == 0)
+        let sync = try await session.feedcli("sync", "news")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(sync.stdout.isEmpty)
         #expect(sync.stderr.contains(option) && sync.stderr.contains(api.url), "names the option and the page: \(sync.stderr)")
-        #expect(try session.status("news")?["entries"] as? Int == 0, "nothing of that page committed")
+        #expect(try await session.status("news")?["entries"] as? Int == 0, "nothing of that page committed")
     }
 
     /// An item whose field cannot be made (an expression gives it the wrong type) is a skipped
@@ -229,27 +229,27 @@ struct ExpressionFeedTests {
         (["--items", ".feed.contentItems[].properties.headline"], "--items gave a string, not an object"),
         (["--title", ".headline | {x: .}"], "--title gave an object, not a string"),
     ])
-    func anItemWhoseFieldCannotBeMadeIsSkippedNamed(options: [String], why: String) throws {
+    func anItemWhoseFieldCannotBeMadeIsSkippedNamed(options: [String], why: String) async throws {
         let api = try ProductAPI(count: 2)
         let session = StoreSession()
-        #expect(try session.run(Self.adding(api, with: options)).status == 0)
-        let sync = try session.feedcli("sync", "news", "--max-pages", "1")
+        #expect(try await session.run(Self.adding(api, with: options)).status == 0)
+        let sync = try await session.feedcli("sync", "news", "--max-pages", "1")
         #expect(sync.status == 0, "\(sync.stderr)")
         let lines = sync.stderr.split(separator: "\n").map(String.init)
         #expect(lines == ["feedcli: news: warning: skipped item 1 of \(api.url): \(why)",
                           "feedcli: news: warning: skipped item 2 of \(api.url): \(why)"], "\(sync.stderr)")
-        #expect(try session.status("news")?["last_skipped"] as? Int == 2)
+        #expect(try await session.status("news")?["last_skipped"] as? Int == 2)
     }
 
     /// One item of a wrong type among good ones skips that item only.
-    @Test func oneBadItemSkipsThatItemNotThePage() throws {
+    @Test func oneBadItemSkipsThatItemNotThePage() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"posts":[{"id":1,"t":"one"},{"id":2,"t":{}},{"id":3,"t":"three"}]}"#)
         }
         let session = StoreSession()
-        #expect(try session.run(["feeds", "add", "p", server.baseURL + "/p", "--kind", "json", "--items", ".posts[]",
+        #expect(try await session.run(["feeds", "add", "p", server.baseURL + "/p", "--kind", "json", "--items", ".posts[]",
                                  "--title", ".t"]).status == 0)
-        let sync = try session.feedcli("sync", "p", "--jsonl")
+        let sync = try await session.feedcli("sync", "p", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(JSONLines.ids(sync.stdout) == ["3", "1"])
         #expect(sync.stderr.contains("skipped item 2 of \(server.baseURL)/p: --title gave an object, not a string"), "\(sync.stderr)")
@@ -272,11 +272,11 @@ struct ExpressionFeedTests {
     /// jq 1.6 cannot be interrupted: a runaway expression is left behind and the run ends at its
     /// `--timeout` (the expression never ends, so a run that ends at all ended at its timeout; the
     /// suite's time limit catches a hang).
-    @Test func aRunawayExpressionCannotHoldARunPastItsTimeout() throws {
+    @Test func aRunawayExpressionCannotHoldARunPastItsTimeout() async throws {
         let api = try ProductAPI(count: 1)
         let session = StoreSession()
-        #expect(try session.run(["feeds", "add", "loop", api.url, "--kind", "json", "--items", "repeat(.) | select(false)"]).status == 0)
-        let sync = try session.feedcli("sync", "loop", "--timeout", "1")
+        #expect(try await session.run(["feeds", "add", "loop", api.url, "--kind", "json", "--items", "repeat(.) | select(false)"]).status == 0)
+        let sync = try await session.feedcli("sync", "loop", "--timeout", "1")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(sync.stderr.contains("--timeout"), "\(sync.stderr)")
     }
@@ -286,20 +286,20 @@ struct ExpressionFeedTests {
     /// jq holds a page whole (about 500 bytes a value for small objects), so a json feed refuses
     /// a page of more than 200,000 values before building anything, with what to do instead;
     /// a page of 1,000,000 tiny items took 830 MB before. Nothing is committed.
-    @Test func aPageOfMoreValuesThanJQShouldHoldIsRefusedBeforeAnythingIsBuilt() throws {
+    @Test func aPageOfMoreValuesThanJQShouldHoldIsRefusedBeforeAnythingIsBuilt() async throws {
         let body = "[" + (1...100_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
         #expect(JSONParser.valueCountBound(of: Data(body.utf8)) == 200_001)
         let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
         let session = StoreSession()
-        try session.add("big", server.baseURL + "/all", kind: "json")
-        let run = try session.feedcli("sync", "big")
+        try await session.add("big", server.baseURL + "/all", kind: "json")
+        let run = try await session.feedcli("sync", "big")
         #expect(run.status == 65)
         #expect(run.stderr.contains("holds more than 200000 JSON values") && run.stderr.contains("use --kind linked"), "\(run.stderr)")
-        #expect(try session.status("big")?["entries"] as? Int == 0)
-        let linked = try session.feedcli("feeds", "add", "all", server.baseURL + "/all", "--kind", "linked")
+        #expect(try await session.status("big")?["entries"] as? Int == 0)
+        let linked = try await session.feedcli("feeds", "add", "all", server.baseURL + "/all", "--kind", "linked")
         #expect(linked.status == 0)
-        #expect(try session.feedcli("sync", "all", "--quiet", "--jsonl").status == 0)
-        #expect(try session.status("all")?["entries"] as? Int == 100_000, "the linked kind reads the same page")
+        #expect(try await session.feedcli("sync", "all", "--quiet", "--jsonl").status == 0)
+        #expect(try await session.status("all")?["entries"] as? Int == 100_000, "the linked kind reads the same page")
     }
 
     /// The bound counts every value a page may hold without parsing it: commas and opening

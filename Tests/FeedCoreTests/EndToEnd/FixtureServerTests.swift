@@ -7,16 +7,16 @@ import Testing
 /// The demo's fixture server (Fixtures/serve.py) with the real corpus: every kind, paged.
 @Suite("Syncing the real fixtures through Fixtures/serve.py", .serialized, .timeLimit(.minutes(3)))
 struct FixtureServerTests {
-    @Test func everyFixtureSyncsCompletelyOnceAndThenAnswers304() throws {
+    @Test func everyFixtureSyncsCompletelyOnceAndThenAnswers304() async throws {
         let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let portFile = folder + "/port"
-        let server = try PythonServer([Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile],
+        let server = try await PythonServer.start([Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile],
                                       portFile: portFile)
         let base = "http://127.0.0.1:\(server.port)"
         let state = folder + "/feedcli.sqlite"
-        func feedcli(_ arguments: [String]) throws -> FeedcliRun {
-            try Feedcli.run(Feedcli.onStore(state, arguments))
+        func feedcli(_ arguments: [String]) async throws -> FeedcliRun {
+            try await Feedcli.run(Feedcli.onStore(state, arguments))
         }
         let feeds: [(String, String, String, Int)] = [
             ("graph", "\(base)/graph", "graph", 12),
@@ -27,9 +27,9 @@ struct FixtureServerTests {
             ("posts", "\(base)/posts", "indexed", 100),
         ]
         for (name, url, kind, _) in feeds {
-            #expect(try feedcli(["feeds", "add", name, url, "--kind", kind, "--replace"]).status == 0)
+            #expect(try await feedcli(["feeds", "add", name, url, "--kind", kind, "--replace"]).status == 0)
         }
-        let first = try feedcli(["sync", "--jsonl"])
+        let first = try await feedcli(["sync", "--jsonl"])
         #expect(first.status == 0, "\(first.stderr)")
         let entries = JSONLines.objects(first.stdout)
         for (name, _, _, count) in feeds {
@@ -43,10 +43,10 @@ struct FixtureServerTests {
         let fireball = entries.filter { $0["feed"] as? String == "fireball" }.compactMap { $0["id"] as? String }
         #expect(fireball == served.reversed())
 
-        let second = try feedcli(["sync"])
+        let second = try await feedcli(["sync"])
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty && second.stderr.isEmpty)
-        let status = try #require(try feedcli(["status", "--json"]).json as? [[String: Any]])
+        let status = try #require(try await feedcli(["status", "--json"]).json as? [[String: Any]])
         #expect(status.filter { $0["kind"] as? String != "indexed" }.allSatisfy { $0["etag"] is String })
     }
 }

@@ -19,22 +19,22 @@ struct JQSandboxTests {
         try LoopbackServer { _, connection in connection.respond(200, text: page) }
     }
 
-    static func add(_ session: StoreSession, _ name: String, _ url: String, _ options: [String]) throws {
-        let run = try session.run(["feeds", "add", name, url, "--kind", "json", "--items", ".posts[]"] + options)
+    static func add(_ session: StoreSession, _ name: String, _ url: String, _ options: [String]) async throws {
+        let run = try await session.run(["feeds", "add", name, url, "--kind", "json", "--items", ".posts[]"] + options)
         if run.status != 0 { throw StoreSession.FeedAddFailed(stderr: run.stderr) }
     }
 
     /// The headline case: a crashing, a runaway and a memory-eating feed beside healthy ones.
-    @Test func aCrashARunawayAndAMemoryHogFailOnlyTheirOwnFeeds() throws {
+    @Test func aCrashARunawayAndAMemoryHogFailOnlyTheirOwnFeeds() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
+        #expect(try await session.feedcli("feeds", "remove", "posts").status == 0)
         let url = server.baseURL + "/p"
-        try Self.add(session, "crash", url, ["--published", ".t|todate"])
-        try Self.add(session, "runaway", url, ["--title", "first(range(1e15)|select(. < 0))"])
-        try Self.add(session, "hog", url, ["--title", "def f: [f, f]; f"])
-        for healthy in ["h1", "h2", "h3"] { try Self.add(session, healthy, url, ["--title", ".title"]) }
-        let sync = try session.feedcli("sync", "--jsonl", "--timeout", "3", "--jq-memory", "100M", "--quiet")
+        try await Self.add(session, "crash", url, ["--published", ".t|todate"])
+        try await Self.add(session, "runaway", url, ["--title", "first(range(1e15)|select(. < 0))"])
+        try await Self.add(session, "hog", url, ["--title", "def f: [f, f]; f"])
+        for healthy in ["h1", "h2", "h3"] { try await Self.add(session, healthy, url, ["--title", ".title"]) }
+        let sync = try await session.feedcli("sync", "--jsonl", "--timeout", "3", "--jq-memory", "100M", "--quiet")
         #expect(sync.status == 65, "the most serious failure, not a signal: \(sync.status) \(sync.stderr)")
         let entries = JSONLines.objects(sync.stdout)
         for healthy in ["h1", "h2", "h3"] {
@@ -47,54 +47,54 @@ struct JQSandboxTests {
         #expect(sync.stderr.contains("hog: bad data: --title (item 1) \(page): it ran out of memory (--jq-memory 100M)"),
                 "\(sync.stderr)")
         for culprit in ["crash", "runaway", "hog"] {
-            #expect(try session.status(culprit)?["last_error_code"] as? Int == 65, "status shows \(culprit)'s failure")
+            #expect(try await session.status(culprit)?["last_error_code"] as? Int == 65, "status shows \(culprit)'s failure")
         }
     }
 
     /// More of what crashed feedcli with jq 1.6 inside it: each now fails its own feed, 65.
     @Test(arguments: [".title|.[nan:]", #"reduce range(1000000) as $i (null; [.]) | "x""#, ".t|strftime(\"%Y\")"])
-    func whatCrashesJQFailsOnlyItsFeed(expression: String) throws {
+    func whatCrashesJQFailsOnlyItsFeed(expression: String) async throws {
         let server = try Self.server()
         let session = StoreSession()
-        try Self.add(session, "bad", server.baseURL + "/p", ["--title", expression])
-        let sync = try session.feedcli("sync", "bad", "--jq-memory", "200M")
+        try await Self.add(session, "bad", server.baseURL + "/p", ["--title", expression])
+        let sync = try await session.feedcli("sync", "bad", "--jq-memory", "200M")
         #expect(sync.status == 65, "a failure of the feed, never a signal: \(sync.status) \(sync.stderr)")
         #expect(sync.stderr.contains("--title (item 1) on \(server.baseURL)/p:"), "\(sync.stderr)")
     }
 
     /// A page of 300 bytes cannot become a million items: items jq builds (values, not paths into
     /// the page) are at most as many as a page may hold values.
-    @Test func itemsBuiltByAnExpressionAreBounded() throws {
+    @Test func itemsBuiltByAnExpressionAreBounded() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        let add = try session.run(["feeds", "add", "many", server.baseURL + "/p", "--kind", "json",
+        let add = try await session.run(["feeds", "add", "many", server.baseURL + "/p", "--kind", "json",
                                    "--items", #"range(900000) as $i | {id: $i, title: "x"}"#])
         #expect(add.status == 0, "\(add.stderr)")
-        let sync = try session.feedcli("sync", "many")
+        let sync = try await session.feedcli("sync", "many")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(sync.stderr.contains("--items on \(server.baseURL)/p: built more than 200000 items"), "\(sync.stderr)")
-        #expect(try session.status("many")?["entries"] as? Int == 0)
+        #expect(try await session.status("many")?["entries"] as? Int == 0)
     }
 
     /// A feed whose expression crashes jq does not stop `next --all` from reading another feed.
-    @Test func nextAcrossFeedsSurvivesACrashingFeed() throws {
+    @Test func nextAcrossFeedsSurvivesACrashingFeed() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
-        try Self.add(session, "crash", server.baseURL + "/p", ["--published", ".t|todate"])
-        try Self.add(session, "fine", server.baseURL + "/p", ["--title", ".title"])
-        let next = try session.feedcli("next", "--all", "--json")
+        #expect(try await session.feedcli("feeds", "remove", "posts").status == 0)
+        try await Self.add(session, "crash", server.baseURL + "/p", ["--published", ".t|todate"])
+        try await Self.add(session, "fine", server.baseURL + "/p", ["--title", ".title"])
+        let next = try await session.feedcli("next", "--all", "--json")
         #expect(next.status < 128, "\(next.stderr)")
         #expect((next.json as? [String: Any])?["feed"] as? String == "fine", "\(next.stdout)\(next.stderr)")
     }
 
     /// `$ENV` and `env` are `{}` in the worker: an expression cannot read a secret, whatever
     /// feedcli's own environment holds.
-    @Test func expressionsSeeNoEnvironment() throws {
+    @Test func expressionsSeeNoEnvironment() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        try Self.add(session, "env", server.baseURL + "/p", ["--title", "$ENV|tostring", "--text", "env|tostring"])
-        let sync = try Feedcli.run(Feedcli.onStore(session.state, ["sync", "env", "--jsonl"]),
+        try await Self.add(session, "env", server.baseURL + "/p", ["--title", "$ENV|tostring", "--text", "env|tostring"])
+        let sync = try await Feedcli.run(Feedcli.onStore(session.state, ["sync", "env", "--jsonl"]),
                                    environment: ["AWS_SECRET_ACCESS_KEY": "hunter2"])
         #expect(sync.status == 0, "\(sync.stderr)")
         let entries = JSONLines.objects(sync.stdout)
@@ -110,12 +110,12 @@ struct JQSandboxTests {
         "include \"x\"; .title", "import \"s\" as $s; .title", "[inputs]", "input", "input_filename",
         ".title + (input|tostring)", "\"\\(input)\"", "modulemeta", ".[input:]",
     ])
-    func expressionsThatReadInputOrFilesAreRefusedWhenGiven(expression: String) throws {
+    func expressionsThatReadInputOrFilesAreRefusedWhenGiven(expression: String) async throws {
         let session = StoreSession()
-        let add = try session.run(["feeds", "add", "x", "http://127.0.0.1:9/p", "--kind", "json", "--title", expression])
+        let add = try await session.run(["feeds", "add", "x", "http://127.0.0.1:9/p", "--kind", "json", "--title", expression])
         #expect(add.status == 64, "\(add.stderr)")
         #expect(add.stderr.contains("reads input or files"), "\(add.stderr)")
-        #expect(try session.feedcli("status", "x").status == 66, "nothing registered")
+        #expect(try await session.feedcli("status", "x").status == 66, "nothing registered")
     }
 
     @Test(arguments: [".input", "$input", "{input: .title}|.input", "\"input\"", ".title # input", "inputsx"])
@@ -124,11 +124,11 @@ struct JQSandboxTests {
     }
 
     /// jq's `stderr` and `debug` write nowhere a person sees.
-    @Test func jqsOwnStderrAndDebugOutputNeverReachTheTerminal() throws {
+    @Test func jqsOwnStderrAndDebugOutputNeverReachTheTerminal() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        try Self.add(session, "noisy", server.baseURL + "/p", ["--title", ".title|stderr|debug|\"\\u001b[2J\"+."])
-        let sync = try session.feedcli("sync", "noisy")
+        try await Self.add(session, "noisy", server.baseURL + "/p", ["--title", ".title|stderr|debug|\"\\u001b[2J\"+."])
+        let sync = try await session.feedcli("sync", "noisy")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(sync.stderr.isEmpty, "\(sync.stderr)")
         #expect(!sync.stdout.contains("\u{1B}"), "the title's escape is shown escaped")
@@ -136,13 +136,13 @@ struct JQSandboxTests {
 
     /// jq 1.6 rounds numbers past 2^53: two ids built by `tostring` can become one. The second
     /// item is then a skipped item naming the first, never merged in silence.
-    @Test func twoItemsGivenOneIdAreNotMerged() throws {
+    @Test func twoItemsGivenOneIdAreNotMerged() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"posts":[{"id":12345678901234567891},{"id":12345678901234567892},{"id":12345678901234567891}]}"#)
         }
         let session = StoreSession()
-        try Self.add(session, "ids", server.baseURL + "/p", ["--id", ".id|tostring"])
-        let sync = try session.feedcli("sync", "ids", "--jsonl")
+        try await Self.add(session, "ids", server.baseURL + "/p", ["--id", ".id|tostring"])
+        let sync = try await session.feedcli("sync", "ids", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(JSONLines.ids(sync.stdout) == ["12345678901234567000"])
         let warnings = sync.stderr.split(separator: "\n")
@@ -152,19 +152,19 @@ struct JQSandboxTests {
 
     /// A lone surrogate escape anywhere in a page: jq reads it as U+FFFD, the store keeps the
     /// exact text, and JSON output writes `\ufffd`, so Debian's jq 1.6 reads every line.
-    @Test func aPageWithALoneSurrogateIsReadAndItsOutputIsReadableByJQ() throws {
+    @Test func aPageWithALoneSurrogateIsReadAndItsOutputIsReadableByJQ() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"posts":[{"id":1,"title":"\ud83d x"},{"id":2,"title":"ok \ud83d\ude00"}]}"#)
         }
         let session = StoreSession()
-        try Self.add(session, "s", server.baseURL + "/p", ["--title", ".title"])
-        let sync = try session.feedcli("sync", "s", "--jsonl")
+        try await Self.add(session, "s", server.baseURL + "/p", ["--title", ".title"])
+        let sync = try await session.feedcli("sync", "s", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(sync.stdout.contains(#""source":{"id":1,"title":"\ufffd x"}"#), "\(sync.stdout)")
         #expect(sync.stdout.contains("\"title\":\"ok \u{1F600}\"}"), "a pair is one character: \(sync.stdout)")
         let stored = try FeedStore.open(at: session.state).entries(id: "1", feed: "s").first?.source.text
         #expect(stored == #"{"id":1,"title":"\ud83d x"}"#, "the store keeps the exact text")
-        let jq = try Feedcli.shell("\"$FEEDCLI\" list s --json --state '\(session.state)' | jq -c '.[].title'")
+        let jq = try await Feedcli.shell("\"$FEEDCLI\" list s --json --state '\(session.state)' | jq -c '.[].title'")
         #expect(jq.status == 0, "\(jq.stderr)")
         #expect(jq.stdout == "\"ok 😀\"\n\"\u{FFFD} x\"\n", "\(jq.stdout)")
     }
@@ -180,7 +180,7 @@ struct JQSandboxTests {
     /// A hostile OPML file: a token variable it names is not taken, an expression that reads
     /// files is refused with its reason, a masked password is refused, and the rest imports in
     /// one transaction.
-    @Test func aHostileOPMLFileDecidesNoSecret() throws {
+    @Test func aHostileOPMLFileDecidesNoSecret() async throws {
         let session = StoreSession()
         let file = try Self.fileBeside(session)
         let ns = #"xmlns:feedcli="https://feedcli.example/opml""#
@@ -193,7 +193,7 @@ struct JQSandboxTests {
             <outline text="fine" xmlUrl="https://x.example/c" feedcliKind="linked"/>
             </body></opml>
             """.write(toFile: file, atomically: true, encoding: .utf8)
-        let imported = try session.feedcli("feeds", "import", file)
+        let imported = try await session.feedcli("feeds", "import", file)
         #expect(imported.status == 65, "something was skipped: \(imported.stderr)")
         #expect(imported.stderr.contains("rust sends no token: the file names $AWS_SECRET_ACCESS_KEY"), "\(imported.stderr)")
         #expect(imported.stderr.contains("feeds set rust --token-env AWS_SECRET_ACCESS_KEY"))
@@ -201,38 +201,38 @@ struct JQSandboxTests {
         #expect(imported.stderr.contains("reads input or files"))
         #expect(imported.stderr.contains("skipped masked: its URL's password or key is masked"), "\(imported.stderr)")
         #expect(imported.stderr.contains("imported 2 of 4 feeds from \(file) (0 already there, 2 skipped)"), "\(imported.stderr)")
-        #expect(try session.status("rust")?["token_env"] is NSNull, "no token variable taken from the file")
-        #expect(try session.feedcli("feeds", "set", "rust", "--token-env", "RUST_TOKEN").status == 0)
-        #expect(try session.status("rust")?["token_env"] as? String == "RUST_TOKEN")
+        #expect(try await session.status("rust")?["token_env"] is NSNull, "no token variable taken from the file")
+        #expect(try await session.feedcli("feeds", "set", "rust", "--token-env", "RUST_TOKEN").status == 0)
+        #expect(try await session.status("rust")?["token_env"] as? String == "RUST_TOKEN")
     }
 
     /// Thousands of outlines import in one transaction (39 s before; the suite's time limit
     /// is the only bound: speed is the benchmark's to measure).
-    @Test func fiveThousandOutlinesImportInOneTransaction() throws {
+    @Test func fiveThousandOutlinesImportInOneTransaction() async throws {
         let session = StoreSession()
         let file = try Self.fileBeside(session)
         let outlines = (1...5000).map { #"<outline text="f\#($0)" xmlUrl="https://x.example/\#($0)" feedcliKind="linked"/>"# }
         try (#"<?xml version="1.0"?><opml version="2.0"><body>"# + outlines.joined() + "</body></opml>")
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let imported = try session.feedcli("feeds", "import", file)
+        let imported = try await session.feedcli("feeds", "import", file)
         #expect(imported.status == 0, "\(imported.stderr.suffix(300))")
-        #expect((try session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5000, "the built-in posts, unused, retired")
+        #expect((try await session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5000, "the built-in posts, unused, retired")
     }
 
     /// A credential in a feed URL's query is used for the request and shown masked wherever a
     /// URL is shown: `-v`, `status --json`, `feeds list`, the OPML export.
-    @Test func aCredentialQueryParameterIsShownMaskedEverywhere() throws {
+    @Test func aCredentialQueryParameterIsShownMaskedEverywhere() async throws {
         let seen = Locked<[String]>([])
         let server = try LoopbackServer { request, connection in
             seen.withLock { $0.append(request.path) }
             connection.respond(200, text: #"[{"id":"a"}]"#)
         }
         let session = StoreSession()
-        try session.add("k", server.baseURL + "/l?access_token=SECRET1&api_key=SECRET2&page=1", kind: "linked")
-        let sync = try session.feedcli("sync", "k", "-v")
+        try await session.add("k", server.baseURL + "/l?access_token=SECRET1&api_key=SECRET2&page=1", kind: "linked")
+        let sync = try await session.feedcli("sync", "k", "-v")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(seen.value == ["/l?access_token=SECRET1&api_key=SECRET2&page=1"], "the request uses the real values")
-        let shown = [sync.stderr, try session.feedcli("status", "--json").stdout, try session.feedcli("feeds", "list").stdout,
+        let shown = await [sync.stderr, try session.feedcli("status", "--json").stdout, try session.feedcli("feeds", "list").stdout,
                      try session.feedcli("feeds", "export", "--opml").stdout]
         for text in shown {
             #expect(!text.contains("SECRET"), "\(text)")

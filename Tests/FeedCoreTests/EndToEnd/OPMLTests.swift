@@ -46,32 +46,32 @@ struct OPMLTests {
         #expect { try OPML.feedOutlines(in: text) } throws: { ($0 as? OPMLError)?.reason.contains(reason) == true }
     }
 
-    @Test func aRoundTripKeepsNameKindTokenEveryAndExpressions() throws {
+    @Test func aRoundTripKeepsNameKindTokenEveryAndExpressions() async throws {
         let session = StoreSession()
-        #expect(try session.feedcli("feeds", "remove", "posts").status == 0)
-        #expect(try session.run(["feeds", "add", "g", "http://127.0.0.1:9/g?a=1&b=<2>", "--kind", "graph", "--every", "30m",
+        #expect(try await session.feedcli("feeds", "remove", "posts").status == 0)
+        #expect(try await session.run(["feeds", "add", "g", "http://127.0.0.1:9/g?a=1&b=<2>", "--kind", "graph", "--every", "30m",
                                  "--token-env", "G_TOKEN"]).status == 0)
-        #expect(try session.run(["feeds", "add", "api", "http://127.0.0.1:9/api", "--items", ".results[]", "--id", ".key",
+        #expect(try await session.run(["feeds", "add", "api", "http://127.0.0.1:9/api", "--items", ".results[]", "--id", ".key",
                                  "--title", #".name + " \"quoted\"""#, "--filter", ".score > 1"]).status == 0)
-        #expect(try session.run(["feeds", "add", "off", "http://127.0.0.1:9/off", "--kind", "linked", "--every", "never"]).status == 0)
-        let export = try session.feedcli("feeds", "export", "--opml")
+        #expect(try await session.run(["feeds", "add", "off", "http://127.0.0.1:9/off", "--kind", "linked", "--every", "never"]).status == 0)
+        let export = try await session.feedcli("feeds", "export", "--opml")
         #expect(export.status == 0 && export.stdout.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
-        let parsed = try Feedcli.shell(#"python3 -c 'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.read()); print(r.tag, r.get("version"), len(r.findall(".//outline")))'"#
+        let parsed = try await Feedcli.shell(#"python3 -c 'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.read()); print(r.tag, r.get("version"), len(r.findall(".//outline")))'"#
                                        + " <<'OPML'\n" + export.stdout + "OPML\n")
         #expect(parsed.stdout == "opml 2.0 3\n", "\(parsed.stdout)\(parsed.stderr)")
 
         let file = session.state + ".opml"
         try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         let other = StoreSession()
-        #expect(try other.feedcli("feeds", "remove", "posts").status == 0)
-        let imported = try other.feedcli("feeds", "import", file)
+        #expect(try await other.feedcli("feeds", "remove", "posts").status == 0)
+        let imported = try await other.feedcli("feeds", "import", file)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("feedcli: imported 3 of 3 feeds from \(file)"))
         // A file never decides which secret goes to which host: the token variable is named, not taken.
         #expect(imported.stderr.contains("sends no token: the file names $"), "\(imported.stderr)")
         let keys = ["name", "kind", "url", "every_seconds", "expressions"]
-        let before = try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
-        let after = try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
+        let before = try await session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
+        let after = try await other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
         #expect(before.count == 3 && after.count == 3)
         for (one, two) in zip(before, after) {
             for key in keys {
@@ -79,7 +79,7 @@ struct OPMLTests {
                 #expect(values[0] == values[1], "\(key) of \(one["name"] ?? "")")
             }
         }
-        let again = try other.feedcli("feeds", "import", file)
+        let again = try await other.feedcli("feeds", "import", file)
         #expect(again.status == 0 && again.stderr.contains("imported 0 of 3"), "what is there is skipped: \(again.stderr)")
     }
 
@@ -87,15 +87,15 @@ struct OPMLTests {
     /// feedcli's attributes in its own namespace (a namespace-aware parser reads them), `type="rss"`
     /// only for a JSON Feed; and an export imported into an empty store gives back every feed:
     /// two feeds on one URL with different filters stay two, a name in another script stays.
-    @Test func theExportIsValidElsewhereAndImportsBackWhole() throws {
+    @Test func theExportIsValidElsewhereAndImportsBackWhole() async throws {
         let session = StoreSession()
-        #expect(try session.run(["feeds", "add", "j", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
-        #expect(try session.run(["feeds", "add", "golang", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".a"]).status == 0)
-        #expect(try session.run(["feeds", "add", "golang-b", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".b"]).status == 0)
-        #expect(try session.run(["feeds", "add", "日本語のブログ", "http://127.0.0.1:9/jp", "--kind", "linked"]).status == 0)
-        let export = try session.feedcli("feeds", "export", "--opml")
+        #expect(try await session.run(["feeds", "add", "j", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
+        #expect(try await session.run(["feeds", "add", "golang", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".a"]).status == 0)
+        #expect(try await session.run(["feeds", "add", "golang-b", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".b"]).status == 0)
+        #expect(try await session.run(["feeds", "add", "日本語のブログ", "http://127.0.0.1:9/jp", "--kind", "linked"]).status == 0)
+        let export = try await session.feedcli("feeds", "export", "--opml")
         #expect(export.status == 0)
-        let parsed = try Feedcli.shell(#"""
+        let parsed = try await Feedcli.shell(#"""
             python3 -c '
             import sys, xml.etree.ElementTree as E
             root = E.fromstring(sys.stdin.read())
@@ -108,19 +108,19 @@ struct OPMLTests {
         let file = session.state + ".opml"
         try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         let other = StoreSession()
-        let imported = try other.feedcli("feeds", "import", file)
+        let imported = try await other.feedcli("feeds", "import", file)
         #expect(imported.status == 0 && imported.stderr.contains("imported 4 of 4"), "\(imported.stderr)")
-        let names = (try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let names = await (try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names == ["golang", "golang-b", "j", "日本語のブログ"], "the unused built-in posts retired, every feed back: \(names)")
 
         // A file of feedcli's first 0.2.0 builds (attributes without a namespace) reads as before.
         try #"<opml version="2.0"><body><outline type="rss" text="x" xmlUrl="http://127.0.0.1:9/old" feedcliName="old" feedcliKind="linked"/></body></opml>"#
             .write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try other.feedcli("feeds", "import", file).status == 0)
-        #expect(try other.status("old")?["kind"] as? String == "linked")
+        #expect(try await other.feedcli("feeds", "import", file).status == 0)
+        #expect(try await other.status("old")?["kind"] as? String == "linked")
     }
 
-    @Test func anotherReadersExportIsAskedWhatEachFeedIs() throws {
+    @Test func anotherReadersExportIsAskedWhatEachFeedIs() async throws {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/feed.json":
@@ -139,19 +139,19 @@ struct OPMLTests {
               <outline text="An RSS feed" type="rss" xmlUrl="\(server.baseURL)/rss.xml"/>
             </body></opml>
             """.write(toFile: file, atomically: true, encoding: .utf8)
-        let run = try session.feedcli("feeds", "import", file)
+        let run = try await session.feedcli("feeds", "import", file)
         #expect(run.status == 65, "an RSS feed is not one feedcli reads: \(run.stderr)")
         #expect(run.stderr.contains("feedcli: added My-JSON-feed: jsonfeed 'T', 1 entry on the first page"), "\(run.stderr)")
         #expect(run.stderr.contains("skipped An-RSS-feed: bad data: RSS/Atom: feedcli reads JSON feeds"), "\(run.stderr)")
         #expect(!server.requests.contains { $0.path == "/rss.xml/1" }, "the one request told it (no URL/1)")
         #expect(run.stderr.contains("imported 1 of 2 feeds"))
-        #expect(try session.status("My-JSON-feed")?["kind"] as? String == "jsonfeed")
+        #expect(try await session.status("My-JSON-feed")?["kind"] as? String == "jsonfeed")
     }
 
     /// newsboat writes `title=""` and no `text` (issue 26, item 3): the name comes from the next
     /// attribute that makes one, else the URL's host and path; white space around a URL is
     /// trimmed; a file read through a pipe (`<(cat f.opml)`) imports as a file does.
-    @Test func newsboatsExportImportsThroughAPipe() throws {
+    @Test func newsboatsExportImportsThroughAPipe() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
         }
@@ -164,18 +164,18 @@ struct OPMLTests {
             <outline type="rss" xmlUrl="\(server.baseURL)/other.json" htmlUrl="" title="" text="Other Blog"/>
             </body></opml>
             """.data(using: .utf8).map { try writeFile(opml, $0) }
-        let run = try Feedcli.shell(#""$FEEDCLI" feeds import <(cat "$F") --state "$S""#, environment: ["F": opml, "S": session.state])
+        let run = try await Feedcli.shell(#""$FEEDCLI" feeds import <(cat "$F") --state "$S""#, environment: ["F": opml, "S": session.state])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("imported 2 of 2 feeds"), "\(run.stderr)")
-        let names = (try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let names = await (try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains("127.0.0.1-blog-feed.json") && names.contains("Other-Blog"), "\(names)")
     }
 
-    @Test func aFileThatIsNotOPMLRegistersNothing() throws {
+    @Test func aFileThatIsNotOPMLRegistersNothing() async throws {
         let session = StoreSession()
-        let run = try Feedcli.shell(#"echo '{"not":"opml"}' | "$FEEDCLI" feeds import - --state "$S""#, environment: ["S": session.state])
+        let run = try await Feedcli.shell(#"echo '{"not":"opml"}' | "$FEEDCLI" feeds import - --state "$S""#, environment: ["S": session.state])
         #expect(run.status == 65 && run.stderr.contains("- is not an OPML file feedcli can read"), "\(run.stderr)")
-        let plain = try session.feedcli("feeds", "export")
+        let plain = try await session.feedcli("feeds", "export")
         #expect(plain.status == 0 && plain.stdout.contains("<opml version=\"2.0\""), "--opml is the default: \(plain.stderr)")
     }
 }

@@ -9,17 +9,17 @@ struct PagerTests {
     let session = StoreSession()
     let folder = temporaryStorePath("pager")
 
-    init() throws {
+    init() async throws {
         let items = (1...30).map { #"{"id":"\#($0)","title":"entry number \#($0) with a title long enough to be cut"}"# }
         let body = "[" + items.joined(separator: ",") + "]"
         let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
-        try session.add("long", server.baseURL + "/l", kind: "linked")
-        #expect(try session.feedcli("sync", "long").status == 0)
+        try await session.add("long", server.baseURL + "/l", kind: "linked")
+        #expect(try await session.feedcli("sync", "long").status == 0)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
     /// Runs feedcli on a pseudo-terminal `rows` × `columns`; what the terminal showed.
-    private func onTerminal(_ arguments: [String], rows: Int, columns: Int, pager: String?) throws -> String {
+    private func onTerminal(_ arguments: [String], rows: Int, columns: Int, pager: String?) async throws -> String {
         let script = """
             import fcntl, os, pty, struct, sys, termios
             rows, cols, pager = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
@@ -47,38 +47,36 @@ struct PagerTests {
             + arguments + ["--state", session.state]
         let out = Pipe()
         process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await process.runToExit()
         return String(decoding: data, as: UTF8.self)
     }
 
     private var recorded: String { folder + "/paged" }
     private var recordingPager: String { "cat > '\(recorded)'; echo PAGER-RAN" }
 
-    @Test func aLongListGoesThroughThePagerFittedToTheWidth() throws {
-        let screen = try onTerminal(["list"], rows: 10, columns: 40, pager: recordingPager)
+    @Test func aLongListGoesThroughThePagerFittedToTheWidth() async throws {
+        let screen = try await onTerminal(["list"], rows: 10, columns: 40, pager: recordingPager)
         #expect(screen.contains("PAGER-RAN"), "\(screen)")
         let paged = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n")
         #expect(paged.count == 30)
         #expect(paged.allSatisfy { $0.count <= 40 } && paged.allSatisfy { $0.hasSuffix("…") }, "\(paged.prefix(3))")
     }
 
-    @Test func shortOutputJSONAndPipesNeverSeeThePager() throws {
-        let short = try onTerminal(["list", "--limit", "3"], rows: 10, columns: 200, pager: recordingPager)
+    @Test func shortOutputJSONAndPipesNeverSeeThePager() async throws {
+        let short = try await onTerminal(["list", "--limit", "3"], rows: 10, columns: 200, pager: recordingPager)
         #expect(!short.contains("PAGER-RAN") && short.contains("with a title long enough to be cut\n"), "\(short)")
         #expect(short.split(separator: "\n").count == 3)
-        let json = try onTerminal(["list", "--json"], rows: 10, columns: 40, pager: recordingPager)
+        let json = try await onTerminal(["list", "--json"], rows: 10, columns: 40, pager: recordingPager)
         #expect(!json.contains("PAGER-RAN") && json.contains(#""title":"entry number 1 with a title long enough to be cut""#))
-        let piped = try Feedcli.run(Feedcli.onStore(session.state, ["list"]), environment: ["PAGER": recordingPager])
+        let piped = try await Feedcli.run(Feedcli.onStore(session.state, ["list"]), environment: ["PAGER": recordingPager])
         #expect(piped.stdout.split(separator: "\n").count == 30 && !piped.stdout.contains("…"), "a pipe: no pager, no cutting")
         #expect(!FileManager.default.fileExists(atPath: recorded))
-        let off = try onTerminal(["list"], rows: 10, columns: 200, pager: "")
+        let off = try await onTerminal(["list"], rows: 10, columns: 200, pager: "")
         #expect(off.split(separator: "\n").count == 30, "PAGER= turns it off")
     }
 
-    @Test func statusAndShowArePagedToo() throws {
-        let status = try onTerminal(["feeds", "list"], rows: 2, columns: 80, pager: recordingPager)
+    @Test func statusAndShowArePagedToo() async throws {
+        let status = try await onTerminal(["feeds", "list"], rows: 2, columns: 80, pager: recordingPager)
         #expect(status.contains("PAGER-RAN"))
         #expect(try String(contentsOfFile: recorded, encoding: .utf8).contains("long (linked)"))
     }

@@ -117,12 +117,12 @@ struct PresetTests {
     }
 
     @Test(arguments: apis)
-    func aPresetSyncsCompletelyThenSilentlyThenOnlyWhatIsNew(api: API) throws {
+    func aPresetSyncsCompletelyThenSilentlyThenOnlyWhatIsNew(api: API) async throws {
         let server = try Server(api)
         let session = StoreSession()
-        try session.add("p", server.url, kind: api.kind)
+        try await session.add("p", server.url, kind: api.kind)
 
-        let first = try session.feedcli("sync", "p", "--jsonl")
+        let first = try await session.feedcli("sync", "p", "--jsonl")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(JSONLines.ids(first.stdout) == server.ids().reversed(), "every page, stored oldest first")
         for entry in JSONLines.objects(first.stdout) {
@@ -130,34 +130,34 @@ struct PresetTests {
         }
         check(api.kind, entries: JSONLines.objects(first.stdout), base: server.server.baseURL)
 
-        let second = try session.feedcli("sync", "p")
+        let second = try await session.feedcli("sync", "p")
         #expect(second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "\(api.kind): nothing new, silent")
 
         let newID = api.kind == "bluesky" ? "at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3new" : "999999901"
         server.publish(id: newID)
-        let third = try session.feedcli("sync", "p", "--jsonl")
+        let third = try await session.feedcli("sync", "p", "--jsonl")
         #expect(third.status == 0, "\(third.stderr)")
         #expect(JSONLines.ids(third.stdout) == [newID], "only the new item")
 
-        let feeds = try #require(try session.feedcli("feeds", "list", "--json").json as? [[String: Any]])
+        let feeds = try #require(try await session.feedcli("feeds", "list", "--json").json as? [[String: Any]])
         let shown = try #require(feeds.first { $0["name"] as? String == "p" }?["expressions"] as? [String: Any])
         #expect(shown["items"] is String && shown["id"] is String, "a preset's expressions are shown, to be copied")
     }
 
     @Test(arguments: apis)
-    func feedsAddRecognisesThePreset(api: API) throws {
+    func feedsAddRecognisesThePreset(api: API) async throws {
         let server = try Server(api)
         let session = StoreSession()
-        let add = try session.feedcli("feeds", "add", "p", server.url)
+        let add = try await session.feedcli("feeds", "add", "p", server.url)
         #expect(add.status == 0, "\(add.stderr)")
-        #expect(try session.status("p")?["kind"] as? String == api.kind)
+        #expect(try await session.status("p")?["kind"] as? String == api.kind)
     }
 
-    @Test func aPresetTakesAFilterAndKeepsItsMapping() throws {
+    @Test func aPresetTakesAFilterAndKeepsItsMapping() async throws {
         let server = try Server(Self.apis[0])
         let session = StoreSession()
-        #expect(try session.feedcli("feeds", "add", "r", server.url, "--kind", "reddit", "--filter", ".score >= 4").status == 0)
-        let sync = try session.feedcli("sync", "r", "--jsonl")
+        #expect(try await session.feedcli("feeds", "add", "r", server.url, "--kind", "reddit", "--filter", ".score >= 4").status == 0)
+        let sync = try await session.feedcli("sync", "r", "--jsonl")
         #expect(JSONLines.ids(sync.stdout) == ["t3_8acx3m", "t3_8acz9q"], "\(sync.stderr)")
     }
 
@@ -169,7 +169,7 @@ struct PresetTests {
         ("lemmy", ["post", "published"], "12345", nil, nil),
         ("stackexchange", ["question_id"], "true", "skipped item 1 of", "--id gave true or false, not a string or number"),
     ] as [(String, [String], String, String?, String?)])
-    func oneBadItemOfAPresetPageSkipsOnlyThatItem(kind: String, path: [String], json: String, skipped: String?, why: String?) throws {
+    func oneBadItemOfAPresetPageSkipsOnlyThatItem(kind: String, path: [String], json: String, skipped: String?, why: String?) async throws {
         let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
         let api = try #require(Self.apis.first { $0.kind == kind })
         let server = try Server(api)
@@ -179,8 +179,8 @@ struct PresetTests {
             elements[0] = String(decoding: broken, as: UTF8.self)
         }
         let session = StoreSession()
-        try session.add("p", server.url, kind: kind)
-        let sync = try session.feedcli("sync", "p", "--jsonl", "--max-pages", "1")
+        try await session.add("p", server.url, kind: kind)
+        let sync = try await session.feedcli("sync", "p", "--jsonl", "--max-pages", "1")
         #expect(sync.status == 0, "\(sync.stderr)")
         let entries = JSONLines.objects(sync.stdout)
         if let skipped, let why {

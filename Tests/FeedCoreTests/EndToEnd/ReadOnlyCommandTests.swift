@@ -8,10 +8,10 @@ struct ReadOnlyCommandTests {
     @Test(arguments: [
         (["list"], ""), (["list", "--json"], "[]\n"), (["list", "--jsonl", "--unread"], ""),
     ])
-    func aMissingStoreReadsAsAnEmptyOneAndStaysMissing(arguments: [String], stdout: String) throws {
+    func aMissingStoreReadsAsAnEmptyOneAndStaysMissing(arguments: [String], stdout: String) async throws {
         let folder = temporaryStorePath("missing")
         let state = folder + "/typo/feedcli.sqlite"
-        let run = try Feedcli.run(arguments + ["--state", state])
+        let run = try await Feedcli.run(arguments + ["--state", state])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == stdout)
         #expect(run.stderr == "feedcli: no store at \(state) yet (next, sync and feeds add create it)\n")
@@ -22,10 +22,10 @@ struct ReadOnlyCommandTests {
     /// also before any store exists (the held-out check found `feeds list` showing nothing), and
     /// still create nothing.
     @Test(arguments: [["status"], ["status", "--json"], ["status", "posts"], ["feeds", "list"], ["feeds", "list", "--json"]])
-    func theBuiltInFeedIsListedBeforeAnyStoreExists(arguments: [String]) throws {
+    func theBuiltInFeedIsListedBeforeAnyStoreExists(arguments: [String]) async throws {
         let folder = temporaryStorePath("missing")
         let state = folder + "/feedcli.sqlite"
-        let run = try Feedcli.run(arguments + ["--state", state])
+        let run = try await Feedcli.run(arguments + ["--state", state])
         #expect(run.status == 0, "\(run.stderr)")
         if arguments.contains("--json") {
             let feeds = try #require(run.json as? [[String: Any]])
@@ -37,17 +37,17 @@ struct ReadOnlyCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder), "no folder, no file")
     }
 
-    @Test func exportShowAndAnUnknownFeedOnAMissingStore() throws {
+    @Test func exportShowAndAnUnknownFeedOnAMissingStore() async throws {
         let folder = temporaryStorePath("missing")
         let state = folder + "/feedcli.sqlite"
-        let export = try Feedcli.run(["export", "--format", "jsonfeed", "--state", state])
+        let export = try await Feedcli.run(["export", "--format", "jsonfeed", "--state", state])
         #expect(export.status == 0 && export.stdout.contains(#""items":["#))
-        #expect(try Feedcli.run(["show", "1", "--state", state]).status == 66)
-        #expect(try Feedcli.run(["status", "nope", "--state", state]).status == 66, "no feed of that name")
+        #expect(try await Feedcli.run(["show", "1", "--state", state]).status == 66)
+        #expect(try await Feedcli.run(["status", "nope", "--state", state]).status == 66, "no feed of that name")
         #expect(!FileManager.default.fileExists(atPath: folder))
-        #expect(try Feedcli.run(["feeds", "add", "p", "http://127.0.0.1:9/p", "--kind", "indexed", "--state", state]).status == 0)
+        #expect(try await Feedcli.run(["feeds", "add", "p", "http://127.0.0.1:9/p", "--kind", "indexed", "--state", state]).status == 0)
         #expect(FileManager.default.fileExists(atPath: state), "a command that writes creates it")
-        let listed = try Feedcli.run(["feeds", "list", "--json", "--state", state])
+        let listed = try await Feedcli.run(["feeds", "list", "--json", "--state", state])
         #expect(listed.stderr.isEmpty && listed.stdout.contains(#""p""#))
     }
 }

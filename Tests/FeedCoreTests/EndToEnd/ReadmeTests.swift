@@ -30,30 +30,27 @@ struct ReadmeTests {
         #expect(readme.contains("[CHANGELOG.md](CHANGELOG.md)") && !readme.contains("### 0.1.0"), "the changelog has a file of its own")
     }
 
-    @Test func theFirstFeedStepsWorkAsWritten() throws {
+    @Test func theFirstFeedStepsWorkAsWritten() async throws {
         let section = try #require(readme.range(of: "## A first feed in five commands\n"))
         let fence = try #require(readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
         let lines = readme[fence.upperBound..<end.lowerBound].split(separator: "\n")
         // The first step starts the fixture server; the test starts it itself (and stops it).
         #expect(lines.first?.hasPrefix("python3 Fixtures/serve.py --port 8089 &") == true)
-        let port = try freePort()
+        let port = try await freePort()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", Fixtures.root.appendingPathComponent("serve.py").path, "--port", String(port)]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
-        #expect(Self.waitForListener(port: port), "the fixture server listens")
+        defer { kill(server.processIdentifier, SIGKILL) }
+        #expect(await Self.waitForListener(port: port), "the fixture server listens")
         let folder = temporaryStorePath("first-feed")
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
         let steps = lines.dropFirst().joined(separator: "\n").replacingOccurrences(of: "8089", with: String(port))
-        let run = try Feedcli.shell("set -e\nexport PATH='\(folder)/bin':\"$PATH\" FEEDCLI_STATE='\(folder)/feedcli.sqlite'\n" + steps)
+        let run = try await Feedcli.shell("set -e\nexport PATH='\(folder)/bin':\"$PATH\" FEEDCLI_STATE='\(folder)/feedcli.sqlite'\n" + steps)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("added fireball: jsonfeed 'Daring Fireball', 48 entries on the first page"), "\(run.stderr)")
         #expect(run.stdout.contains("[@1 fireball] ★ Update on The Talk Show Live From WWDC 2017"), "\(run.stdout)")
@@ -62,7 +59,8 @@ struct ReadmeTests {
 
     /// Whether something accepts connections on 127.0.0.1:`port` within 10 seconds (tried
     /// every 20 ms): the server is ready when it is, not after a guessed delay.
-    static func waitForListener(port: Int) -> Bool {
+    /// Polled without holding a thread: another process's listening socket sends no signal.
+    static func waitForListener(port: Int) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -75,13 +73,13 @@ struct ReadmeTests {
             }
             close(fd)
             if connected == 0 { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
 
-    private func freePort() throws -> Int {
-        let run = try Feedcli.shell(#"python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'"#)
+    private func freePort() async throws -> Int {
+        let run = try await Feedcli.shell(#"python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'"#)
         return try #require(Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }

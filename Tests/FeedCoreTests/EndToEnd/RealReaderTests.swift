@@ -16,13 +16,13 @@ struct RealReaderTests {
     static let python = installed("python3") ? "/usr/bin/python3" : "python3"
 
     static var hasFeedparser: Bool {
-        (try? Feedcli.shell("\(python) -c 'import feedparser'").status) == 0
+        get async { (try? await Feedcli.shell("\(python) -c 'import feedparser'").status) == 0 }
     }
 
     /// A store with a linked feed whose entries are the cases that broke readers: HTML sent as
     /// HTML (Mastodon's `content`), `<p>` in plain text, no title, a relative link, a
     /// `javascript:` link, no text and no link; and the Atom export of it in a file.
-    func exported() throws -> (session: StoreSession, atom: String, count: Int) {
+    func exported() async throws -> (session: StoreSession, atom: String, count: Int) {
         let items = #"""
             [{"id":"6","content":"<p>Some <b>HTML</b> &amp; more</p>","html_url":"https://e.example/6","created_at":"2026-11-06T10:00:00Z"},
              {"id":"5","title":"Plain","body":"a <p> in plain text","html_url":"/relative/5","created_at":"2026-11-05T10:00:00Z"},
@@ -32,18 +32,18 @@ struct RealReaderTests {
             """#
         let server = try LoopbackServer { _, connection in connection.respond(200, text: items) }
         let session = StoreSession()
-        try session.add("m", server.baseURL + "/items", kind: "linked")
-        #expect(try session.feedcli("sync", "m").status == 0)
+        try await session.add("m", server.baseURL + "/items", kind: "linked")
+        #expect(try await session.feedcli("sync", "m").status == 0)
         let atom = session.state + ".atom.xml"
-        let run = try Feedcli.shell(#""$FEEDCLI" export m --format atom --self https://me.example/m.xml --state "$S" > "$A""#,
+        let run = try await Feedcli.shell(#""$FEEDCLI" export m --format atom --self https://me.example/m.xml --state "$S" > "$A""#,
                                     environment: ["S": session.state, "A": atom])
         #expect(run.status == 0, "\(run.stderr)")
         return (session, atom, 5)
     }
 
-    @Test(.enabled(if: hasFeedparser)) func feedparserReadsTheAtomExportWithoutComplaint() throws {
-        let (_, atom, count) = try exported()
-        let check = try Feedcli.shell(#"""
+    @Test(.enabled { await hasFeedparser }) func feedparserReadsTheAtomExportWithoutComplaint() async throws {
+        let (_, atom, count) = try await exported()
+        let check = try await Feedcli.shell(#"""
             "$PY" -c '
             import feedparser, json, sys
             d = feedparser.parse(sys.argv[1])
@@ -61,11 +61,11 @@ struct RealReaderTests {
         #expect(!check.stdout.contains("javascript:"))
     }
 
-    @Test(.enabled(if: installed("newsboat"))) func newsboatReadsTheExportAndImportsOnlyWhatItCanRead() throws {
-        let (session, atom, count) = try exported()
+    @Test(.enabled(if: installed("newsboat"))) func newsboatReadsTheExportAndImportsOnlyWhatItCanRead() async throws {
+        let (session, atom, count) = try await exported()
         let home = session.state + ".newsboat"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let read = try Feedcli.shell(#"""
+        let read = try await Feedcli.shell(#"""
             cd "$H" && printf 'file://%s\n' "$A" > urls && : > config
             newsboat -u urls -c cache.db -C config -x reload print-unread
             """#, environment: ["H": home, "A": atom, "HOME": home])
@@ -74,17 +74,17 @@ struct RealReaderTests {
 
         // OPML: newsboat subscribes to what it can read (a JSON Feed's type="rss"), not to a
         // linked or graph feed it would fail on at every reload.
-        #expect(try session.run(["feeds", "add", "jf", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
-        let imported = try Feedcli.shell(#"""
+        #expect(try await session.run(["feeds", "add", "jf", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
+        let imported = try await Feedcli.shell(#"""
             cd "$H" && : > urls && "$FEEDCLI" feeds export --state "$S" > subscriptions.opml && newsboat -u urls -C config -i subscriptions.opml >/dev/null && cat urls
             """#, environment: ["H": home, "S": session.state, "HOME": home])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("http://127.0.0.1:9/feed.json") && !imported.stdout.contains("/items"), "\(imported.stdout)")
     }
 
-    @Test(.enabled(if: installed("sfeed"))) func sfeedReadsEveryEntryOfTheExport() throws {
-        let (_, atom, count) = try exported()
-        let parsed = try Feedcli.shell(#"sfeed < "$A""#, environment: ["A": atom])
+    @Test(.enabled(if: installed("sfeed"))) func sfeedReadsEveryEntryOfTheExport() async throws {
+        let (_, atom, count) = try await exported()
+        let parsed = try await Feedcli.shell(#"sfeed < "$A""#, environment: ["A": atom])
         #expect(parsed.status == 0, "\(parsed.stderr)")
         let rows = parsed.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
         #expect(rows.count == count, "\(parsed.stdout)")

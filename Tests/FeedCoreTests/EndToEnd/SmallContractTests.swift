@@ -22,26 +22,26 @@ struct SmallContractTests {
         #expect(HTTPDate.parse("Mon, 31 Jun 2026 10:00:00 GMT") == nil)
     }
 
-    @Test func messagesEscapeAsPlainOutputDoesNotAsSwiftDoes() throws {
+    @Test func messagesEscapeAsPlainOutputDoesNotAsSwiftDoes() async throws {
         #expect(Excerpt.of("a\u{1B}[31mb\u{9B}c", limit: 60) == #"a\x1B[31mb\u009Bc"#)
         #expect(Excerpt.of("abcdef", limit: 3) == "abc…")
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "\u{1B}[2J not json") }
         let session = StoreSession()
-        try session.add("g", server.baseURL + "/feed", kind: "graph")
-        let run = try session.feedcli("sync", "g")
+        try await session.add("g", server.baseURL + "/feed", kind: "graph")
+        let run = try await session.feedcli("sync", "g")
         #expect(run.status == 65)
         #expect(run.stderr.contains(#"\x1B[2J"#) && !run.stderr.contains("\\u{"), "\(run.stderr)")
     }
 
-    @Test func aTinyTimeoutIsOneMillisecondNotNone() throws {
+    @Test func aTinyTimeoutIsOneMillisecondNotNone() async throws {
         // A server that never answers: only the request's timeout ends the run.
         let server = try LoopbackServer { _, connection in
             connection.waitForPeerClose(limit: .seconds(30))
         }
         let session = StoreSession()
-        try session.add("g", server.baseURL + "/feed", kind: "graph")
+        try await session.add("g", server.baseURL + "/feed", kind: "graph")
         // `timeout 15`: before, 0.0001 s meant no limit at all and the run waited for the server.
-        let run = try Feedcli.shell(#"timeout 15 "$FEEDCLI" sync g --timeout 0.0001 --retries 0 --state "$S""#,
+        let run = try await Feedcli.shell(#"timeout 15 "$FEEDCLI" sync g --timeout 0.0001 --retries 0 --state "$S""#,
                                     environment: ["S": session.state])
         #expect(run.status == 75, "\(run.stderr)")
     }
@@ -49,17 +49,17 @@ struct SmallContractTests {
     /// `--wait 0.5` is half a second for a store another process holds; before, whole seconds
     /// were taken and 0.5 became 1 ms. The wait itself is `StoreTests`' (on a virtual clock);
     /// here the option's value, and a busy store is a temporary failure (75) of the process.
-    @Test func aFractionalWaitIsHonouredByTheStore() throws {
+    @Test func aFractionalWaitIsHonouredByTheStore() async throws {
         var options = StoreOptions()
         options.wait = 0.5
         #expect(options.waitDuration == .milliseconds(500))
         options.wait = 0.0001
         #expect(options.waitDuration == .milliseconds(1), "rounded up, never to no wait")
         let session = StoreSession()
-        #expect(try session.feedcli("read", "--all").status == 0)  // creates the store
+        #expect(try await session.feedcli("read", "--all").status == 0)  // creates the store
         // The holder keeps the store until feedcli has finished (it waits for the file that
         // says so), not for a length of time.
-        let holder = try Feedcli.shell(#"""
+        let holder = try await Feedcli.shell(#"""
             python3 -c '
             import os, sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -101,25 +101,25 @@ struct EarlySignalTests {
     }
 
     @Test(arguments: [["status"], ["sync"], ["next", "--json"]])
-    func aSIGTERMAtTheFirstMomentExits130(arguments: [String]) throws {
+    func aSIGTERMAtTheFirstMomentExits130(arguments: [String]) async throws {
         // The request stays in flight until feedcli, terminated, closes it.
         let server = try LoopbackServer { _, connection in
             connection.waitForPeerClose()
         }
         let session = StoreSession()
-        try session.add("g", server.baseURL + "/g", kind: "graph")
+        try await session.add("g", server.baseURL + "/g", kind: "graph")
         for _ in 0..<5 {
             let run = try Feedcli.start(Feedcli.onStore(session.state, arguments))
             #expect(terminateAtFirstChance(run.process), "feedcli never blocked SIGTERM")
-            let result = run.finish()
+            let result = await run.finish()
             #expect(result.status == 130, "\(arguments): \(result.stderr)")
         }
     }
 
     /// feedcli blocks SIGINT and SIGTERM and ignores SIGPIPE; the browser `open` starts must not
     /// inherit that (it could not be stopped with Ctrl-C).
-    @Test func theBrowserStartsWithDefaultSignals() throws {
-        let (session, server) = try StoreSession.withOneEntryToOpen()
+    @Test func theBrowserStartsWithDefaultSignals() async throws {
+        let (session, server) = try await StoreSession.withOneEntryToOpen()
         defer { withExtendedLifetime(server) {} }
         let folder = TestScratch.folder("browser")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -127,7 +127,7 @@ struct EarlySignalTests {
         let report = folder.appendingPathComponent("signals").path
         try "#!/bin/sh\ngrep -E '^Sig(Blk|Ign):' /proc/self/status > \(report)\n".write(toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
-        let run = try Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": browser])
+        let run = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": browser])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
         func mask(_ name: String) -> UInt64? {

@@ -43,16 +43,16 @@ struct StatusOverviewTests {
         #expect(StatusOverview.render([], now: now).isEmpty)
     }
 
-    @Test func bareFeedcliPrintsAShortUsageAndTheOverview() throws {
+    @Test func bareFeedcliPrintsAShortUsageAndTheOverview() async throws {
         let session = StoreSession()
-        #expect(try session.feedcli("read", "--all").status == 0)
-        let run = try Feedcli.run([], environment: ["FEEDCLI_STATE": session.state])
+        #expect(try await session.feedcli("read", "--all").status == 0)
+        let run = try await Feedcli.run([], environment: ["FEEDCLI_STATE": session.state])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("feedcli: read JSON feeds an entry at a time"))
         #expect(run.stdout.contains("\n\nFEED   KIND     UNREAD  LAST FETCH  NEXT\nposts  indexed  0/0     never       now\n"), "\(run.stdout)")
-        let json = try session.feedcli("status", "--json")
+        let json = try await session.feedcli("status", "--json")
         #expect((json.json as? [[String: Any]])?.first?["name"] as? String == "posts", "--json as before")
-        let details = try session.feedcli("feeds", "list")
+        let details = try await session.feedcli("feeds", "list")
         #expect(details.stdout.contains("  entries: 0, unread: 0"), "feeds list keeps the details")
     }
 }

@@ -5,19 +5,19 @@ import Testing
 /// a token (issue 20, item 15). Before, each line carried a time, a level and `[FeedCore]`.
 @Suite("--verbose and -vv", .timeLimit(.minutes(1)))
 struct VerboseTests {
-    @Test func oneLineARequestAndDetailsUnderTwo() throws {
+    @Test func oneLineARequestAndDetailsUnderTwo() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, headers: [("ETag", "\"v1\""), ("Content-Type", "application/json")], text: "[{\"id\":\"a\"}]")
         }
         let session = StoreSession()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        let one = try session.run(["sync", "l", "-v"])
+        try await session.add("l", server.baseURL + "/l", kind: "linked")
+        let one = try await session.run(["sync", "l", "-v"])
         #expect(one.status == 0)
         let lines = one.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(one.stderr)")
         #expect(lines.first?.hasPrefix("feedcli: GET \(server.baseURL)/l -> 200 in ") == true, "\(one.stderr)")
 
-        let two = try Feedcli.run(Feedcli.onStore(session.state, ["sync", "l", "-vv", "--force"]), environment: ["FEEDCLI_TOKEN": "s3cr3t"])
+        let two = try await Feedcli.run(Feedcli.onStore(session.state, ["sync", "l", "-vv", "--force"]), environment: ["FEEDCLI_TOKEN": "s3cr3t"])
         // feedcli's own headers are said too (issue 26, item 9: it said "no headers of its own").
         #expect(two.stderr.contains("feedcli: GET \(server.baseURL)/l sending User-Agent: feedcli/0.2.0; Accept-Encoding: (what curl decodes); "
                                     + "Authorization: Bearer (a token, not shown); If-None-Match: \"v1\""), "\(two.stderr)")

@@ -7,10 +7,10 @@ import Synchronization
 import Testing
 
 /// Runs `request` on `client` and waits for its outcome.
-func fetch(_ client: HTTPClient, _ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
+func fetch(_ client: HTTPClient, _ request: HTTPRequest) async -> Result<HTTPResponse, HTTPError> {
     let recorder = Recorder<HTTPResponse>()
     client.get(request).subscribe(recorder.handler)
-    guard recorder.wait(seconds: 20) else { return .failure(HTTPError(.other, message: "test timed out")) }
+    guard await recorder.wait(seconds: 20) else { return .failure(HTTPError(.other, message: "test timed out")) }
     if let error = recorder.error { return .failure(error as? HTTPError ?? HTTPError(.other)) }
     guard let response = recorder.elements.first else { return .failure(HTTPError(.other, message: "no response")) }
     return .success(response)
@@ -31,7 +31,7 @@ struct HTTPClientTests {
         client = try HTTPClient()
     }
 
-    @Test func statusHeadersAndBody() throws {
+    @Test func statusHeadersAndBody() async throws {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/ok":
@@ -43,48 +43,48 @@ struct HTTPClientTests {
             default: connection.respond(500, text: "boom")
             }
         }
-        let ok = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/ok")).value)
+        let ok = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/ok")).value)
         #expect(ok.status == 200)
         #expect(String(decoding: ok.body, as: UTF8.self) == #"{"ok":true}"#)
         #expect(ok.headers["content-type"] == "application/json", "lookup ignores case")
         #expect(ok.headers.values(for: "X-MULTI") == ["a", "b"], "repeated headers are kept")
         #expect(ok.effectiveURL == server.baseURL + "/ok")
         #expect(ok.retryAfter == nil)
-        let spaced = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/spaced")).value)
+        let spaced = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/spaced")).value)
         #expect(spaced.headers["X-Padded"] == "padded  value", "whitespace around a value is not part of it")
         #expect(spaced.headers["X-Empty"] == "")
         #expect(spaced.headers.values(for: "").isEmpty, "a header without a name is dropped")
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/missing")).value?.status == 404)
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/fail")).value?.status == 500)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/missing")).value?.status == 404)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/fail")).value?.status == 500)
     }
 
-    @Test func sendsUserAgentAndExtraHeaders() throws {
+    @Test func sendsUserAgentAndExtraHeaders() async throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "") }
         var request = HTTPRequest(url: server.baseURL + "/")
         request.headers.add(name: "If-None-Match", value: #""v1""#)
-        _ = fetch(client, request)
+        _ = await fetch(client, request)
         let seen = try #require(server.requests.first)
         #expect(seen.header("User-Agent") == "feedcli/\(FeedcliVersion.current)")
         #expect(seen.header("If-None-Match") == #""v1""#)
         #expect(seen.header("Accept-Encoding")?.contains("gzip") == true)
     }
 
-    @Test func requestsAreColdAndRepeatable() throws {
+    @Test func requestsAreColdAndRepeatable() async throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "x") }
         let request = client.get(HTTPRequest(url: server.baseURL + "/"))
         // A probe through the same client, waited for: a transfer started on creation would
         // have been queued to the worker before it (no sleeping to see nothing happen).
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/probe")).value?.status == 200)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/probe")).value?.status == 200)
         #expect(server.requests.map(\.path) == ["/probe"], "nothing is sent before subscription")
         for _ in 0..<2 {
             let recorder = Recorder<HTTPResponse>()
             request.subscribe(recorder.handler)
-            recorder.wait()
+            await recorder.wait()
         }
         #expect(server.requests.count == 3, "each subscription sends again")
     }
 
-    @Test func decodesGzip() throws {
+    @Test func decodesGzip() async throws {
         let compressed = try Fixtures.data("http/greeting.txt.gz")
         let plain = try Fixtures.data("http/greeting.txt")
         let server = try LoopbackServer { request, connection in
@@ -94,12 +94,12 @@ struct HTTPClientTests {
                 connection.respond(200, headers: [("Content-Encoding", "gzip")], text: "not gzip at all")
             }
         }
-        let response = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/gzip")).value)
+        let response = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/gzip")).value)
         #expect(response.body == plain)
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/bad")).failure?.kind == .badContentEncoding)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/bad")).failure?.kind == .badContentEncoding)
     }
 
-    @Test func followsARedirectChainAndStopsALoop() throws {
+    @Test func followsARedirectChainAndStopsALoop() async throws {
         let server = try LoopbackServer { request, connection in
             let path = request.path
             if path.hasPrefix("/hop/"), let n = Int(path.dropFirst(5)), n > 0 {
@@ -112,41 +112,41 @@ struct HTTPClientTests {
                 connection.respond(302, headers: [("Location", "ftp://127.0.0.1/file")], text: "")
             }
         }
-        let arrived = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/hop/5")).value)
+        let arrived = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/hop/5")).value)
         #expect(arrived.status == 200)
         #expect(arrived.effectiveURL == server.baseURL + "/hop/0")
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/hop/6")).failure?.kind == .tooManyRedirects,
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/hop/6")).failure?.kind == .tooManyRedirects,
                 "six redirects are one too many")
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/loop")).failure?.kind == .tooManyRedirects)
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/ftp")).failure?.kind == .unsupportedProtocol)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/loop")).failure?.kind == .tooManyRedirects)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/ftp")).failure?.kind == .unsupportedProtocol)
     }
 
-    @Test func refusesOtherSchemesAndBadURLs() throws {
-        #expect(fetch(client, HTTPRequest(url: "ftp://127.0.0.1/x")).failure?.kind == .unsupportedProtocol)
-        #expect(fetch(client, HTTPRequest(url: "file:///etc/passwd")).failure?.kind == .unsupportedProtocol)
-        #expect(fetch(client, HTTPRequest(url: "http://[::1")).failure?.kind == .invalidURL)
+    @Test func refusesOtherSchemesAndBadURLs() async throws {
+        #expect(await fetch(client, HTTPRequest(url: "ftp://127.0.0.1/x")).failure?.kind == .unsupportedProtocol)
+        #expect(await fetch(client, HTTPRequest(url: "file:///etc/passwd")).failure?.kind == .unsupportedProtocol)
+        #expect(await fetch(client, HTTPRequest(url: "http://[::1")).failure?.kind == .invalidURL)
     }
 
     /// A server that never answers: only the request's own timeout can end the fetch (a broken
     /// one would hang the test until its time limit), and it ends it as a timeout.
-    @Test func timesOutOnASlowServer() throws {
+    @Test func timesOutOnASlowServer() async throws {
         let server = try LoopbackServer { _, connection in
             connection.waitForPeerClose(limit: .seconds(60))
         }
-        let outcome = fetch(client, HTTPRequest(url: server.baseURL + "/", timeout: .milliseconds(300)))
+        let outcome = await fetch(client, HTTPRequest(url: server.baseURL + "/", timeout: .milliseconds(300)))
         #expect(outcome.failure?.kind == .timedOut)
     }
 
-    @Test func connectionRefused() throws {
+    @Test func connectionRefused() async throws {
         let port = try LoopbackServer.closedPort()
-        #expect(fetch(client, HTTPRequest(url: "http://127.0.0.1:\(port)/")).failure?.kind == .couldNotConnect)
+        #expect(await fetch(client, HTTPRequest(url: "http://127.0.0.1:\(port)/")).failure?.kind == .couldNotConnect)
     }
 
     /// A transfer the server stalls on (a minute's timeout, a server that waits for the client to
     /// close): `dispose()` closes the connection at once, which nothing else would do for a
     /// minute, and the subscriber hears nothing more.
-    @Test func disposingAbortsAStalledTransfer() throws {
-        let requested = DispatchSemaphore(value: 0), closed = DispatchSemaphore(value: 0)
+    @Test func disposingAbortsAStalledTransfer() async throws {
+        let requested = TestSignal(), closed = TestSignal()
         let server = try LoopbackServer { _, connection in
             requested.signal()
             connection.waitForPeerClose(limit: .seconds(60))
@@ -154,13 +154,13 @@ struct HTTPClientTests {
         }
         let recorder = Recorder<HTTPResponse>()
         let subscription = client.get(HTTPRequest(url: server.baseURL + "/stall", timeout: .seconds(60))).subscribe(recorder.handler)
-        #expect(requested.wait(timeout: .now() + 10) == .success)
+        #expect(await requested.wait(seconds: 10))
         subscription.dispose()
-        #expect(closed.wait(timeout: .now() + 10) == .success, "dispose() closed the connection")
+        #expect(await closed.wait(seconds: 10), "dispose() closed the connection")
         #expect(!recorder.isTerminated, "a disposed subscription hears nothing more")
     }
 
-    @Test func refusesABodyOverTheCap() throws {
+    @Test func refusesABodyOverTheCap() async throws {
         let server = try LoopbackServer { request, connection in
             let big = [UInt8](repeating: 65, count: 10_000)
             if request.path == "/declared" {
@@ -172,15 +172,15 @@ struct HTTPClientTests {
                 connection.close()
             }
         }
-        let declared = fetch(client, HTTPRequest(url: server.baseURL + "/declared", maxBodySize: 1000))
+        let declared = await fetch(client, HTTPRequest(url: server.baseURL + "/declared", maxBodySize: 1000))
         #expect(declared.failure?.kind == .bodyTooLarge)
-        let streamed = fetch(client, HTTPRequest(url: server.baseURL + "/streamed", maxBodySize: 1000))
+        let streamed = await fetch(client, HTTPRequest(url: server.baseURL + "/streamed", maxBodySize: 1000))
         #expect(streamed.failure?.kind == .bodyTooLarge)
-        let fits = fetch(client, HTTPRequest(url: server.baseURL + "/streamed", maxBodySize: 10_000))
+        let fits = await fetch(client, HTTPRequest(url: server.baseURL + "/streamed", maxBodySize: 10_000))
         #expect(fits.value?.body.count == 10_000)
     }
 
-    @Test func truncatedAndMalformedReplies() throws {
+    @Test func truncatedAndMalformedReplies() async throws {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/truncated":
@@ -192,12 +192,12 @@ struct HTTPClientTests {
             }
             connection.close()
         }
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/truncated")).failure?.kind == .partialBody)
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/garbage")).failure?.kind == .malformedReply)
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/nothing")).failure?.kind == .malformedReply)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/truncated")).failure?.kind == .partialBody)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/garbage")).failure?.kind == .malformedReply)
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/nothing")).failure?.kind == .malformedReply)
     }
 
-    @Test func parsesRetryAfter() throws {
+    @Test func parsesRetryAfter() async throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/seconds" {
                 connection.respond(429, headers: [("Retry-After", "120")], text: "")
@@ -205,21 +205,21 @@ struct HTTPClientTests {
                 connection.respond(503, headers: [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")], text: "")
             }
         }
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/seconds")).value?.retryAfter == .seconds(120))
-        #expect(fetch(client, HTTPRequest(url: server.baseURL + "/date")).value?.retryAfter == .zero,
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/seconds")).value?.retryAfter == .seconds(120))
+        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/date")).value?.retryAfter == .zero,
                 "a date in the past is clamped to now")
     }
 
-    @Test func reusesOneConnectionForSequentialRequests() throws {
+    @Test func reusesOneConnectionForSequentialRequests() async throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "x") }
-        for n in 0..<5 { _ = fetch(client, HTTPRequest(url: server.baseURL + "/\(n)")) }
+        for n in 0..<5 { _ = await fetch(client, HTTPRequest(url: server.baseURL + "/\(n)")) }
         #expect(server.requests.count == 5)
         #expect(server.connectionCount == 1)
     }
 
     /// Finished transfers' handles are reset and reused: nothing of one request (its headers,
     /// limits, a failure or an abort) may reach the next one on the same handle.
-    @Test func aReusedHandleCarriesNothingOver() throws {
+    @Test func aReusedHandleCarriesNothingOver() async throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/big" { return connection.respond(200, body: Array(repeating: 0x61, count: 10_000)) }
             connection.respond(200, headers: [("X-Seen", request.header("If-None-Match") ?? "-")], text: "{}")
@@ -227,17 +227,17 @@ struct HTTPClientTests {
         for round in 0..<20 {  // more rounds than the worker keeps idle handles (8)
             var tagged = HTTPRequest(url: server.baseURL + "/tagged", maxBodySize: 100)
             tagged.headers.add(name: "If-None-Match", value: "\"\(round)\"")
-            #expect(fetch(client, tagged).value?.headers["X-Seen"] == "\"\(round)\"")
-            #expect(fetch(client, HTTPRequest(url: server.baseURL + "/big", maxBodySize: 100)).failure?.kind == .bodyTooLarge)
-            let plain = try #require(fetch(client, HTTPRequest(url: server.baseURL + "/plain")).value)
+            #expect(await fetch(client, tagged).value?.headers["X-Seen"] == "\"\(round)\"")
+            #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/big", maxBodySize: 100)).failure?.kind == .bodyTooLarge)
+            let plain = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/plain")).value)
             #expect(plain.headers["X-Seen"] == "-", "round \(round): a header of an earlier request was sent again")
             #expect(plain.effectiveURL == server.baseURL + "/plain")
-            let big = fetch(client, HTTPRequest(url: server.baseURL + "/big"))
+            let big = await fetch(client, HTTPRequest(url: server.baseURL + "/big"))
             #expect(big.value?.body.count == 10_000, "the earlier request's size cap is gone")
         }
     }
 
-    @Test func runsAtMostFourTransfersPerHost() throws {
+    @Test func runsAtMostFourTransfersPerHost() async throws {
         let gate = RequestGate()
         gate.hold(from: 1)
         let server = try LoopbackServer { _, connection in
@@ -249,17 +249,17 @@ struct HTTPClientTests {
             client.get(HTTPRequest(url: server.baseURL + "/\(n)")).subscribe(recorder.handler)
         }
         // Every request is held until four are in flight: a fifth transfer would be one too.
-        #expect(gate.waitForArrivals(4))
+        #expect(await gate.waitForArrivals(4))
         gate.open()
-        for recorder in recorders { #expect(recorder.wait()) }
+        for recorder in recorders { #expect(await recorder.wait()) }
         #expect(recorders.allSatisfy { $0.elements.first?.status == 200 })
         #expect(server.peakInFlight == 4)
         #expect(server.connectionCount <= 4)
         _ = subscriptions
     }
 
-    @Test func shutdownFailsWhatIsStillRunning() throws {
-        let requested = DispatchSemaphore(value: 0)
+    @Test func shutdownFailsWhatIsStillRunning() async throws {
+        let requested = TestSignal()
         let server = try LoopbackServer { _, connection in
             requested.signal()
             connection.waitForPeerClose()
@@ -267,9 +267,9 @@ struct HTTPClientTests {
         let local = try HTTPClient()
         let recorder = Recorder<HTTPResponse>()
         local.get(HTTPRequest(url: server.baseURL + "/")).subscribe(recorder.handler)
-        #expect(requested.wait(timeout: .now() + 5) == .success, "the transfer is running")
+        #expect(await requested.wait(seconds: 5), "the transfer is running")
         local.shutdown()
-        #expect(recorder.wait(seconds: 2))
+        #expect(await recorder.wait(seconds: 2))
         #expect((recorder.error as? HTTPError)?.kind == .cancelled)
         let after = Recorder<HTTPResponse>()
         local.get(HTTPRequest(url: server.baseURL + "/")).subscribe(after.handler)
@@ -282,20 +282,21 @@ struct HTTPClientShutdownTests {
     /// Regression: `curl_multi_wakeup` ran after the inbox lock was released, so a shutdown could
     /// clean the multi handle up first (a use after free). Requests, cancellations and shutdown
     /// race here many times; every request must end exactly once.
-    @Test(.timeLimit(.minutes(2))) func requestsCancellationsAndShutdownRace() throws {
+    @Test(.timeLimit(.minutes(2))) func requestsCancellationsAndShutdownRace() async throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: "ok") }
         for _ in 0..<60 {
             let client = try HTTPClient()
             let recorders = (0..<4).map { _ in Recorder<HTTPResponse>() }
-            let group = DispatchGroup()
+            let raced = TestSignal()
             for (index, recorder) in recorders.enumerated() {
-                DispatchQueue.global().async(group: group) {
+                DispatchQueue.global().async {
                     let subscription = client.get(HTTPRequest(url: server.baseURL + "/\(index)")).subscribe(recorder.handler)
                     if index % 2 == 0 { subscription.dispose() }
+                    raced.signal()
                 }
             }
-            DispatchQueue.global().async(group: group) { client.shutdown() }
-            group.wait()
+            DispatchQueue.global().async { client.shutdown(); raced.signal() }
+            for _ in 0..<5 { _ = await raced.wait(seconds: 30) }
             client.shutdown()
             for recorder in recorders { #expect(recorder.terminalCount <= 1) }
         }

@@ -152,7 +152,7 @@ struct ObservableTests {
 
     /// Observables completing on other threads, some before `concat`'s loop has left (a race the
     /// loop must hand over, not lose), still run one at a time, in order, each once.
-    @Test func concatOfObservablesCompletingOnOtherThreadsRunsEachOnceInOrder() {
+    @Test func concatOfObservablesCompletingOnOtherThreadsRunsEachOnceInOrder() async {
         let queue = DispatchQueue(label: "concat-test", attributes: .concurrent)
         func later(_ n: Int) -> Observable<Int> {
             Observable { observer in
@@ -167,7 +167,7 @@ struct ObservableTests {
             let recorder = Recorder<Int>()
             let parts = (0..<20).map { $0 % 3 == 0 ? Observable.just($0) : later($0) }
             Observable.concat(parts).subscribe(recorder.handler)
-            #expect(recorder.wait())
+            #expect(await recorder.wait())
             #expect(recorder.elements == Array(0..<20))
             #expect(recorder.isCompleted)
         }

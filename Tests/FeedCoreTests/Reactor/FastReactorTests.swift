@@ -51,12 +51,12 @@ struct FastReactorTests {
 
     func post(_ n: Int) -> String { #"{"userId":1,"id":\#(n),"title":"t\#(n)","body":"b\#(n)"}"# }
 
-    @Test func nextFetchesPrintsThenCommitsTheReadMark() throws {
+    @Test func nextFetchesPrintsThenCommitsTheReadMark() async throws {
         let store = MemoryStore([posts])
         fetcher.set("http://stub/posts/1", body: post(1))
         let output = CountingOutput()
         let (host, mutations) = host(store, output: output)
-        let state = host.run(.next(feed: "p"))
+        let state = await host.process(.next(feed: "p"))
         #expect(output.delivered.value.map(\.id) == ["1"])
         #expect(state.delivered.map(\.id) == ["1"])
         let record = try store.feed(named: "p")
@@ -69,21 +69,21 @@ struct FastReactorTests {
 
     /// Without a progress line nothing reads a feed's activity: the reactor does not report it,
     /// and the rest of the run is the same.
-    @Test func withoutActivityTrackingTheSameRunHasNoActivityMutations() throws {
+    @Test func withoutActivityTrackingTheSameRunHasNoActivityMutations() async throws {
         let store = MemoryStore([posts])
         fetcher.set("http://stub/posts/1", body: post(1))
         let (host, mutations) = host(store, tracksActivity: false)
-        let state = host.run(.next(feed: "p"))
+        let state = await host.process(.next(feed: "p"))
         #expect(state.delivered.map(\.id) == ["1"])
         #expect(mutations.value.map(\.name) == ["actionStarted", "loaded", "stored", "delivered"])
         #expect(state.feeds["p"]?.activity == .idle)
     }
 
-    @Test func syncCommitsOnlyWhatTheOutputTook() throws {
+    @Test func syncCommitsOnlyWhatTheOutputTook() async throws {
         let store = MemoryStore([posts])
         for n in 1...6 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
         let (host, _) = host(store, output: CountingOutput(capacity: 3))
-        let state = host.run(.sync(feeds: ["p"]))
+        let state = await host.process(.sync(feeds: ["p"]))
         #expect(store.entries("p").map(\.id) == ["1", "2", "3"])
         #expect(try store.feed(named: "p").nextIndex == 4, "the cursor stops at the first unprinted post")
         #expect(state.failure == .output(
@@ -93,67 +93,67 @@ struct FastReactorTests {
 
     /// Entries are numbered before printing only for an output that shows handles (plain
     /// text); printed as JSON they are numbered by their commit, in the same order.
-    @Test func onlyAnOutputThatShowsHandlesHasEntriesNumberedBeforePrinting() throws {
+    @Test func onlyAnOutputThatShowsHandlesHasEntriesNumberedBeforePrinting() async throws {
         for showsHandles in [true, false] {
             let store = MemoryStore([posts])
             for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
             let output = CountingOutput(showsHandles: showsHandles)
             let (host, _) = host(store, output: output)
-            _ = host.run(.sync(feeds: ["p"]))
+            _ = await host.process(.sync(feeds: ["p"]))
             #expect(output.delivered.value.map(\.seq) == (showsHandles ? [1, 2, 3] : [0, 0, 0]))
             #expect(store.entries("p").map(\.id) == ["1", "2", "3"] && store.entries("p").map(\.seq) == [1, 2, 3],
                     "stored under the same numbers either way")
         }
     }
 
-    @Test func aFailedFetchIsRecordedWithItsRetryTimeAndChangesNoCursor() throws {
+    @Test func aFailedFetchIsRecordedWithItsRetryTimeAndChangesNoCursor() async throws {
         let store = MemoryStore([posts, graph])
         fetcher.fail("http://stub/posts/1", with: HTTPStatusFailure(status: 503, url: "http://stub/posts/1", retryAfter: .seconds(600)))
         fetcher.set("http://stub/graph", body: #"{"data":[{"id":"1"}]}"#)
         let (host, _) = host(store)
-        let state = host.run(.sync(feeds: ["p", "g"]))
+        let state = await host.process(.sync(feeds: ["p", "g"]))
         #expect(state.feeds["p"]?.failure == .temporary("HTTP 503 from http://stub/posts/1"))
         let record = try store.feed(named: "p")
         #expect(record.nextIndex == 1 && record.lastErrorCode == 75)
         #expect(record.retryNotBefore == Self.now.addingTimeInterval(600))
         #expect(store.entries("g").map(\.id) == ["1"], "the next feed is still synced")
-        let later = host.run(.sync(feeds: ["p"]))
+        let later = await host.process(.sync(feeds: ["p"]))
         #expect(later.feeds["p"]?.skippedUntil == Self.now.addingTimeInterval(600), "skipped while Retry-After holds")
         #expect(fetcher.requested.filter { $0.contains("posts") }.count == 1)
     }
 
-    @Test func nextOnAPagedFeedStoresUnreadThenDeliversTheOldest() throws {
+    @Test func nextOnAPagedFeedStoresUnreadThenDeliversTheOldest() async throws {
         let store = MemoryStore([graph])
         fetcher.set("http://stub/graph", body: #"{"data":[{"id":"3"},{"id":"2"}],"paging":{"next":"http://stub/graph?2"}}"#)
         fetcher.set("http://stub/graph?2", body: #"{"data":[{"id":"1"}]}"#)
         let output = CountingOutput()
         let (host, _) = host(store, output: output)
-        let state = host.run(.next(feed: "g"))
+        let state = await host.process(.next(feed: "g"))
         #expect(output.delivered.value.map(\.id) == ["1"], "only the delivered entry is printed")
         #expect(store.entries("g").map { "\($0.id)\($0.read ? "r" : "")" } == ["1r", "2", "3"])
         #expect(state.feeds["g"]?.record?.unread == 2)
     }
 
-    @Test func aQuietIndexedFeedCostsOneRequestPerPoll() throws {
+    @Test func aQuietIndexedFeedCostsOneRequestPerPoll() async throws {
         let store = MemoryStore([posts])
         for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
         let (host, _) = host(store)
-        host.run(.sync(feeds: ["p"]))
+        await host.process(.sync(feeds: ["p"]))
         #expect(fetcher.requested == (1...4).map { "http://stub/posts/\($0)" }, "a first sync opens the window at once")
         #expect(try store.feed(named: "p").nextIndex == 4)
-        host.run(.sync(feeds: ["p"]))
+        await host.process(.sync(feeds: ["p"]))
         #expect(fetcher.requested.count == 5, "then one probe per poll while nothing is new")
         for n in 4...5 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
-        host.run(.sync(feeds: ["p"]))
+        await host.process(.sync(feeds: ["p"]))
         #expect(Array(fetcher.requested.suffix(3)) == (4...6).map { "http://stub/posts/\($0)" }, "a found post widens the window")
         #expect(store.entries("p").map(\.id) == (1...5).map(String.init))
     }
 
     @Test(arguments: [true, false])
-    func anUnknownFeedIs66AndTouchesNothing(locksNeedKnownFeeds: Bool) {
+    func anUnknownFeedIs66AndTouchesNothing(locksNeedKnownFeeds: Bool) async {
         let store = MemoryStore([posts], locksNeedKnownFeeds: locksNeedKnownFeeds)
         let (host, _) = host(store)
-        let state = host.run(.next(feed: "nope"))
+        let state = await host.process(.next(feed: "nope"))
         #expect(state.feeds["nope"]?.failure == .notFound("no feed named nope"))
         #expect(store.writes.isEmpty && fetcher.requested.isEmpty)
         // A lock that is a file is not taken for an unknown name; one that names nothing is
@@ -164,23 +164,23 @@ struct FastReactorTests {
 
     /// `next` looks for a stored unread entry only when the feed's record counts one: a feed
     /// with none goes straight to its fetch (a round trip fewer on a store across a network).
-    @Test func nextLooksForAStoredEntryOnlyWhenTheFeedCountsOne() {
+    @Test func nextLooksForAStoredEntryOnlyWhenTheFeedCountsOne() async {
         let store = MemoryStore([posts])
         for n in 1...2 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
         let (host, _) = host(store)
-        #expect(host.run(.next(feed: "p")).delivered.map(\.id) == ["1"])
+        #expect(await host.process(.next(feed: "p")).delivered.map(\.id) == ["1"])
         #expect(store.unreadLookUps == 0, "nothing unread: not looked for")
         _ = try? store.commitFetch(feed: "p", entries: [Entry.sample("9", feed: "p")], FetchCommit(fetchedAt: .now))
-        #expect(host.run(.next(feed: "p")).delivered.map(\.id) == ["9"], "the stored unread entry, not a fetch")
+        #expect(await host.process(.next(feed: "p")).delivered.map(\.id) == ["9"], "the stored unread entry, not a fetch")
         #expect(store.unreadLookUps == 1 && fetcher.requested.count == 1)
     }
 
     @Test(arguments: [true, false])
-    func aKnownFeedIsLookedUpOnceUnderItsLockWhenItsLockNamesNothing(locksNeedKnownFeeds: Bool) {
+    func aKnownFeedIsLookedUpOnceUnderItsLockWhenItsLockNamesNothing(locksNeedKnownFeeds: Bool) async {
         let store = MemoryStore([posts], locksNeedKnownFeeds: locksNeedKnownFeeds)
         fetcher.set("http://stub/posts/1", body: post(1))
         let (host, _) = host(store)
-        let state = host.run(.next(feed: "p"))
+        let state = await host.process(.next(feed: "p"))
         #expect(state.delivered.map(\.id) == ["1"])
         #expect(store.locksTaken == ["p"] && store.locksHeld == 0)
         #expect(store.lookUps == (locksNeedKnownFeeds ? 2 : 1), "before the lock, then under it")

@@ -30,8 +30,8 @@ struct FeedReactorTests {
         _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
     }
 
-    @Test func nextFetchesStoresAndDeliversWithActivityAroundIt() throws {
-        let state = host.run(.next(feed: "local"))
+    @Test func nextFetchesStoresAndDeliversWithActivityAroundIt() async throws {
+        let state = await host.process(.next(feed: "local"))
         let entry = try #require(state.delivered.first)
         #expect(entry.id == "1" && entry.read && entry.feed == "local")
         #expect(state.feeds["local"]?.activity == .idle)
@@ -45,49 +45,49 @@ struct FeedReactorTests {
 
     /// Regression: the feed lock was let go in the subscription's teardown, after the terminal
     /// event had already started the next queued action, which then waited 30 s for that lock.
-    @Test(.timeLimit(.minutes(1))) func twoActionsAreProcessedSerially() throws {
+    @Test(.timeLimit(.minutes(1))) func twoActionsAreProcessedSerially() async throws {
         posts.gate.hold(from: 1)
-        let finished = DispatchSemaphore(value: 0)
+        let finished = TestSignal()
         host.send(.next(feed: "local"))
         host.send(.next(feed: "local")) { finished.signal() }
         // Both actions are queued while the first request is held at the server.
-        #expect(posts.gate.waitForArrivals(1))
+        #expect(await posts.gate.waitForArrivals(1))
         posts.gate.open()
-        finished.wait()
+        #expect(await finished.wait(seconds: 30))
         let delivered = observed.value.compactMap { $0.delivered.first?.id }
         #expect(delivered.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == ["1", "2"])
         #expect(posts.server.peakInFlight == 1, "the second request starts after the first action ended")
     }
 
-    @Test func theEndOfTheFeedIsNotAnError() throws {
-        for _ in 0..<3 { host.run(.next(feed: "local")) }
-        let state = host.run(.next(feed: "local"))
+    @Test func theEndOfTheFeedIsNotAnError() async throws {
+        for _ in 0..<3 { await host.process(.next(feed: "local")) }
+        let state = await host.process(.next(feed: "local"))
         #expect(state.delivered.isEmpty)
         #expect(state.failures.isEmpty)
         #expect(state.feeds["local"]?.record?.lastFetchAt != nil, "a 404 is a successful fetch")
         #expect(try store.feed(named: "local").nextIndex == 4, "a 404 leaves the cursor")
     }
 
-    @Test func aServerErrorIsStateAndChangesNoCursor() throws {
+    @Test func aServerErrorIsStateAndChangesNoCursor() async throws {
         posts.failNext(500)
-        let state = host.run(.next(feed: "local"))
+        let state = await host.process(.next(feed: "local"))
         #expect(state.delivered.isEmpty)
         #expect(state.feeds["local"]?.failure == .temporary("HTTP 500 from \(posts.url)/1"))
         let record = try store.feed(named: "local")
         #expect(record.nextIndex == 1)
         #expect(record.lastErrorCode == 75)
-        let retried = host.run(.next(feed: "local"))
+        let retried = await host.process(.next(feed: "local"))
         #expect(retried.delivered.first?.id == "1", "the next run retries from the same place")
         #expect(try store.feed(named: "local").lastError == nil)
     }
 
-    @Test func statusLoadsEveryFeed() throws {
-        host.run(.next(feed: "local"))
-        let state = host.run(.loadStatus(feeds: []))
+    @Test func statusLoadsEveryFeed() async throws {
+        await host.process(.next(feed: "local"))
+        let state = await host.process(.loadStatus(feeds: []))
         #expect(state.feeds.keys.sorted() == ["local"], "the built-in posts, unused, went when local came")
         #expect(state.feeds["local"]?.record?.total == 1)
         #expect(state.feeds["local"]?.record?.lastReadID == "1")
-        let missing = host.run(.loadStatus(feeds: ["nope"]))
+        let missing = await host.process(.loadStatus(feeds: ["nope"]))
         #expect(missing.failures == [.notFound("no feed named nope")])
     }
 }

@@ -19,9 +19,9 @@ struct GroupCommitTests {
 
     /// Subscribes a commit for each of `feeds` and returns what each subscriber heard, once every
     /// one has ended (at most 10 s).
-    func commit(_ feeds: [String], through group: GroupCommit, on queue: DispatchQueue?) -> [String] {
+    func commit(_ feeds: [String], through group: GroupCommit, on queue: DispatchQueue?) async -> [String] {
         let heard = Locked<[String]>([])
-        let ended = DispatchSemaphore(value: 0)
+        let ended = TestSignal()
         let subscribe = {
             for feed in feeds {
                 group.commit(feed: feed, FetchCommit(fetchedAt: time)).subscribe(
@@ -31,32 +31,32 @@ struct GroupCommitTests {
             }
         }
         if let queue { queue.sync(execute: subscribe) } else { subscribe() }
-        for _ in feeds { _ = ended.wait(timeout: .now() + 10) }
+        for _ in feeds { _ = await ended.wait(seconds: 10) }
         return heard.value.sorted()
     }
 
-    @Test func commitsHandedInWhileTheQueueIsBusyAreWrittenTogether() {
+    @Test func commitsHandedInWhileTheQueueIsBusyAreWrittenTogether() async {
         let store = store()
         let queue = DispatchQueue(label: "test.commits")
-        let heard = commit(names, through: GroupCommit(store: store, queue: queue), on: queue)
+        let heard = await commit(names, through: GroupCommit(store: store, queue: queue), on: queue)
         #expect(store.nothingNewBatches == [names], "one transaction for the three")
         #expect(heard == ["a: a at true", "b: b at true", "c: c at true"], "each feed hears its own record")
     }
 
-    @Test func withoutAQueueEachCommitIsWrittenAtOnce() {
+    @Test func withoutAQueueEachCommitIsWrittenAtOnce() async {
         let store = store()
-        let heard = commit(names, through: GroupCommit(store: store, queue: nil), on: nil)
+        let heard = await commit(names, through: GroupCommit(store: store, queue: nil), on: nil)
         #expect(store.nothingNewBatches == [["a"], ["b"], ["c"]])
         #expect(heard.count == 3)
     }
 
-    @Test func aMissingFeedFailsAloneAndAFailingStoreFailsThemAll() {
+    @Test func aMissingFeedFailsAloneAndAFailingStoreFailsThemAll() async {
         let store = store()
         let queue = DispatchQueue(label: "test.commits")
         let group = GroupCommit(store: store, queue: queue)
-        #expect(commit(["a", "gone"], through: group, on: queue) == ["a: a at true", "gone: no feed named gone"])
+        #expect(await commit(["a", "gone"], through: group, on: queue) == ["a: a at true", "gone: no feed named gone"])
         store.failCommits()
-        #expect(commit(["b", "c"], through: group, on: queue)
+        #expect(await commit(["b", "c"], through: group, on: queue)
                     == ["b: cannot use the state store: disk I/O error", "c: cannot use the state store: disk I/O error"])
     }
 }

@@ -47,24 +47,24 @@ private struct CounterReactor: Reactor {
 
 @Suite("ReactorHost", .timeLimit(.minutes(3)))
 struct ReactorHostTests {
-    @Test func processesActionsOneAtATimeInOrder() {
+    @Test func processesActionsOneAtATimeInOrder() async {
         let host = ReactorHost(reactor: CounterReactor())
         host.send(.add(1, delay: 0.15))
-        let state = host.run(.add(2, delay: 0.01))
+        let state = await host.process(.add(2, delay: 0.01))
         #expect(state.log == [.began(1), .added(1), .ended(1), .began(2), .added(2), .ended(2)],
                 "the second action waits although it would finish first")
         #expect(state.total == 3)
     }
 
-    @Test func anErrorBecomesStateAndProcessingGoesOn() {
+    @Test func anErrorBecomesStateAndProcessingGoesOn() async {
         let host = ReactorHost(reactor: CounterReactor())
-        let failed = host.run(.fail)
+        let failed = await host.process(.fail)
         #expect(failed.log == [.began(-1), .failed("TestError(id: 42)")])
-        let after = host.run(.add(5, delay: 0))
+        let after = await host.process(.add(5, delay: 0))
         #expect(after.total == 5)
     }
 
-    @Test func anActionSentFromAStateObserverIsQueuedNotNested() {
+    @Test func anActionSentFromAStateObserverIsQueuedNotNested() async {
         let host = ReactorHost(reactor: CounterReactor())
         let sent = Locked(false)
         let subscription = host.state.subscribe(onNext: { state in
@@ -77,20 +77,20 @@ struct ReactorHostTests {
                 host.send(.add(7, delay: 0))
             }
         })
-        let finished = DispatchSemaphore(value: 0)
+        let finished = TestSignal()
         host.send(.sendFromObserver)
         host.send(.add(1, delay: 0)) { finished.signal() }
-        finished.wait()
+        #expect(await finished.wait(seconds: 30))
         #expect(host.currentState.log == [.began(0), .began(7), .added(7), .ended(7), .began(1), .added(1), .ended(1)],
                 "the observer's action runs after the current one, before later ones, never inside it")
         subscription.dispose()
     }
 
-    @Test func stateObserversSeeTheCurrentStateThenEveryChange() {
+    @Test func stateObserversSeeTheCurrentStateThenEveryChange() async {
         let host = ReactorHost(reactor: CounterReactor())
         let totals = Locked<[Int]>([])
         let subscription = host.state.subscribe(onNext: { state in totals.withLock { $0.append(state.total) } })
-        host.run(.add(2, delay: 0))
+        await host.process(.add(2, delay: 0))
         #expect(totals.value == [0, 0, 2, 2])
         subscription.dispose()
     }
@@ -116,9 +116,9 @@ private struct TickingReactor: Reactor {
 struct ReactorHostStateTests {
     /// Regression: `state` emitted the current state and then subscribed, so a state published
     /// in between was lost to the new observer.
-    @Test(.timeLimit(.minutes(1))) func aNewObserverSeesTheCurrentStateThenEveryLaterOne() {
+    @Test(.timeLimit(.minutes(1))) func aNewObserverSeesTheCurrentStateThenEveryLaterOne() async {
         let host = ReactorHost(reactor: TickingReactor())
-        let finished = DispatchSemaphore(value: 0)
+        let finished = TestSignal()
         host.send(3_000) { finished.signal() }
         let gaps = Locked(0)
         var subscriptions: [any Disposable] = []
@@ -131,7 +131,7 @@ struct ReactorHostStateTests {
                 }
             }))
         }
-        finished.wait()
+        #expect(await finished.wait(seconds: 30))
         subscriptions.forEach { $0.dispose() }
         #expect(gaps.value == 0)
     }

@@ -24,16 +24,16 @@ struct JournalBoundTests {
         return #"{"version":"https://jsonfeed.org/version/1.1","title":"big","items":["# + items.joined(separator: ",") + "]}"
     }
 
-    @Test func aBigSyncLeavesAShortJournal() throws {
+    @Test func aBigSyncLeavesAShortJournal() async throws {
         let body = Self.page(40_000)
         let server = try LoopbackServer { _, connection in
             connection.respond(200, headers: [("Content-Type", "application/json")], text: body)
         }
-        try session.add("big", server.baseURL + "/feed", kind: "jsonfeed")
-        let run = try session.feedcli("sync", "big", "--quiet")
+        try await session.add("big", server.baseURL + "/feed", kind: "jsonfeed")
+        let run = try await session.feedcli("sync", "big", "--quiet")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(journalSize() <= Self.bound, "journal after the sync: \(journalSize()) bytes")
-        #expect(try session.status("big")?["entries"] as? Int == 40_000, "every entry is in the store")
+        #expect(try await session.status("big")?["entries"] as? Int == 40_000, "every entry is in the store")
         // Committed in batches, the sync never grew the file past 4 MiB; what the next run
         // would read is the frames of the current generation, and the sync cut those too.
         #expect(StoreJournal.frames(besideStoreAt: state) <= StoreJournal.framesThreshold,
@@ -42,7 +42,7 @@ struct JournalBoundTests {
 
     /// An older feedcli (or a run killed mid-sync) leaves a 50 MB journal: python writes it
     /// into a store feedcli made, with automatic checkpoints off, and exits without closing.
-    func leaveABigJournal(entries: Int) throws {
+    func leaveABigJournal(entries: Int) async throws {
         let script = """
         import os, sqlite3, sys
         db = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -59,21 +59,20 @@ struct JournalBoundTests {
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", "-c", script, state, String(entries)]
-        try python.run()
-        python.waitUntilExit()
+        try await python.runToExit()
         #expect(python.terminationStatus == 0)
     }
 
     @Test(arguments: [["list", "--limit", "1"], ["status"], ["next", "p"]])
-    func aStoreWithAHugeJournalHealsOnItsNextRun(command: [String]) throws {
+    func aStoreWithAHugeJournalHealsOnItsNextRun(command: [String]) async throws {
         let server = try PostsServer(available: 3)
-        try session.add("p", server.url, kind: "indexed")
-        #expect(try session.feedcli("sync", "p").status == 0)
-        try leaveABigJournal(entries: 45_000)
+        try await session.add("p", server.url, kind: "indexed")
+        #expect(try await session.feedcli("sync", "p").status == 0)
+        try await leaveABigJournal(entries: 45_000)
         #expect(journalSize() > 50_000_000, "the set-up left a big journal")
-        let run = try session.run(command)
+        let run = try await session.run(command)
         #expect([0, 1].contains(run.status), "\(run.stderr)")
         #expect(journalSize() <= Self.bound, "after \(command): \(journalSize()) bytes")
-        #expect(try session.status("p")?["entries"] as? Int == 45_003, "nothing committed is lost by the checkpoint")
+        #expect(try await session.status("p")?["entries"] as? Int == 45_003, "nothing committed is lost by the checkpoint")
     }
 }

@@ -14,8 +14,8 @@ struct PostgresConnectionTests {
         return result.count == 1 ? result.row(0).text(0).flatMap { Int64($0) } : nil
     }
 
-    @Test func aStatementIsPreparedOnItsThirdUseAndAnswersAlike() throws {
-        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+    @Test func aStatementIsPreparedOnItsThirdUseAndAnswersAlike() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         let sql = "SELECT $1::bigint + 1"
         for (use, expectedPrepared) in [(1, 0), (2, 0), (3, 1), (4, 1)] {
             let answer = try connection.execute(sql, [PostgresValue(Int64(use))]).firstInteger()
@@ -27,8 +27,8 @@ struct PostgresConnectionTests {
     /// A feed's unlock is sent without waiting for its answer (a round trip at the end of every
     /// run): the next statement reads and drops it first, a failing one too, and the unlock has
     /// taken effect for every other session by then.
-    @Test func anUnansweredStatementIsDroppedBeforeTheNextAndHasRun() throws {
-        let url = try PostgresDatabases.fresh()
+    @Test func anUnansweredStatementIsDroppedBeforeTheNextAndHasRun() async throws {
+        let url = try await PostgresDatabases.fresh()
         let holder = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let other = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         #expect(try holder.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0))
@@ -44,8 +44,8 @@ struct PostgresConnectionTests {
 
     /// Statements in one flight (pipeline mode): answered in order, each its own statement; after
     /// a failing one the rest are not run, and the connection is back to one statement at a time.
-    @Test func statementsInOneFlightAreAnsweredInOrderAndStopAtAFailure() throws {
-        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+    @Test func statementsInOneFlightAreAnsweredInOrderAndStopAtAFailure() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         let answers = try connection.inOneFlight([
             ("SELECT pg_try_advisory_lock(11)", []),
             ("SELECT $1::bigint * 2", [PostgresValue(Int64(21))]),
@@ -67,8 +67,8 @@ struct PostgresConnectionTests {
     /// Statements sent with a flight to be prepared are prepared by the server meanwhile: the
     /// connection's next statement reads their answers first, and the first run of one of them
     /// uses its name (nothing more is prepared); a flight that failed prepares nothing.
-    @Test func statementsSentAheadArePreparedAndRunByName() throws {
-        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+    @Test func statementsSentAheadArePreparedAndRunByName() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         let ahead = "SELECT $1::bigint * 3"
         let answers = try connection.inOneFlight([("SELECT 1", [])], preparing: [(ahead, 1), (ahead, 1)])
         #expect(try answers[0].get().count == 1)
@@ -83,8 +83,8 @@ struct PostgresConnectionTests {
 
     /// A connection lost with a flight's prepared statements still to read: the next statement
     /// reads what there is, ends, and says the connection was lost (75), rather than waiting.
-    @Test func aFlightLeftOpenOnALostConnectionEndsInA75() throws {
-        let url = try PostgresDatabases.fresh()
+    @Test func aFlightLeftOpenOnALostConnectionEndsInA75() async throws {
+        let url = try await PostgresDatabases.fresh()
         let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let pid = try #require(connection.script("SELECT pg_backend_pid()").row(0).text(0))

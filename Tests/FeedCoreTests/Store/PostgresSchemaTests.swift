@@ -12,8 +12,8 @@ struct PostgresSchemaTests {
         try connection.script("SELECT obj_description(to_regnamespace('feedcli'), 'pg_namespace')").row(0).text(0)
     }
 
-    @Test func aNewStoreAnswersItsVersionFromTheFunctionAndTheComment() throws {
-        let url = try PostgresDatabases.fresh()
+    @Test func aNewStoreAnswersItsVersionFromTheFunctionAndTheComment() async throws {
+        let url = try await PostgresDatabases.fresh()
         _ = try PostgresStore.open(url: url)
         let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let current = PostgresSchema.migrations.count
@@ -24,8 +24,8 @@ struct PostgresSchemaTests {
 
     /// A store as feedcli before migration v2 left it (no function, its version in the comment)
     /// is read by the comment, migrated by the next run that writes, and answers by the function.
-    @Test func aStoreFromBeforeTheFunctionIsReadByItsCommentAndMigrated() throws {
-        let url = try PostgresDatabases.fresh()
+    @Test func aStoreFromBeforeTheFunctionIsReadByItsCommentAndMigrated() async throws {
+        let url = try await PostgresDatabases.fresh()
         _ = try PostgresStore.open(url: url)
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         try admin.script("""
@@ -41,8 +41,8 @@ struct PostgresSchemaTests {
         #expect(try comment(admin) == "feedcli schema, migrations: \(PostgresSchema.migrations.count)")
     }
 
-    @Test func aDatabaseWithoutTheSchemaHasNoVersion() throws {
-        let connection = try PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+    @Test func aDatabaseWithoutTheSchemaHasNoVersion() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         #expect(try PostgresSchema.enter(connection) == nil)
         #expect(try connection.script("SELECT 1").row(0).text(0) == "1", "the connection is usable after the refused read")
     }

@@ -15,20 +15,20 @@ struct StateStoreContractTests {
     }
 
     /// A new store of `kind` and a second run's handle on the same store (another connection).
-    private func stores(_ kind: Kind, wait: Duration = .seconds(30)) throws -> (any StateStore, any StateStore) {
+    private func stores(_ kind: Kind, wait: Duration = .seconds(30)) async throws -> (any StateStore, any StateStore) {
         switch kind {
         case .sqlite:
             let path = temporaryStorePath()
             return (try FeedStore.open(at: path, wait: wait), try FeedStore.open(at: path, wait: wait))
         case .postgres:
-            let url = try PostgresDatabases.fresh()
+            let url = try await PostgresDatabases.fresh()
             guard let first = try PostgresStore.open(url: url, wait: wait), let second = try PostgresStore.open(url: url, wait: wait)
-            else { throw PostgresDatabases.Unavailable() }
+            else { throw PostgresDatabases.Unavailable(reason: "no store at \(url)") }
             return (first, second)
         }
     }
 
-    private func store(_ kind: Kind) throws -> any StateStore { try stores(kind).0 }
+    private func store(_ kind: Kind) async throws -> any StateStore { try await stores(kind).0 }
 
     private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
@@ -50,8 +50,8 @@ struct StateStoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func aFirstFeedOfOnesOwnRetiresTheUnusedBuiltInAndReplacingKeepsEntries(kind: Kind) throws {
-        let store = try store(kind)
+    func aFirstFeedOfOnesOwnRetiresTheUnusedBuiltInAndReplacingKeepsEntries(kind: Kind) async throws {
+        let store = try await store(kind)
         #expect(try store.feeds().map(\.name) == ["posts"], "a new store has the built-in feed")
         #expect(try store.isEmpty())
         try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
@@ -78,8 +78,8 @@ struct StateStoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func readMarksByIdAndHandleCountAndRefuseAnAmbiguousId(kind: Kind) throws {
-        let store = try store(kind)
+    func readMarksByIdAndHandleCountAndRefuseAnAmbiguousId(kind: Kind) async throws {
+        let store = try await store(kind)
         try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), nil),
                             (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), nil)])
         _ = try store.commitFetch(feed: "a", entries: ["1", "2", "3"].map { entry($0) }, FetchCommit(fetchedAt: t0))
@@ -103,8 +103,8 @@ struct StateStoreContractTests {
     /// More ids than one lookup takes (PostgreSQL asks 1,000 at a time, in one snapshot): every
     /// stored one is found, in the first lookup, the last and on the boundary.
     @Test(arguments: Kind.allCases)
-    func storedIDsAnswersForMoreIDsThanOneLookupTakes(kind: Kind) throws {
-        let store = try store(kind)
+    func storedIDsAnswersForMoreIDsThanOneLookupTakes(kind: Kind) async throws {
+        let store = try await store(kind)
         try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
         let stored = ["1", "999", "1000", "1001", "2500"]
         _ = try store.commitFetch(feed: "a", entries: stored.map { entry($0) }, FetchCommit(fetchedAt: t0))
@@ -114,8 +114,8 @@ struct StateStoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func entriesAreListedInEveryOrderWithTheirTextByteForByte(kind: Kind) throws {
-        let store = try store(kind)
+    func entriesAreListedInEveryOrderWithTheirTextByteForByte(kind: Kind) async throws {
+        let store = try await store(kind)
         try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), nil),
                             (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), nil)])
         let odd = "nul\u{0}inside \u{1F600} \"quoted\" \\ back"
@@ -143,7 +143,7 @@ struct StateStoreContractTests {
 
     @Test(arguments: Kind.allCases)
     func aFeedsLockExcludesAnotherRunUntilLetGo(kind: Kind) async throws {
-        let (first, second) = try stores(kind, wait: .milliseconds(100))
+        let (first, second) = try await stores(kind, wait: .milliseconds(100))
         var held: (any Sendable)? = try first.lock(feed: "posts")
         #expect(try second.attemptLock(feed: "posts") == nil, "another run finds it held")
         #expect { try second.lock(feed: "posts") } throws: { ($0 as? FeedFailure)?.exitCode == 75 }
@@ -171,7 +171,7 @@ struct StateStoreContractTests {
     /// while another run holds the feed.
     @Test(arguments: Kind.allCases)
     func aLockTakenWithItsRecordReadsWhatTheLastHolderCommitted(kind: Kind) async throws {
-        let (first, second) = try stores(kind, wait: .milliseconds(100))
+        let (first, second) = try await stores(kind, wait: .milliseconds(100))
         try first.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
         var held: (any Sendable)? = try first.lock(feed: "a")
         _ = try first.commitFetch(feed: "a", entries: [entry("1")], FetchCommit(fetchedAt: t0, nextIndex: 5))
@@ -188,8 +188,8 @@ struct StateStoreContractTests {
     }
 
     @Test(arguments: Kind.allCases, Kind.allCases)
-    func aCopyCarriesEveryFeedAndEntryAndOnlyIntoAnEmptyStore(from: Kind, to: Kind) throws {
-        let source = try store(from)
+    func aCopyCarriesEveryFeedAndEntryAndOnlyIntoAnEmptyStore(from: Kind, to: Kind) async throws {
+        let source = try await store(from)
         try source.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph, tokenEnv: "T",
                                                expressions: FeedExpressions(filter: ".ok")), .seconds(300)),
                              (FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse), nil)])
@@ -202,7 +202,7 @@ struct StateStoreContractTests {
         _ = try source.setRead(true, references: ["1", "2"], feed: "a")
         _ = try source.recordFailure(feed: "s", .temporary("busy"), at: t0, retryNotBefore: t0.addingTimeInterval(60))
 
-        let target = try store(to)
+        let target = try await store(to)
         try target.receiveCopy(feeds: try source.feeds()) { each throws(FeedFailure) in
             try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
                 try each(entry)

@@ -21,12 +21,12 @@ struct StoreContractTests {
         FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .indexed),
     ]
 
-    private func store(_ kind: Kind) throws -> any FeedStoring {
+    private func store(_ kind: Kind) async throws -> any FeedStoring {
         switch kind {
         case .memory:
             return MemoryStore(Self.feeds)
         case .sqlite, .postgres:
-            let store: any StateStore = kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try PostgresDatabases.store()
+            let store: any StateStore = kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try await PostgresDatabases.store()
             try store.removeFeed(named: FeedRegistration.defaultFeed.name)
             for feed in Self.feeds { try store.addFeed(feed, replace: false) }
             return store
@@ -40,8 +40,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func feedsAreListedByNameAndAnUnknownOneIsNotFound(kind: Kind) throws {
-        let store = try store(kind)
+    func feedsAreListedByNameAndAnUnknownOneIsNotFound(kind: Kind) async throws {
+        let store = try await store(kind)
         #expect(try store.feeds().map(\.name) == ["a", "b"])
         #expect(throws: FeedFailure.self) { try store.feed(named: "zz") }
         #expect((try? store.feed(named: "zz")) == nil)
@@ -54,8 +54,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func idsAreUniquePerFeedAndCountsFollowEachWrite(kind: Kind) throws {
-        let store = try store(kind)
+    func idsAreUniquePerFeedAndCountsFollowEachWrite(kind: Kind) async throws {
+        let store = try await store(kind)
         let first = try store.commitFetch(feed: "a", entries: entries(["1", "2"]), FetchCommit(fetchedAt: t0))
         #expect(first.entries.map(\.id) == ["1", "2"])
         #expect(first.record.total == 2 && first.record.unread == 2 && first.record.lastReadID == nil)
@@ -78,8 +78,8 @@ struct StoreContractTests {
     /// stored ids and a repeated one in each part: every new entry once, in order, numbered in
     /// order, and the counts by what was new.
     @Test(arguments: Kind.allCases)
-    func aLargeBatchStoresEachNewEntryOnceInOrderWhateverPartItFallsIn(kind: Kind) throws {
-        let store = try store(kind)
+    func aLargeBatchStoresEachNewEntryOnceInOrderWhateverPartItFallsIn(kind: Kind) async throws {
+        let store = try await store(kind)
         _ = try store.commitFetch(feed: "a", entries: entries(["3", "35", "40"]), FetchCommit(fetchedAt: t0))
         let ids = (1...43).map(String.init) + ["20"]  // 44 entries: 32 + 8 + 4 × 1; "20" twice
         let outcome = try store.commitFetch(feed: "a", entries: entries(ids), FetchCommit(fetchedAt: t0))
@@ -97,8 +97,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func aBackfillGoesBeforeEveryStoredEntryNumberedOrNot(kind: Kind) throws {
-        let store = try store(kind)
+    func aBackfillGoesBeforeEveryStoredEntryNumberedOrNot(kind: Kind) async throws {
+        let store = try await store(kind)
         _ = try store.commitFetch(feed: "a", entries: entries(["new1", "new2"]), FetchCommit(fetchedAt: t0))
         let numbered = try store.number(entries(["old2", "old3"]), backfill: true)
         #expect(numbered.allSatisfy { $0.seq < 0 } && numbered[0].seq < numbered[1].seq, "\(numbered.map(\.seq))")
@@ -113,8 +113,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func theOldestUnreadOfAllIsTheOneStoredFirst(kind: Kind) throws {
-        let store = try store(kind)
+    func theOldestUnreadOfAllIsTheOneStoredFirst(kind: Kind) async throws {
+        let store = try await store(kind)
         _ = try store.commitFetch(feed: "b", entries: entries(["b1"], feed: "b"), FetchCommit(fetchedAt: t0))
         _ = try store.commitFetch(feed: "a", entries: entries(["a1"]), FetchCommit(fetchedAt: t0))
         let numbered = try store.number(entries(["b2"], feed: "b"), backfill: false)
@@ -129,8 +129,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func acrossFeedsThePublishedTimeComesFirstThenTheFetchTimeThenStorage(kind: Kind) throws {
-        let store = try store(kind)
+    func acrossFeedsThePublishedTimeComesFirstThenTheFetchTimeThenStorage(kind: Kind) async throws {
+        let store = try await store(kind)
         func entry(_ id: String, _ feed: String, published: String?, fetched: String = "2026-11-20T00:00:00Z") -> Entry {
             var entry = Entry.sample(id, feed: feed)
             entry.published = published
@@ -154,8 +154,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func aCommitsBookkeepingIsExactlyWhatItSays(kind: Kind) throws {
-        let store = try store(kind)
+    func aCommitsBookkeepingIsExactlyWhatItSays(kind: Kind) async throws {
+        let store = try await store(kind)
         let failed = try store.recordFailure(feed: "a", .temporary("HTTP 503"), at: t0, retryNotBefore: t0 + 60)
         #expect(failed.lastError == FeedFailure.temporary("HTTP 503").description && failed.lastErrorCode == 75 && failed.retryNotBefore == t0 + 60)
         #expect(failed.lastFetchAt == t0 && failed.lastSuccessAt == nil)
@@ -177,8 +177,8 @@ struct StoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func quietCommitsGoTogetherAndAnUnknownFeedFailsAlone(kind: Kind) throws {
-        let store = try store(kind)
+    func quietCommitsGoTogetherAndAnUnknownFeedFailsAlone(kind: Kind) async throws {
+        let store = try await store(kind)
         let results = try store.commitNothingNew([
             (feed: "a", commit: FetchCommit(fetchedAt: t0, validators: Validators(etag: "\"a\""))),
             (feed: "gone", commit: FetchCommit(fetchedAt: t0)),
@@ -193,8 +193,8 @@ struct StoreContractTests {
 
 extension StoreContractTests {
     @Test(arguments: Kind.allCases)
-    func aStreamsPositionIsSetByItsCommitsAndKeptByOthers(kind: Kind) throws {
-        let store = try store(kind)
+    func aStreamsPositionIsSetByItsCommitsAndKeptByOthers(kind: Kind) async throws {
+        let store = try await store(kind)
         let position = StreamPosition(lastEventID: "[{\"offset\":7}]", lastEventAt: t0)
         let first = try store.commitFetch(feed: "a", entries: [.sample("1", feed: "a")], FetchCommit(fetchedAt: t0, stream: position))
         #expect(first.record.stream == position)

@@ -33,14 +33,14 @@ enum Feedcli {
         return arguments + ["--state", state] + (fetches ? ["--retries", "0"] : [])
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> FeedcliRun {
-        try start(arguments, environment: environment).finish()
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> FeedcliRun {
+        try await start(arguments, environment: environment).finish()
     }
 
     /// Runs a bash script in which `$FEEDCLI` is the binary: for redirections and pipelines
     /// (`"$FEEDCLI" sync >/dev/full`, `… | head -n 3`).
-    static func shell(_ script: String, environment: [String: String] = [:]) throws -> FeedcliRun {
-        try launch("/bin/bash", ["-c", script], environment: environment.merging(["FEEDCLI": binary]) { $1 }).finish()
+    static func shell(_ script: String, environment: [String: String] = [:]) async throws -> FeedcliRun {
+        try await launch("/bin/bash", ["-c", script], environment: environment.merging(["FEEDCLI": binary]) { $1 }).finish()
     }
 
     private static func launch(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Started {
@@ -57,8 +57,10 @@ enum Feedcli {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        let exited = TestSignal()
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        return Started(process: process, out: out, err: err)
+        return Started(process: process, out: out, err: err, exited: exited)
     }
 
     final class Started {
@@ -67,13 +69,16 @@ enum Feedcli {
         let err: Pipe
         private let stdout = Locked(Data())
         private let stderr = Locked(Data())
-        private let done = DispatchSemaphore(value: 0)
+        /// Signalled once for each of stdout and stderr read to its end.
+        private let read = TestSignal()
+        private let exited: TestSignal
         private let readers = Locked(0)
 
-        init(process: Process, out: Pipe, err: Pipe) {
+        init(process: Process, out: Pipe, err: Pipe, exited: TestSignal) {
             self.process = process
             self.out = out
             self.err = err
+            self.exited = exited
         }
 
         /// Reads stdout and stderr to their ends on threads of their own.
@@ -81,10 +86,10 @@ enum Feedcli {
             readers.withLock { $0 = 2 }
             for (pipe, box) in [(out, stdout), (err, stderr)] {
                 let handle = pipe.fileHandleForReading
-                Thread { [done] in
+                Thread { [read] in
                     let data = handle.readDataToEndOfFile()
                     box.withLock { $0 = data }
-                    done.signal()
+                    read.signal()
                 }.start()
             }
         }
@@ -92,7 +97,10 @@ enum Feedcli {
         /// Whether the process came to hold open a file whose path ends with `suffix` within 20
         /// seconds (read from /proc: how a test sees a run waiting on a lock file, without
         /// sleeping and hoping).
-        func waitUntilItHoldsOpen(fileEndingWith suffix: String) -> Bool {
+        ///
+        /// Polled, every 5 ms, without holding a thread: what another process opens sends no
+        /// signal a test could await (inotify does not watch /proc's descriptor links).
+        func waitUntilItHoldsOpen(fileEndingWith suffix: String) async -> Bool {
             let folder = "/proc/\(process.processIdentifier)/fd"
             for _ in 0..<4000 {
                 let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -100,20 +108,34 @@ enum Feedcli {
                     return true
                 }
                 if !process.isRunning { return false }
-                usleep(5_000)
+                try? await Task.sleep(for: .milliseconds(5))
             }
             return false
         }
 
-        /// Waits for the process, reading stdout and stderr at the same time (a child that fills
-        /// one pipe while the other is read would never finish).
-        func finish() -> FeedcliRun {
+        /// Awaits the process's exit (its output left unread unless `readInBackground` ran).
+        func exit(seconds: Double = 300) async {
+            if await exited.wait(seconds: seconds) { exited.signal() }
+        }
+
+        /// Awaits the process's end, reading stdout and stderr at the same time (a child that
+        /// fills one pipe while the other is read would never finish). A run still going after
+        /// `seconds` is killed (a hang fails its test, not the whole suite), and says so.
+        func finish(seconds: Double = 300) async -> FeedcliRun {
             if readers.value == 0 { readInBackground() }
-            done.wait()
-            done.wait()
-            process.waitUntilExit()
-            return FeedcliRun(status: process.terminationStatus, stdout: String(decoding: stdout.value, as: UTF8.self),
-                              stderr: String(decoding: stderr.value, as: UTF8.self))
+            var ended = await exited.wait(seconds: seconds)
+            if !ended {
+                kill(process.processIdentifier, SIGKILL)
+                _ = await exited.wait(seconds: 10)
+            }
+            // A child of feedcli (a pager, a browser) may hold the pipes a little longer.
+            for _ in 0..<2 {
+                if await !read.wait(seconds: 30) { ended = false }
+            }
+            let stderr = String(decoding: stderr.value, as: UTF8.self)
+            return FeedcliRun(status: process.isRunning ? -1 : process.terminationStatus,
+                              stdout: String(decoding: stdout.value, as: UTF8.self),
+                              stderr: ended ? stderr : stderr + "\n[killed by the test after \(seconds) s]")
         }
     }
 }

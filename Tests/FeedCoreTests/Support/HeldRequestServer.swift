@@ -19,7 +19,7 @@ struct HeldRequestServer {
     var baseURL: String { server.baseURL }
 
     /// Whether a held request arrived within 20 seconds.
-    func waitForTheHeldRequest() -> Bool { gate.waitForArrivals(1) }
+    func waitForTheHeldRequest() async -> Bool { await gate.waitForArrivals(1) }
 
     /// Answers the held requests, and every later one at once.
     func release() { gate.open() }

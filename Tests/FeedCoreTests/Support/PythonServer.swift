@@ -2,12 +2,18 @@ import Foundation
 
 /// A python3 server the tests start (the fixture server, a TLS server): it writes its port to a
 /// file once listening, and is killed when this value is let go.
-final class PythonServer {
+final class PythonServer: Sendable {
     let process = Process()
     let port: Int
 
-    /// Starts `python3 ARGUMENTS…` and waits (up to 5 s) for it to write its port to `portFile`.
-    init(_ arguments: [String], portFile: String) throws {
+    /// Starts `python3 ARGUMENTS…` and awaits (up to 5 s) its port in `portFile`.
+    static func start(_ arguments: [String], portFile: String) async throws -> PythonServer {
+        try await onOwnThread { try PythonServer(arguments, portFile: portFile) }
+    }
+
+    /// Starts `python3 ARGUMENTS…` and waits (up to 5 s, on the caller's thread: see `start`)
+    /// for it to write its port to `portFile`; a file another process writes sends no signal.
+    private init(_ arguments: [String], portFile: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         // Its own null output: an inherited pipe would keep `swift test` waiting after the test.
@@ -27,9 +33,9 @@ final class PythonServer {
     }
 
     deinit {
-        // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM.
+        // SIGKILL: a child spawned from a dispatch thread inherits its blocked SIGTERM. Not
+        // waited for: the kernel reaps it through Foundation's own child watcher.
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 
     struct ServerDidNotStart: Error {

@@ -7,7 +7,7 @@ import Synchronization
 /// Collects the events of one subscription for assertions, and can wait for the terminal one.
 final class Recorder<Element: Sendable>: Sendable {
     private let events = Mutex<[Event<Element>]>([])
-    private let done = DispatchSemaphore(value: 0)
+    private let done = TestSignal()
 
     var handler: @Sendable (Event<Element>) -> Void {
         { [self] event in
@@ -28,11 +28,11 @@ final class Recorder<Element: Sendable>: Sendable {
     var isTerminated: Bool { events.withLock { $0.last?.isTerminal ?? false } }
     var terminalCount: Int { events.withLock { $0.filter(\.isTerminal).count } }
 
-    /// Waits for the terminal event; false if it did not come within `seconds`.
+    /// Awaits the terminal event; false if it did not come within `seconds`.
     @discardableResult
-    func wait(seconds: Double = 10) -> Bool {
+    func wait(seconds: Double = 10) async -> Bool {
         if isTerminated { return true }
-        let result = done.wait(timeout: .now() + seconds) == .success
+        let result = await done.wait(seconds: seconds)
         if result { done.signal() }
         return result
     }

@@ -1,5 +1,4 @@
 import CustomDump
-import Dispatch
 import FeedBase
 import FeedStore
 import FeedReactor
@@ -45,13 +44,13 @@ struct ReducerTester<R: Reactor> where R.State: Equatable, R.Mutation: Equatable
     /// Runs `mutate` for `action` to its end and keeps what it produced for `receive`; an error
     /// becomes the reactor's failure mutation, as `ReactorHost` makes it. The environment must
     /// run synchronously (`FeedEnvironment.test`) or finish within `timeout`.
-    mutating func send(action: R.Action, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) {
+    mutating func send(action: R.Action, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
         if !produced.isEmpty {
             Issue.record("Sent an action while \(produced.count) mutations of the one before were not received: \(produced)",
                          sourceLocation: sourceLocation)
         }
         let collected = Locked<[R.Mutation]>([])
-        let finished = DispatchSemaphore(value: 0)
+        let finished = TestSignal()
         let reactor = self.reactor
         let subscription = reactor.mutate(action: action)
             .catch { error in .just(reactor.mutation(for: error, action: action)) }
@@ -61,8 +60,7 @@ struct ReducerTester<R: Reactor> where R.State: Equatable, R.Mutation: Equatable
                 case .failed, .completed: finished.signal()
                 }
             }
-        let deadline = DispatchTime.now() + .seconds(Int(timeout.components.seconds))
-        if finished.wait(timeout: deadline) == .timedOut {
+        if await !finished.wait(seconds: Double(timeout.components.seconds)) {
             Issue.record("mutate(\(action)) did not finish within \(timeout)", sourceLocation: sourceLocation)
         }
         subscription.dispose()

@@ -1,7 +1,7 @@
 import FeedBase
 import Foundation
 
-/// Where a test server's handlers wait for the test instead of sleeping: requests from the
+/// Where a test server's handlers (each on a thread of its own) wait for the test instead of sleeping: requests from the
 /// `heldFrom`-th on (counted in arrival order, from 1) wait until `open()`, and the test waits
 /// for the n-th arrival with `waitForArrivals(_:)`. A held handler also lets go when the gate
 /// is dropped with the server (a test that failed early must not leave a thread waiting).
@@ -25,9 +25,10 @@ final class RequestGate: Sendable {
     /// Lets every held request go on.
     func open() { update { $0.isOpen = true } }
 
-    /// Whether `n` requests arrived within `seconds` (a bound against a hang, not a measurement).
-    func waitForArrivals(_ n: Int, seconds: Double = 20) -> Bool {
-        wait(seconds: seconds) { $0.arrivals >= n }
+    /// Whether `n` requests arrived within `seconds` (a bound against a hang, not a measurement),
+    /// awaited on a thread of its own.
+    func waitForArrivals(_ n: Int, seconds: Double = 20) async -> Bool {
+        await onOwnThread { [self] in wait(seconds: seconds) { $0.arrivals >= n } }
     }
 
     /// Called by a handler as a request arrives: returns once the request may be answered.

@@ -11,40 +11,40 @@ struct StoreSession {
     }
 
     /// A session on a new PostgreSQL database of the test cluster.
-    static func onPostgres() throws -> StoreSession {
-        StoreSession(state: try PostgresDatabases.fresh())
+    static func onPostgres() async throws -> StoreSession {
+        StoreSession(state: try await PostgresDatabases.fresh())
     }
 
-    func feedcli(_ arguments: String...) throws -> FeedcliRun { try run(arguments) }
+    func feedcli(_ arguments: String...) async throws -> FeedcliRun { try await run(arguments) }
 
-    func run(_ arguments: [String]) throws -> FeedcliRun {
-        try Feedcli.run(Feedcli.onStore(state, arguments))
+    func run(_ arguments: [String]) async throws -> FeedcliRun {
+        try await Feedcli.run(Feedcli.onStore(state, arguments))
     }
 
-    func add(_ name: String, _ url: String, kind: String) throws {
-        let run = try feedcli("feeds", "add", name, url, "--kind", kind)
+    func add(_ name: String, _ url: String, kind: String) async throws {
+        let run = try await feedcli("feeds", "add", name, url, "--kind", kind)
         if run.status != 0 { throw FeedAddFailed(stderr: run.stderr) }
     }
 
     /// The feed's object in `status --json`.
-    func status(_ feed: String) throws -> [String: Any]? {
-        (try feedcli("status", feed, "--json").json as? [[String: Any]])?.first
+    func status(_ feed: String) async throws -> [String: Any]? {
+        await (try feedcli("status", feed, "--json").json as? [[String: Any]])?.first
     }
 
     /// The feed's object in `status --json`; the test fails when there is none.
-    func requireStatus(_ feed: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-        try #require(try status(feed), sourceLocation: sourceLocation)
+    func requireStatus(_ feed: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        try #require(try await status(feed), sourceLocation: sourceLocation)
     }
 
     /// A session with one synced `linked` feed `l` whose one entry `a` links to
     /// `https://example.com/a` (for `open`); the server lives as long as the returned value.
-    static func withOneEntryToOpen() throws -> (StoreSession, LoopbackServer) {
+    static func withOneEntryToOpen() async throws -> (StoreSession, LoopbackServer) {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"[{"id":"a","html_url":"https://example.com/a"}]"#)
         }
         let session = StoreSession()
-        try session.add("l", server.baseURL + "/l", kind: "linked")
-        let synced = try session.feedcli("sync", "l")
+        try await session.add("l", server.baseURL + "/l", kind: "linked")
+        let synced = try await session.feedcli("sync", "l")
         if synced.status != 0 { throw FeedAddFailed(stderr: synced.stderr) }
         return (session, server)
     }
