@@ -6,12 +6,12 @@ final class PythonServer: Sendable {
     let process = Process()
     let port: Int
 
-    /// Starts `python3 ARGUMENTS…` and awaits (up to 5 s) its port in `portFile`.
+    /// Starts `python3 ARGUMENTS…` and awaits its port in `portFile`.
     static func start(_ arguments: [String], portFile: String) async throws -> PythonServer {
         try await onOwnThread { try PythonServer(arguments, portFile: portFile) }
     }
 
-    /// Starts `python3 ARGUMENTS…` and waits (up to 5 s, on the caller's thread: see `start`)
+    /// Starts `python3 ARGUMENTS…` and waits (on the caller's thread: see `start`)
     /// for it to write its port to `portFile`; a file another process writes sends no signal.
     private init(_ arguments: [String], portFile: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -21,7 +21,8 @@ final class PythonServer: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var port: Int?
-        for _ in 0..<100 where port == nil {
+        // Up to a minute: a bound against a hang (Python with ssl starts slowly on a loaded machine).
+        for _ in 0..<1200 where port == nil {
             port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             if port == nil { Thread.sleep(forTimeInterval: 0.05) }
         }
