@@ -55,6 +55,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Connection", "close")
         self.end_headers()
+        self.wfile.flush()  # a stream that sends nothing yet still answers at once
 
     def json(self, value):
         """A whole JSON answer (not a stream)."""

@@ -26,6 +26,12 @@ package struct ExpressionFeed: PageFormat {
     /// The preset and its kind's name, for a preset feed: a failure says what it reads.
     package var preset: (kind: String, preset: FeedPreset)? = nil
 
+    /// Whether `--cursor` runs on the newest item read rather than on the response: for a
+    /// stream's batch (an NDJSON feed resumes from its newest line, `--cursor .seq`), where the
+    /// batch stands in for a page. An expression written for the whole batch (`.[-1].seq`, the
+    /// form documented before) is run on it when it fails on the item.
+    var cursorRunsOnNewestItem = false
+
     /// The most items one response may give; a runaway `--items` stops here and fails.
     package static let itemLimit = 1_000_000
 
@@ -54,9 +60,25 @@ package struct ExpressionFeed: PageFormat {
     private var pageExpression: (option: String, expression: String)? {
         switch expressions.paging {
         case .nextURL(let expression)?: ("--next-url", expression)
+        case .cursor(let expression, _)? where cursorRunsOnNewestItem:
+            ("--cursor", ". as $batch | try (.[-1] | (\(expression))) catch ($batch | (\(expression)))")
         case .cursor(let expression, _)?: ("--cursor", expression)
         default: nil
         }
+    }
+
+    /// A stream's batch of items, read as a page that held them in this order; the cursor is
+    /// the newest item's.
+    package func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage {
+        var batch = self
+        batch.cursorRunsOnNewestItem = true
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (index, item) in items.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += item
+        }
+        body.append(UInt8(ascii: "]"))
+        return try batch.page(from: HTTPResponse(status: 200, body: Data(body), effectiveURL: url))
     }
 
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {

@@ -31,6 +31,11 @@ struct ExpressionMapping {
         } catch {
             throw JQFailure.of(error.error, option: error.option, page: url)
         }
+        // Items of which none is an object: the mapping is wrong, as a wrong shape is (one
+        // message, not a warning per item); a page with some objects skips only the others.
+        if !nodes.isEmpty, !nodes.contains(where: { if case .object = $0 { true } else { false } }) {
+            throw .badData("--items on \(Redaction.maskingSecrets(in: url)) gave \(Self.counted(nodes)), no object")
+        }
         var items: [FeedItem] = [], skipped = SkippedItems()
         for (position, node) in nodes.enumerated() {
             let itemOutcomes = outcomes.fields.indices.contains(position) ? outcomes.fields[position] : []
@@ -48,6 +53,25 @@ struct ExpressionMapping {
             throw JQFailure.of(error.error, option: error.option, page: url)
         }
         return FeedPage(items: PageItems(items), next: next, skipped: skipped)
+    }
+
+    /// `values` counted by kind, as a message says them: "3 strings", "2 numbers and 1 null".
+    static func counted(_ values: [JSON]) -> String {
+        var counts: [(kind: String, count: Int)] = []
+        for value in values {
+            let kind: String
+            switch value {
+            case .null: kind = "null"
+            case .bool: kind = "boolean"
+            case .number: kind = "number"
+            case .string, .inexactString: kind = "string"
+            case .array: kind = "array"
+            case .object: kind = "object"
+            }
+            if let index = counts.firstIndex(where: { $0.kind == kind }) { counts[index].count += 1 } else { counts.append((kind, 1)) }
+        }
+        let parts = counts.map { "\($0.count) \($0.kind)\($0.count == 1 ? "" : "s")" }
+        return parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "") : parts.joined()
     }
 
     /// Why an item cannot be kept (no id, a field of the wrong type, the same id as another).

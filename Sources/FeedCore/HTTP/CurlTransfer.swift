@@ -140,6 +140,15 @@ package final class CurlTransfer {
         if bytes.starts(with: "HTTP/".utf8) {
             headers = HTTPHeaders()
             headerBytes = bytes.count
+        } else if bytes.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
+            // The end of a header block: a stream that answered 2xx is connected now, before
+            // its first byte (a server may send none for a while; what waits on the connection,
+            // a catch-up, should not). Redirects and failures wait for their end as before.
+            if case .stream(let observer, _) = delivery {
+                var status = 0
+                _ = feed_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+                if (200...299).contains(status) { sendHead(to: observer) }
+            }
         } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             let name = Self.trimmed(bytes, bytes.startIndex, colon)
             let value = Self.trimmed(bytes, colon + 1, bytes.endIndex)

@@ -208,6 +208,8 @@ struct ExpressionFeedTests {
     /// the wrong type fails the feed: nothing of the page can be trusted.
     @Test(arguments: [
         (["--items", "error(\"no\")"], "--items"),
+        // Items of which none is an object: the mapping is wrong (it synced with a warning an item).
+        (["--items", ".feed.contentItems[].properties.headline"], "--items on"),
         (["--cursor", "{a: 1}"], "--cursor"),
         (["--filter", "error(\"no\")"], "--filter"),
     ])
@@ -226,7 +228,6 @@ struct ExpressionFeedTests {
     /// item, named with why; the page and its other items go on (issue 24, item 4).
     @Test(arguments: [
         (["--id", "{a: 1}"], "--id gave an object, not a string or number"),
-        (["--items", ".feed.contentItems[].properties.headline"], "--items gave a string, not an object"),
         (["--title", ".headline | {x: .}"], "--title gave an object, not a string"),
     ])
     func anItemWhoseFieldCannotBeMadeIsSkippedNamed(options: [String], why: String) async throws {
@@ -239,6 +240,23 @@ struct ExpressionFeedTests {
         #expect(lines == ["feedcli: news: warning: skipped item 1 of \(api.url): \(why)",
                           "feedcli: news: warning: skipped item 2 of \(api.url): \(why)"], "\(sync.stderr)")
         #expect(try await session.status("news")?["last_skipped"] as? Int == 2)
+    }
+
+    /// Items of which none is an object fail the feed with one message naming the expression and
+    /// what it gave; a page with some objects still skips only the others.
+    @Test func itemsOfWhichNoneIsAnObjectAreAWrongMapping() async throws {
+        let server = try LoopbackServer { request, connection in
+            connection.respond(200, text: request.path == "/strings" ? #"["a","b","c"]"# : #"["a",{"id":"2"},7]"#)
+        }
+        let session = StoreSession()
+        #expect(try await session.run(["feeds", "add", "s", server.baseURL + "/strings", "--kind", "json"]).status == 0)
+        let strings = try await session.feedcli("sync", "s")
+        #expect(strings.status == 65, "\(strings.stderr)")
+        #expect(strings.stderr == "feedcli: s: bad data: --items on \(server.baseURL)/strings gave 3 strings, no object\n")
+        #expect(try await session.run(["feeds", "add", "m", server.baseURL + "/mixed", "--kind", "json"]).status == 0)
+        let mixed = try await session.feedcli("sync", "m", "--jsonl")
+        #expect(mixed.status == 0 && JSONLines.ids(mixed.stdout) == ["2"], "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("skipped item 1 of") && mixed.stderr.contains("skipped item 3 of"), "\(mixed.stderr)")
     }
 
     /// One item of a wrong type among good ones skips that item only.

@@ -215,6 +215,36 @@ struct StreamTests {
         #expect(refused.status == 64, "an SSE stream resumes by Last-Event-ID")
     }
 
+    /// `--cursor` runs on the newest line read, as a user writes it for one item (`.seq`); it
+    /// was run on the whole batch, and `.id` failed with "Cannot index array with string".
+    @Test func anNDJSONCursorRunsOnTheNewestLine() async throws {
+        #expect(try await session.feedcli("feeds", "add", "lines", base + "/ndjson?grow=1", "--kind", "ndjson",
+                                          "--cursor", ".seq", "--cursor-param", "after").status == 0)
+        let first = try await session.feedcli("sync", "lines", "--jsonl")
+        #expect(first.status == 0 && ids(first.stdout) == ["1", "2", "3"], "\(first.stderr)")
+        #expect(ids(try await session.feedcli("sync", "lines", "--jsonl").stdout) == ["4", "5"], "from the stored cursor")
+        #expect(try await lastEventIDs().suffix(4) == [nil, "after=None", nil, "after=3"])
+    }
+
+    /// An NDJSON line that is not an object (not JSON, another JSON value, nested deeper than
+    /// feedcli reads) is a skipped item, named on stderr with its line and the true reason; it
+    /// was dropped with a word under -v only.
+    @Test func anNDJSONLineThatIsNotAnItemIsNamed() async throws {
+        let deep = String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
+        let body = [#"{"id":"1"}"#, "not json", "[1,2]", #"{"id":"2","x":"# + deep + "}", #"{"id":"3"}"#].joined(separator: "\n") + "\n"
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("Content-Type", "application/x-ndjson")], text: body)
+        }
+        try await session.add("bad", server.baseURL + "/lines", kind: "ndjson")
+        let run = try await session.feedcli("sync", "bad", "--jsonl")
+        #expect(run.status == 0 && ids(run.stdout) == ["1", "3"], "\(run.stderr)")
+        let url = server.baseURL + "/lines"
+        #expect(run.stderr.contains("bad: warning: skipped item 2 of \(url): it is not JSON"), "\(run.stderr)")
+        #expect(run.stderr.contains("skipped item 3 of \(url): it is an array, not a JSON object"), "\(run.stderr)")
+        #expect(run.stderr.contains("skipped item 4 of \(url): it is not JSON (nested deeper than"), "\(run.stderr)")
+        #expect(try await session.requireStatus("bad")["last_skipped"] as? Int == 3)
+    }
+
     @Test func eventsSharingOneIDAreStillOneEntryEach() async throws {
         // EventStreams can give several events one `id:`; entries are keyed by the item's own id.
         try await session.add("shared", base + "/sse?count=3&shared_id=1", kind: "sse")
@@ -260,6 +290,23 @@ struct StreamTests {
         let run = try await Feedcli.shell(#"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
                                     environment: ["U": base + "/timeline-log"])
         #expect(run.stdout.contains(#"["1003", "1005", "1007", "1009"]"#), "min_id paging, never since_id: \(run.stdout)")
+    }
+
+    /// `--max-entries` counts the entries a catch-up delivers: a follow whose entries all come
+    /// from the catch-up ends at the limit, as cron needs (it ran until killed).
+    @Test func maxEntriesCountsWhatTheCatchUpDelivers() async throws {
+        try await session.add("m", base + "/api/v1/streaming/public?live=1001-1001&hold=60", kind: "mastodon")
+        let first = try await session.feedcli("follow", "--max-entries", "1", "--jsonl")
+        #expect(first.status == 0 && ids(first.stdout) == ["1001"], "\(first.stderr)")
+        // The stream now sends nothing for a minute; the timeline has 1002-1009.
+        #expect(try await session.feedcli("feeds", "add", "m", base + "/api/v1/streaming/public?live=1-0&hold=60",
+                                          "--kind", "mastodon", "--replace").status == 0)
+        let limited = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--max-entries", "3", "--jsonl"]))
+        let run = await limited.finish(seconds: 20)
+        #expect(run.status == 0, "it ends at the limit: \(run.stderr)")
+        #expect(ids(run.stdout) == ["1002", "1003", "1004"], "\(run.stderr)")
+        let next = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--max-entries", "2", "--jsonl"]))
+        #expect(ids(await next.finish(seconds: 20).stdout) == ["1005", "1006"], "the next run goes on from there")
     }
 
     @Test func anyStreamCatchesUpThroughTheURLItNames() async throws {

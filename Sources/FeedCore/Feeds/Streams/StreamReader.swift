@@ -72,12 +72,16 @@ package struct StreamReader: Sendable {
         eventTypes.map { $0.contains(type) } ?? true
     }
 
-    /// Whether `json` is one JSON object (what an item is).
-    fileprivate static func isObject(_ json: some Collection<UInt8>) -> Bool {
-        guard json.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else { return false }
-        // Checked whole, but nothing of it built (the page read of its batch does that).
-        if case .object? = try? JSONParser.value(of: Data(json), .members([])) { return true }
-        return false
+    /// Why `json` is not one JSON object (what an item is); nil when it is one. Checked whole,
+    /// but nothing of it built (the page read of its batch does that).
+    fileprivate static func whyNotAnObject(_ json: some Collection<UInt8>) -> String? {
+        do {
+            let value = try JSONParser.value(of: Data(json), .members([]))
+            if case .object = value { return nil }
+            return "it is \(value.kindDescription), not a JSON object"
+        } catch {
+            return "it is not JSON (\(error))"
+        }
     }
 }
 
@@ -87,6 +91,8 @@ private struct ReadState: Sendable {
     var lines: JSONLineParser
     let format: StreamFormat
     var retry: Int?
+    /// The JSON lines read on this connection (a skipped line is named by its number).
+    var lineNumber = 0
 
     init(format: StreamFormat, maxEventSize: Int, lastEventID: String) {
         self.format = format
@@ -109,8 +115,8 @@ private struct ReadState: Sendable {
                     let data = Array(event.data.utf8)
                     if !reader.wants(type: event.type) {
                         signals.append(.ignored(why: "a \(event.type) event", lastEventID: eventID))
-                    } else if !StreamReader.isObject(data) {
-                        signals.append(.ignored(why: "a \(event.type) event whose data is not a JSON object", lastEventID: eventID))
+                    } else if let why = StreamReader.whyNotAnObject(data) {
+                        signals.append(.ignored(why: "a \(event.type) event whose data is not an item: \(why)", lastEventID: eventID))
                     } else {
                         signals.append(.item(StreamItem(json: data, lastEventID: eventID, arrivedAt: now)))
                     }
@@ -122,14 +128,15 @@ private struct ReadState: Sendable {
             }
         case .jsonLines:
             for output in lines.parse(bytes) {
+                lineNumber += 1
                 switch output {
                 case .oversized:
-                    signals.append(.ignored(why: "a line larger than --max-size", lastEventID: nil))
+                    signals.append(.skipped(line: lineNumber, why: "it is larger than --max-size"))
                 case .line(let line):
-                    if StreamReader.isObject(line) {
-                        signals.append(.item(StreamItem(json: line, lastEventID: nil, arrivedAt: now)))
+                    if let why = StreamReader.whyNotAnObject(line) {
+                        signals.append(.skipped(line: lineNumber, why: why))
                     } else {
-                        signals.append(.ignored(why: "a line that is not a JSON object", lastEventID: nil))
+                        signals.append(.item(StreamItem(json: line, lastEventID: nil, arrivedAt: now)))
                     }
                 }
             }

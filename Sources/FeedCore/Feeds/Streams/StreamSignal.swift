@@ -10,6 +10,10 @@ package enum StreamSignal: Sendable {
     /// An event that is not an item (another SSE type, data that is not a JSON object, one
     /// larger than `--max-size`), with why: `-v` says so.
     case ignored(why: String, lastEventID: String?)
+    /// A line of an NDJSON stream that should have been an item and is not (not JSON, not an
+    /// object, nested too deep, larger than `--max-size`): a skipped item, named on stderr with
+    /// its line number on the connection and why.
+    case skipped(line: Int, why: String)
     /// The server's `retry:`: the time to wait before reconnecting.
     case retry(Duration)
 }

@@ -164,13 +164,13 @@ package struct StreamSync: Sendable {
         return fetcher.handOver(readGroups)
             .flatMap(.concat) { groups -> Observable<SyncStep> in
                 let steps = Observable.concat(groups.map { group in
-                    if group.isRead { return Observable.deferred { .just(try batch(of: group, progress: progress)) }.compactMap { $0 } }
+                    if group.isRead { return Observable.deferred { .from(try syncSteps(of: group, progress: progress)) } }
                     return fetcher.blocking { () throws -> ReadGroup in
                         var group = group
                         group.items = try items(of: group.signals)
                         group.isRead = true
                         return group
-                    }.compactMap { try batch(of: $0, progress: progress) }
+                    }.flatMap(.concat) { .from(try syncSteps(of: $0, progress: progress)) }
                 })
                 // Connected: first what the stream sent while no connection was open (the events
                 // that arrive meanwhile wait; an entry met in both is delivered once).
@@ -249,24 +249,51 @@ package struct StreamSync: Sendable {
                 let stored = try storedIDs(page.items.map(\.id))
                 var seen = Set<String>()
                 // A timeline answers newest first: delivered oldest first, as every sync.
-                let entries = page.items.reversed().filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+                var entries = page.items.reversed().filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
                     .map { $0.entry(feed: record.name, fetchedAt: stamp) }
+                // `--max-entries` counts what the catch-up delivers too; the rest is read again
+                // from the newest stored entry next time.
+                let withinBudget = spendBudget(on: &entries)
                 let step = SyncStep.batch(FetchedBatch(entries: entries, complete: FetchCommit(
                     fetchedAt: fetchedAt, skipped: .add(page.skipped.count), filtered: .add(page.filtered), kept: .add(page.items.count))))
-                guard catchUp.paging == .minID, number < catchUp.maxPages, let newest = page.items.first?.id else { return .just(step) }
+                guard withinBudget, catchUp.paging == .minID, number < catchUp.maxPages, let newest = page.items.first?.id
+                else { return .just(step) }
                 return .concat([.just(step), catchUpPage(URLQuery.setting("min_id", to: newest, in: url), number: number + 1, catchUp)])
             }
         }
     }
 
+    /// Takes `entries` from the run's `--max-entries` budget, whatever path they came by (the
+    /// stream or its catch-up): those past it are dropped. Whether all of them fit.
+    private func spendBudget(on entries: inout [Entry]) -> Bool {
+        guard let budget else { return true }
+        let allowed = budget.take(entries.count)
+        guard allowed < entries.count else { return true }
+        entries.removeLast(entries.count - allowed)
+        return false
+    }
+
+    /// What `group` gives the reactor: a warning for each line skipped, then the batch of its
+    /// new entries with the position after them (none when it holds nothing to deliver or commit).
+    private func syncSteps(of group: ReadGroup, progress: Locked<Progress>) throws -> [SyncStep] {
+        var skipped: [SkippedItem] = []
+        for signal in group.signals {
+            if case .skipped(let line, let why) = signal {
+                skipped.append(SkippedItem(position: line, page: record.registration.url, why: why))
+            }
+        }
+        let batch = try batch(of: group, skippedLines: skipped.count, progress: progress)
+        return skipped.map { .warning($0.message) } + (batch.map { [$0] } ?? [])
+    }
+
     /// The batch of new entries of `group`, with the position after them; nil when it holds
     /// nothing to deliver or commit.
-    private func batch(of group: ReadGroup, progress: Locked<Progress>) throws -> SyncStep? {
+    private func batch(of group: ReadGroup, skippedLines: Int, progress: Locked<Progress>) throws -> SyncStep? {
         var lastEventID = progress.value.lastEventID
         var lastEventAt: Date?
         for signal in group.signals {
             switch signal {
-            case .connected, .retry:
+            case .connected, .retry, .skipped:
                 if case .retry(let delay) = signal { progress.withLock { $0.retry = delay } }
             case .item(let item):
                 lastEventID = item.lastEventID ?? lastEventID
@@ -294,19 +321,15 @@ package struct StreamSync: Sendable {
             resume = .set(next)
             progress.withLock { $0.resumeURL = next }
         }
-        if let budget {
-            let allowed = budget.take(entries.count)
-            if allowed < entries.count {
-                entries.removeLast(entries.count - allowed)
-                position = nil  // what was not delivered is read again from the stored position
-            }
+        if !spendBudget(on: &entries) {
+            position = nil  // what was not delivered is read again from the stored position
         }
         let first = progress.withLock { progress in
             defer { progress.counted = true }
             return !progress.counted
         }
         func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
-        let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped),
+        let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped + skippedLines),
                                    filtered: count(page.filtered), kept: count(page.items.count), stream: position)
         var inPart = complete
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
