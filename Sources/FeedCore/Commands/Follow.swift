@@ -58,6 +58,8 @@ public struct Follow: FeedcliCommand {
         context.interruption.onTrigger { stop.send(.completed) }
         let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
                                    interruption: nil, progress: nil, patience: context.readerPatience)
+        var limits = self.limits
+        limits.busyWait = context.wait
         let state = try context.runReactor(.follow(feeds: feeds, limits: limits), output: printer, progress: nil,
                                            stop: stop.observable)
         context.reportFeedFailures(state)

@@ -30,13 +30,15 @@ extension FeedReactor {
             }
             let session = FollowSession(limits: limits, scheduler: environment.scheduler, stop: environment.stop)
             let work = Observable.from(records.map(\.name)).flatMap(.merge(maxConcurrent: records.count)) { name in
-                perFeed(name) { record in
+                let following = perFeed(name) { record in
                     var stream = streamSync(record)
                     stream.budget = session.budget
                     stream.onActivity = { session.touch() }
                     return settle(stream.follow(idle: limits.idleTimeout, stop: session.ended), feed: record.name,
                                   printing: true, marksDelivered: false)
                 }
+                return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
+                    .catch { error in recordFailure(error, feed: name) }
             }
             return Observable { observer in
                 session.start()
@@ -45,6 +47,59 @@ extension FeedReactor {
                     subscription.dispose()
                     session.end()
                 }
+            }
+        }
+    }
+
+    /// How often a feed another run holds is tried again while `follow` waits for it.
+    static let busyPoll: Duration = .milliseconds(200)
+
+    /// Completes once no other run holds `name` (at once when none does). While another does, it
+    /// says so once (a warning) and tries again every `busyPoll` on the scheduler, holding no
+    /// thread, until `wait` passes or the session ends (its limits, Ctrl-C): then the feed fails
+    /// with 75, since this run read nothing of it. A run holding a stream feed can hold it for
+    /// hours, so the wait must be said and bounded by the run's own limits, not by a lock call.
+    func untilFree(_ name: String, session: FollowSession, wait: Duration) -> Observable<FeedMutation> {
+        let store = environment.store, scheduler = environment.scheduler
+        return Observable { observer in
+            let poll = SerialDisposable()
+            let deadline = ContinuousClock.now + wait
+            let done = Mutex(false)
+            @Sendable func end(_ failure: FeedFailure?) {
+                guard done.withLock({ done in defer { done = true }; return !done }) else { return }
+                poll.dispose()
+                if let failure { observer.fail(failure) } else { observer.complete() }
+            }
+            @Sendable func isFree() -> Bool {
+                do {
+                    return try store.attemptLock(feed: name) != nil  // the probe's lock is let go at once
+                } catch {
+                    end(error)
+                    return false
+                }
+            }
+            guard !isFree() else {
+                end(nil)
+                return Disposables.empty
+            }
+            observer.next(.warned(feed: name, "another run is reading it; waiting for that run to let it go "
+                                  + "(up to --wait, \(wait.components.seconds) s, within this run's limits)"))
+            let ended = session.ended.subscribe { _ in
+                end(.temporary("another run held \(name) for the whole of this run: nothing of it was read"))
+            }
+            @Sendable func tryAgain() {
+                poll.replace(with: scheduler.schedule(after: Self.busyPoll) {
+                    if isFree() { return end(nil) }
+                    guard ContinuousClock.now < deadline else {
+                        return end(.temporary("another run held \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"))
+                    }
+                    tryAgain()
+                })
+            }
+            tryAgain()
+            return Disposables.create {
+                ended.dispose()
+                poll.dispose()
             }
         }
     }

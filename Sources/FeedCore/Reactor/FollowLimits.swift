@@ -8,11 +8,15 @@ public struct FollowLimits: Sendable, Equatable {
     public var untilIdle: Duration?
     /// `--idle-timeout`: a connection silent (not even a heartbeat) this long is dropped and made again.
     public var idleTimeout: Duration
+    /// `--wait`: how long a feed another run holds is waited for (within the limits above).
+    public var busyWait: Duration
 
-    public init(maxTime: Duration? = nil, maxEntries: Int? = nil, untilIdle: Duration? = nil, idleTimeout: Duration = .seconds(90)) {
+    public init(maxTime: Duration? = nil, maxEntries: Int? = nil, untilIdle: Duration? = nil, idleTimeout: Duration = .seconds(90),
+                busyWait: Duration = .seconds(30)) {
         self.maxTime = maxTime
         self.maxEntries = maxEntries
         self.untilIdle = untilIdle
         self.idleTimeout = idleTimeout
+        self.busyWait = busyWait
     }
 }

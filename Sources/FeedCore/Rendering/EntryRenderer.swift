@@ -90,8 +90,8 @@ public enum EntryRenderer {
     /// `line` cut to `width` characters, its last one `…`, when it is longer (a terminal wraps
     /// what does not fit, and a list reads best one entry a line).
     package static func fitting(_ line: String, width: Int?) -> String {
-        guard let width, width > 1, line.count > width else { return line }
-        return line.prefix(width - 1) + "…"
+        guard let width, width > 1 else { return line }
+        return DisplayWidth.fitting(line, columns: width)
     }
 
     /// How entries are laid out one after another.

@@ -52,6 +52,9 @@ package enum HTMLText {
         var pendingSpace = false
         var pendingBreak = 0  // newlines owed before the next text: 1 line break, 2 paragraph
         var skipping: String?  // inside <script> or <style>
+        // A bullet with no text after it yet: a block opening here (`<li><p>`) is the item's
+        // own first block, not a paragraph after the bullet.
+        var afterBullet = false
         let scalars = Array(html.unicodeScalars)
         var index = 0
 
@@ -66,10 +69,14 @@ package enum HTMLText {
                 }
                 pendingBreak = 0
                 pendingSpace = false
+                afterBullet = false
                 output.unicodeScalars.append(scalar)
             }
         }
-        func block(_ lines: Int) { pendingBreak = max(pendingBreak, lines) }
+        func block(_ lines: Int) {
+            guard !afterBullet else { return }
+            pendingBreak = max(pendingBreak, lines)
+        }
 
         while index < scalars.count {
             let scalar = scalars[index]
@@ -94,6 +101,7 @@ package enum HTMLText {
                         block(1)
                         emit("•")
                         pendingSpace = true
+                        afterBullet = true
                     }
                 case "a":
                     if isClosing {
@@ -102,7 +110,8 @@ package enum HTMLText {
                             emit(" [\(links.count)]")
                         }
                     } else {
-                        openLinks.append(attribute("href", in: inside).map(decodeEntities).flatMap { $0.isEmpty ? nil : $0 })
+                        // An in-page anchor (`#fn1`) means nothing in a terminal: its text stays, unlisted.
+                        openLinks.append(attribute("href", in: inside).map(decodeEntities).flatMap { $0.isEmpty || $0.hasPrefix("#") ? nil : $0 })
                     }
                 default:
                     break

@@ -9,9 +9,10 @@ public enum StatusOverview {
         let rows = statuses.map { row($0, now: now) }
         guard !rows.isEmpty else { return [] }
         let header = ["FEED", "KIND", "UNREAD", "LAST FETCH", "NEXT"]
-        let widths = header.indices.map { column in ([header] + rows.map(\.cells)).map { $0[column].count }.max() ?? 0 }
+        // Columns are terminal columns: a wide character takes two, a combining mark none.
+        let widths = header.indices.map { column in ([header] + rows.map(\.cells)).map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         func line(_ cells: [String], _ mark: String) -> String {
-            let padded = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            let padded = zip(cells, widths).map { DisplayWidth.padded($0, to: $1) }.joined(separator: "  ")
             return EntryRenderer.fitting(mark.isEmpty ? padded.trimmingTrailingBlanks() : padded + "  " + mark, width: width) + "\n"
         }
         return Array((line(header, "") + rows.map { line($0.cells, $0.mark) }.joined()).utf8)

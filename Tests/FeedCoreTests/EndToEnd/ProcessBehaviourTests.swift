@@ -13,7 +13,9 @@ struct ProcessBehaviourTests {
         let requested = TestSignal()
         let server = try LoopbackServer { _, connection in
             requested.signal()
-            connection.waitForPeerClose()
+            // Held until the client goes: a bound against a hang, longer than a loaded machine
+            // may take to send the SIGINT (a server that closed first made it 76, not 130).
+            connection.waitForPeerClose(limit: .seconds(120))
         }
         #expect(try await Feedcli.run(["feeds", "add", "slow", server.baseURL + "/posts", "--kind", "indexed", "--state", state]).status == 0)
         let before = try FeedStore.open(at: state).feed(named: "slow")

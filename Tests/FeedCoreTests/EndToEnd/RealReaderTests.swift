@@ -82,6 +82,22 @@ struct RealReaderTests {
         #expect(imported.stdout.contains("http://127.0.0.1:9/feed.json") && !imported.stdout.contains("/items"), "\(imported.stdout)")
     }
 
+    /// Debian 12's newsboat reads no JSON Feed: `feeds export --newsboat` gives it `exec:` lines
+    /// that read each feed from the store as Atom, which it reads (every entry, none twice).
+    @Test(.enabled(if: installed("newsboat"))) func newsboatReadsEveryFeedThroughItsExecLines() async throws {
+        let (session, _, count) = try await exported()
+        let home = session.state + ".newsboat-exec"
+        try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: home + "/bin/feedcli", withDestinationPath: Feedcli.binary)
+        let read = try await Feedcli.shell(#"""
+            cd "$H" && "$FEEDCLI" feeds export --newsboat --state "$S" > urls && : > config && cat urls >&2
+            PATH="$H/bin:$PATH" newsboat -u urls -c cache.db -C config -x reload print-unread
+            """#, environment: ["H": home, "S": session.state, "HOME": home])
+        #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
+        #expect(read.stderr.hasPrefix(#""exec:feedcli export 'm' --format atom --state '"#), "\(read.stderr)")
+        #expect(read.stdout.contains("\(count) unread articles"), "\(read.stdout)\(read.stderr)")
+    }
+
     @Test(.enabled(if: installed("sfeed"))) func sfeedReadsEveryEntryOfTheExport() async throws {
         let (_, atom, count) = try await exported()
         let parsed = try await Feedcli.shell(#"sfeed < "$A""#, environment: ["A": atom])

@@ -309,6 +309,28 @@ struct StreamTests {
         #expect(ids(await next.finish(seconds: 20).stdout) == ["1005", "1006"], "the next run goes on from there")
     }
 
+    /// A second `follow` of a feed another `follow` holds says so once, ends at its own
+    /// `--max-time`, and exits 75 (it read nothing); it said nothing, ran past its limit and
+    /// exited 0.
+    @Test func aFollowOfABusyFeedSaysSoAndEndsWithinItsLimitWith75() async throws {
+        try await session.add("ev", base + "/sse?count=1&hold=60", kind: "sse")
+        let holder = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "ev", "--jsonl"]))
+        #expect(await holder.waitUntilItHoldsOpen(fileEndingWith: ".locks/feed-ev.lock"), "the first follow holds the feed")
+        let started = ContinuousClock.now
+        let second = try await session.feedcli("follow", "ev", "--max-time", "2s", "--jsonl")
+        let took = ContinuousClock.now - started
+        kill(holder.process.processIdentifier, SIGTERM)
+        _ = await holder.finish()
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stdout.isEmpty)
+        #expect(second.stderr.components(separatedBy: "another run is reading it").count == 2, "said once: \(second.stderr)")
+        #expect(second.stderr.contains("another run held ev for the whole of this run"), "\(second.stderr)")
+        #expect(took < .seconds(15), "within its own limit (2 s and a start), took \(took)")
+        // Once the first lets go, a follow takes the feed at once (the first printed event 1).
+        let after = try await session.feedcli("follow", "ev", "--until-idle", "1s", "--jsonl")
+        #expect(after.status == 0 && !after.stderr.contains("another run"), "\(after.stderr)")
+    }
+
     @Test func anyStreamCatchesUpThroughTheURLItNames() async throws {
         #expect(try await session.feedcli("feeds", "add", "s", base + "/sse?count=1&hold=60", "--kind", "sse",
                                     "--catch-up", base + "/api/v1/timelines/public?min_id=1007").status == 0)

@@ -23,6 +23,17 @@ struct HTMLTextTests {
         #expect(HTMLText.looksLikeHTML("Fish &amp; chips"))
     }
 
+    /// A list item whose content is a paragraph (`<li><p>…</p></li>`, as Daring Fireball writes
+    /// footnotes) reads as one item, its text after its bullet (it was a lone bullet, a blank
+    /// line, then the text); an in-page anchor (`#fn1-…`) is no link in a terminal.
+    @Test func listItemsOfParagraphsAndInPageAnchors() {
+        let rendered = HTMLText.render("""
+            <p>Said so.<sup id="fnr1"><a href="#fn1-2026">1</a></sup></p>            <ol><li id="fn1-2026"><p>A note with <a href="https://e.example/n">a link</a>.&nbsp;<a href="#fnr1">↩︎</a></p></li>            <li><p>Another.</p></li></ol>
+            """)
+        #expect(rendered.text == "Said so.1\n\n• A note with a link [1].\u{A0}↩︎\n\n• Another.", "\(rendered.text)")
+        #expect(rendered.links == ["https://e.example/n"])
+    }
+
     /// Found by the fuzzer (its invariant was wrong, the renderer right): a `<` with no `>` after
     /// it is not a tag and stays as text, and an escaped tag is text the author meant.
     @Test func anUnclosedOrEscapedTagIsText() {
