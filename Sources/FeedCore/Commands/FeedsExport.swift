@@ -1,6 +1,6 @@
 import ArgumentParser
 import FeedRendering
-import Foundation
+import FoundationEssentials
 
 /// `feedcli feeds export [--opml | --newsboat]`: every feed as one OPML 2.0 document on stdout,
 /// or as lines of newsboat's `urls` file; no network, no change to the store. A reader that
