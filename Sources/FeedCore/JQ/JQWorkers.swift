@@ -33,22 +33,35 @@ package final class JQWorkers: Sendable {
     }
 
     /// The reply to `request`, from a worker with `memory` bytes (0: unbounded), waiting at most
-    /// `timeout`.
+    /// `timeout`. A worker kept idle that fails the exchange is replaced and the request asked
+    /// once more of a new one: an idle worker may have been ended from outside meanwhile, and
+    /// a page is never failed for what happened to a worker while it waited.
     package func ask(_ request: JQRequest, memory: Int, timeout: Duration) throws(Failure) -> JQReply {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let frame = JQWire.encode(request)
-        let worker: JQWorkerProcess
+        var reused: Bool
+        var worker: JQWorkerProcess
         do {
-            worker = try checkOut(memory: memory)
+            (worker, reused) = try checkOut(memory: memory)
         } catch {
             throw Failure(error: error, progress: nil)
         }
-        let reply: [UInt8]
-        do {
-            try JQSocket.writeFrame(frame, to: worker.socket, deadline: deadline)
-            reply = try JQSocket.readFrame(worker.socket, deadline: deadline)
-        } catch {
-            throw worker.end(after: error, timeout: timeout)
+        var reply: [UInt8] = []
+        while true {
+            do {
+                try JQSocket.writeFrame(frame, to: worker.socket, deadline: deadline)
+                reply = try JQSocket.readFrame(worker.socket, deadline: deadline)
+                break
+            } catch {
+                let failure = worker.end(after: error, timeout: timeout)
+                guard reused, error != .timedOut else { throw failure }
+                do {
+                    worker = try Self.start(memory: memory)
+                    reused = false
+                } catch {
+                    throw Failure(error: error, progress: nil)
+                }
+            }
         }
         guard let decoded = try? JQWire.reply(from: reply) else {
             let ended = worker.end(after: .malformed, timeout: timeout)
@@ -58,13 +71,24 @@ package final class JQWorkers: Sendable {
         return decoded
     }
 
-    private func checkOut(memory: Int) throws(JQError) -> JQWorkerProcess {
-        let found = idle.withLock { workers -> JQWorkerProcess? in
+    /// An idle worker with `memory` that is still alive (true), or a new one (false). A dead
+    /// idle worker is reaped and never handed on.
+    private func checkOut(memory: Int) throws(JQError) -> (JQWorkerProcess, Bool) {
+        while let found = idle.withLock({ workers -> JQWorkerProcess? in
             guard let index = workers.lastIndex(where: { $0.memory == memory }) else { return nil }
             return workers.remove(at: index)
+        }) {
+            if !found.reapIfEnded() { return (found, true) }
         }
-        if let found { return found }
-        return try JQWorkerProcess.start(executable: try Self.executable(), memory: memory)
+        return (try Self.start(memory: memory), false)
+    }
+
+    /// A new worker, started from the spawner's thread (`JQWorkerSpawner` says why).
+    private static func start(memory: Int) throws(JQError) -> JQWorkerProcess {
+        let executable = try executable()
+        return try JQWorkerSpawner.shared.run { () -> Result<JQWorkerProcess, JQError> in
+            Result { () throws(JQError) -> JQWorkerProcess in try JQWorkerProcess.start(executable: executable, memory: memory) }
+        }.get()
     }
 
     private func checkIn(_ worker: JQWorkerProcess) {
@@ -171,6 +195,16 @@ package final class JQWorkerProcess: Sendable {
         if code == JQWorkerMain.outOfMemoryStatus { return .outOfMemory(limit: memory) }
         if code == JQWorkerMain.setUpFailedStatus { return .unavailable("feedcli's jq worker could not set up its sandbox") }
         return .crashed("its worker ended with status \(code)")
+    }
+
+    /// Whether the worker has ended on its own (killed from outside while idle): then it is
+    /// reaped and its socket closed; else nothing changes.
+    package func reapIfEnded() -> Bool {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        Glibc.close(socket)
+        cjq_progress_unmap(progress)
+        return true
     }
 
     /// Ends an idle worker: it reads the end of its socket and exits.

@@ -24,6 +24,26 @@ struct JQSandboxTests {
         if run.status != 0 { throw StoreSession.FeedAddFailed(stderr: run.stderr) }
     }
 
+    /// A lull longer than a dispatch thread's idle life (about 5 s) between two pages: the
+    /// worker that read page 1 waits idle, and page 2 is read by a live worker. Workers were
+    /// started from dispatch threads and killed with them (`PR_SET_PDEATHSIG` is per thread),
+    /// so page 2 failed with "jq crashed on it (SIGKILL)".
+    @Test func aWorkerOutlivesALullBetweenPages() async throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path.hasSuffix("page=2") {
+                // The server's lull: this handler's own thread sleeps, as a slow API does.
+                Thread.sleep(forTimeInterval: 7)
+                return connection.respond(200, text: #"{"posts":[{"id":1,"title":"one"}]}"#)
+            }
+            connection.respond(200, text: #"{"posts":[{"id":3,"title":"three"},{"id":2,"title":"two"}],"next":"/p?page=2"}"#)
+        }
+        let session = StoreSession()
+        try await Self.add(session, "slow", server.baseURL + "/p", ["--title", ".title", "--next-url", ".next"])
+        let sync = try await session.feedcli("sync", "slow", "--jsonl")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(JSONLines.ids(sync.stdout) == ["1", "2", "3"], "\(sync.stderr)")
+    }
+
     /// The headline case: a crashing, a runaway and a memory-eating feed beside healthy ones.
     @Test func aCrashARunawayAndAMemoryHogFailOnlyTheirOwnFeeds() async throws {
         let server = try Self.server()
