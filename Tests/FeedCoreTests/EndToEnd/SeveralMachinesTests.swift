@@ -199,6 +199,17 @@ struct SeveralMachinesTests {
         #expect(refused.status == 64 && refused.stderr.contains("not empty"), "\(refused.stderr)")
     }
 
+    /// A store URL whose password holds `?`, `#` and a space (libpq accepts it) is shown masked
+    /// in every message; it was shown in clear.
+    @Test func aStoreURLsPasswordIsNeverShownWhateverItHolds() async throws {
+        let url = "postgresql://r2:ab?cd#ef gh@127.0.0.1:1/feedcli"
+        for arguments in [["status"], ["list"], ["next"]] {
+            let run = try await Feedcli.run(arguments + ["--state", url])
+            #expect(run.status != 0)
+            #expect(!run.stderr.contains("cd#ef") && !run.stderr.contains("ef gh") && run.stderr.contains("r2:***@"), "\(run.stderr)")
+        }
+    }
+
     @Test func aServerStoppedMidRunIs75AndTheNextRunAfterItsRestartGoesOn() async throws {
         // A cluster of this test's own: stopping the shared one would fail every other test.
         let cluster = try await PrivateCluster.start()

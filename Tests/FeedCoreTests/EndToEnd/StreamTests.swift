@@ -331,6 +331,22 @@ struct StreamTests {
         #expect(after.status == 0 && !after.stderr.contains("another run"), "\(after.stderr)")
     }
 
+    /// `--max-time` ends a follow that waits out a server's `Retry-After` (an hour here), as it
+    /// ends one that is connected; the follow ran on past its limit, for up to the 7 days a
+    /// Retry-After may ask.
+    @Test func maxTimeEndsAFollowWaitingOutARetryAfter() async throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(503, headers: [("Retry-After", "3600")], text: "")
+        }
+        try await session.add("later", server.baseURL + "/sse", kind: "sse")
+        let started = ContinuousClock.now
+        let run = try await session.feedcli("follow", "later", "--max-time", "3s")
+        let took = ContinuousClock.now - started
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(took < .seconds(20), "it ends at its limit, not after the hour the server asked: \(took)")
+        #expect(server.requests.count == 1, "no request before the Retry-After")
+    }
+
     @Test func anyStreamCatchesUpThroughTheURLItNames() async throws {
         #expect(try await session.feedcli("feeds", "add", "s", base + "/sse?count=1&hold=60", "--kind", "sse",
                                     "--catch-up", base + "/api/v1/timelines/public?min_id=1007").status == 0)

@@ -69,23 +69,41 @@ package struct StreamSync: Sendable {
         }
     }
 
-    /// Connections one after another until `stop` fires, each from the last event id seen.
+    /// Connections one after another until `stop` fires, each from the last event id seen. The
+    /// wait between two connections (backoff, a `Retry-After` of up to 7 days) ends with `stop`
+    /// too: the session's limits (`--max-time`, `--until-idle`) and Ctrl-C end a follow that is
+    /// waiting, not only one that is connected.
     package func follow(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
-        let stopped = Locked(false)
-        let watch = stop.subscribe { _ in stopped.withLock { $0 = true } }
         let progress = Locked(startingProgress())
         return Observable { observer in
             // The connection and the wait before the next one apart: a connection that ends
             // before `subscribe` returns (a canned one) must not replace the wait it scheduled.
             let current = SerialDisposable(), wait = SerialDisposable()
             let reconnection = Locked(StreamReconnection())
+            // Whether `stop` fired, and whether the stream is between connections (then `stop`
+            // ends it; a connection open then ends by itself, `take(until: stop)`).
+            let phase = Locked((stopped: false, waiting: true))  // "waiting" for the first connection
+            let watch = stop.subscribe { _ in
+                let wasWaiting = phase.withLock { phase -> Bool in
+                    phase.stopped = true
+                    return phase.waiting
+                }
+                guard wasWaiting else { return }
+                wait.dispose()
+                observer.complete()
+            }
             @Sendable func attempt() {
+                // Stopped while waiting: the watch has ended the stream.
+                guard phase.withLock({ phase -> Bool in
+                    phase.waiting = false
+                    return !phase.stopped
+                }) else { return }
                 let startedAt = ContinuousClock.now
                 current.replace(with: connection(idle: idle, stop: stop, progress: progress).subscribe { event in
                     switch event {
                     case .next(let step):
                         observer.next(step)
-                    case .completed where stopped.value, .failed where stopped.value:
+                    case .completed where phase.value.stopped, .failed where phase.value.stopped:
                         observer.complete()
                     case .failed(let error as StreamEnded):
                         observer.next(.warning(error.description))
@@ -101,6 +119,11 @@ package struct StreamSync: Sendable {
                                                            retryAfter: retryAfter, random: random())
                             return (delay, reconnection.failures)
                         }
+                        // Stopped as this connection ended: nothing more to wait for.
+                        guard phase.withLock({ phase -> Bool in
+                            phase.waiting = !phase.stopped
+                            return phase.waiting
+                        }) else { return observer.complete() }
                         onReconnect(count, delay, error)
                         wait.replace(with: scheduler.schedule(after: delay) { attempt() })
                     }

@@ -7,6 +7,7 @@ public enum Redaction {
     /// Query parameters whose values are credentials (compared case-insensitively).
     package static let credentialParameters: Set<String> = [
         "access_token", "token", "key", "api_key", "apikey", "secret", "password", "sig", "signature", "auth",
+        "sslpassword",
     ]
 
     /// `text` with the password of every `scheme://user:password@` in it, and the value of every
@@ -61,8 +62,23 @@ public enum Redaction {
         var result = ""
         var rest = Substring(text)
         while let scheme = schemeSeparator(in: rest) {
+            let name = rest[..<scheme.lowerBound].reversed().prefix { $0.isLetter }.reversed()
             result += rest[..<scheme.upperBound]
             rest = rest[scheme.upperBound...]
+            if ["postgres", "postgresql"].contains(String(name).lowercased()) {
+                // libpq reads a URL's userinfo up to the first `@` before any `/`, whatever it
+                // holds (`?`, `#`, spaces): a password is masked as libpq would use it.
+                let end = rest.firstIndex(of: "/") ?? rest.endIndex
+                if let at = rest[..<end].firstIndex(of: "@") {
+                    let userinfo = rest[..<at]
+                    if let colon = userinfo.firstIndex(of: ":") {
+                        result += userinfo[...colon] + "***"
+                    } else {
+                        result += userinfo
+                    }
+                    rest = rest[at...]
+                }
+            }
             // The authority ends at the first `/`, `?`, `#` or whitespace; userinfo at its last `@`.
             let authorityEnd = rest.firstIndex { "/?#".contains($0) || $0.isWhitespace } ?? rest.endIndex
             let authority = rest[..<authorityEnd]
