@@ -63,7 +63,14 @@ private final class InOrderRun: Disposable {
         self.spec = spec
         self.downstream = downstream
         state = Locked(State(nextToRequest: spec.start, nextToEmit: spec.start,
-                             limit: spec.probesFirst ? 1 : max(1, spec.inFlight), end: spec.start + spec.count))
+                             limit: spec.probesFirst ? 1 : max(1, spec.inFlight), end: Self.end(spec)))
+    }
+
+    /// The first index not to request: `start + count`, saturating (both come from outside: a
+    /// stored `next_index`, `--max-pages`), so no index reaches `Int.max` and none passes it.
+    private static func end(_ spec: InOrderRequests) -> Int {
+        let (end, overflow) = spec.start.addingReportingOverflow(max(0, spec.count))
+        return overflow ? Int.max : end
     }
 
     func begin() {

@@ -153,15 +153,17 @@ package struct IndexedSync: Sendable {
                 if skip != nil { soFar.skipped += 1 }
                 if item != nil { soFar.kept += 1 } else if skip == nil { soFar.filtered += 1 }
                 let warning: Observable<SyncStep> = skip.map { .just(.warning($0.message)) } ?? .empty()
-                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index + 1, skipped: .set(soFar.skipped),
+                // The last index there can be is the end of the feed: nothing follows `Int.max`.
+                let (following, atTheEnd) = index.addingReportingOverflow(1)
+                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: atTheEnd ? index : following, skipped: .set(soFar.skipped),
                                          filtered: .set(soFar.filtered), kept: .set(soFar.kept))
                 if let entry, try !unstored([entry]).isEmpty {
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [entry], complete: commit)))])
                 }
-                guard number < maxRequests else {
+                guard number < maxRequests, !atTheEnd else {
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [], complete: commit)))])
                 }
-                return .concat([warning, next(index: index + 1, number: number + 1, counts: soFar)])
+                return .concat([warning, next(index: following, number: number + 1, counts: soFar)])
             },
         ])
     }

@@ -208,6 +208,25 @@ struct SyncEndToEndTests {
         #expect(JSONLines.ids(run.stdout) == ["1", "2", "3", "4"])
     }
 
+    /// Numbers from the command line and the store are outside data: `--max-pages` of Int.max and
+    /// a stored `next_index` of Int.max end a sync normally (both ended in an overflow trap, 132).
+    @Test func theLargestPageCountAndIndexEndASyncNormally() async throws {
+        let posts = try PostsServer(available: 3)
+        try await session.add("ix", posts.url, kind: "indexed")
+        let all = try await session.feedcli("sync", "ix", "--jsonl", "--max-pages", "9223372036854775807")
+        #expect(all.status == 0 && JSONLines.ids(all.stdout) == ["1", "2", "3"], "\(all.stderr)")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1]); db.execute("UPDATE feed SET next_index = 9223372036854775807 WHERE name = 'ix'"); db.commit()
+            """, state]
+        try await python.runToExit()
+        #expect(python.terminationStatus == 0)
+        let last = try await session.feedcli("sync", "ix", "--jsonl")
+        #expect(last.status == 0 && last.stdout.isEmpty, "\(last.status): \(last.stderr)")
+    }
+
     /// The slow feed's server holds its answer until the test has read the fast feed's entries
     /// (or 10 seconds pass): output that waited for every feed would come only after it answered.
     @Test func eachFeedsEntriesArePrintedAsSoonAsTheyAreStored() async throws {

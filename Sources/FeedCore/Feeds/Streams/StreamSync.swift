@@ -158,6 +158,8 @@ package struct StreamSync: Sendable {
         /// An NDJSON stream's resume URL: its own URL with the last batch's cursor
         /// (`--cursor EXPR --cursor-param NAME`, as a json feed pages).
         var resumeURL: String?
+        /// Whether an event id too long to resume from was said (once a run).
+        var saidLongID = false
     }
 
     /// The stream's progress at the start of a run: its stored position.
@@ -300,13 +302,38 @@ package struct StreamSync: Sendable {
     /// new entries with the position after them (none when it holds nothing to deliver or commit).
     private func syncSteps(of group: ReadGroup, progress: Locked<Progress>) throws -> [SyncStep] {
         var skipped: [SkippedItem] = []
+        var longIDs = 0
         for signal in group.signals {
-            if case .skipped(let line, let why) = signal {
+            switch signal {
+            case .skipped(let line, let why):
                 skipped.append(SkippedItem(position: line, page: record.registration.url, why: why))
+            case .item(let item) where !Self.isUsablePosition(item.lastEventID):
+                longIDs += 1
+            case .ignored(_, let eventID) where !Self.isUsablePosition(eventID):
+                longIDs += 1
+            default:
+                break
             }
         }
         let batch = try batch(of: group, skippedLines: skipped.count, progress: progress)
-        return skipped.map { .warning($0.message) } + (batch.map { [$0] } ?? [])
+        let firstLongID = longIDs > 0 && progress.withLock { progress -> Bool in
+            defer { progress.saidLongID = true }
+            return !progress.saidLongID
+        }
+        let longIDWarning: [SyncStep] = !firstLongID ? [] : [.warning(
+            "an event id longer than \(Self.longestEventID) bytes is ignored: not a position to resume from "
+            + "(it would be a request header); the last usable one is kept")]
+        return skipped.map { .warning($0.message) } + longIDWarning + (batch.map { [$0] } ?? [])
+    }
+
+    /// The longest event id kept as the stream's position: it becomes the `Last-Event-ID`
+    /// header of every later connection, and an id of megabytes made each of them fail before
+    /// it was sent (curl refuses such a header), for good.
+    package static let longestEventID = 1024
+
+    /// Whether `id` may become the stream's position (nil: no id, which changes nothing).
+    package static func isUsablePosition(_ id: String?) -> Bool {
+        (id?.utf8.count ?? 0) <= longestEventID
     }
 
     /// The batch of new entries of `group`, with the position after them; nil when it holds
@@ -319,11 +346,11 @@ package struct StreamSync: Sendable {
             case .connected, .retry, .skipped:
                 if case .retry(let delay) = signal { progress.withLock { $0.retry = delay } }
             case .item(let item):
-                lastEventID = item.lastEventID ?? lastEventID
+                if Self.isUsablePosition(item.lastEventID) { lastEventID = item.lastEventID ?? lastEventID }
                 lastEventAt = item.arrivedAt
             case .ignored(let why, let eventID):
                 onIgnored(why)
-                lastEventID = eventID ?? lastEventID
+                if Self.isUsablePosition(eventID) { lastEventID = eventID ?? lastEventID }
             }
         }
         progress.withLock { $0.lastEventID = lastEventID }
