@@ -215,14 +215,7 @@ struct SyncEndToEndTests {
         try await session.add("ix", posts.url, kind: "indexed")
         let all = try await session.feedcli("sync", "ix", "--jsonl", "--max-pages", "9223372036854775807")
         #expect(all.status == 0 && JSONLines.ids(all.stdout) == ["1", "2", "3"], "\(all.stderr)")
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1]); db.execute("UPDATE feed SET next_index = 9223372036854775807 WHERE name = 'ix'"); db.commit()
-            """, state]
-        try await python.runToExit()
-        #expect(python.terminationStatus == 0)
+        #expect(try await editStore(at: state, "UPDATE feed SET next_index = 9223372036854775807 WHERE name = 'ix'"))
         let last = try await session.feedcli("sync", "ix", "--jsonl")
         #expect(last.status == 0 && last.stdout.isEmpty, "\(last.status): \(last.stderr)")
     }

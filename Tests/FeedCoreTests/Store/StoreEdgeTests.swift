@@ -101,14 +101,7 @@ struct StoreEdgeTests {
         let path = temporaryStorePath()
         _ = try FeedStore.open(at: path).feeds()
         // What a hand edit can leave behind: text where a number belongs.
-        let edit = Process()
-        edit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        edit.arguments = ["python3", "-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1]); db.execute("UPDATE feed SET next_index = 'many'"); db.commit()
-            """, path]
-        try await edit.runToExit()
-        #expect(edit.terminationStatus == 0)
+        #expect(try await editStore(at: path, "UPDATE feed SET next_index = 'many'"))
         #expect { try FeedStore.open(at: path).feed(named: "posts") } throws: { error in
             (error as? FeedFailure)?.exitCode == 74 && "\(error)".contains("next_index")
         }

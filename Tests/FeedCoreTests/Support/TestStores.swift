@@ -23,3 +23,16 @@ func writeFile(_ path: String, _ contents: Data) throws {
                                             withIntermediateDirectories: true)
     try contents.write(to: URL(fileURLWithPath: path))
 }
+
+/// Runs `sql` on the SQLite store at `path` through Python's sqlite3, as a hand edit (or another
+/// program) would, outside feedcli's own code; whether it succeeded.
+func editStore(at path: String, _ sql: String) async throws -> Bool {
+    let edit = Process()
+    edit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    edit.arguments = ["python3", "-c", """
+        import sqlite3, sys
+        db = sqlite3.connect(sys.argv[1]); db.execute(sys.argv[2]); db.commit()
+        """, path, sql]
+    try await edit.runToExit()
+    return edit.terminationStatus == 0
+}
