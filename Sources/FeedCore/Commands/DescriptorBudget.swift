@@ -48,10 +48,16 @@ package enum DescriptorBudget {
     package static func openDescriptors() -> Int {
         guard let directory = opendir("/proc/self/fd") else { return 16 }
         defer { closedir(directory) }
+        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return 16 }
         var count = 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] { count += 1 }
+            // The name read in place, no further than "..": a record of a short name ends before
+            // `sizeof(dirent)`, and copying the whole struct (`entry.pointee`) read past the end
+            // of readdir's buffer when the record was its last (a crash with many descriptors).
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
+            let dot = UInt8(ascii: ".")
+            let isDots = name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0))
+            if !isDots { count += 1 }
         }
         return max(0, count - 1)
     }
