@@ -119,18 +119,25 @@ enum Feedcli {
         }
 
         /// Awaits the process's end, reading stdout and stderr at the same time (a child that
-        /// fills one pipe while the other is read would never finish). A run still going after
-        /// `seconds` is killed (a hang fails its test, not the whole suite), and says so.
+        /// fills one pipe while the other is read would never finish). Both pipes' ends come
+        /// first (they close when the process and whatever it started are gone), then its exit
+        /// status: through `terminationHandler`, else by polling `isRunning` (Foundation's child
+        /// watcher has been seen to miss an exit). A run still going after `seconds` is killed
+        /// (a hang fails its test, not the whole suite), and says so.
         func finish(seconds: Double = 300) async -> FeedcliRun {
             if readers.value == 0 { readInBackground() }
-            var ended = await exited.wait(seconds: seconds)
+            var ended = true
+            for _ in 0..<2 where ended {
+                ended = await read.wait(seconds: seconds)
+            }
             if !ended {
                 kill(process.processIdentifier, SIGKILL)
-                _ = await exited.wait(seconds: 10)
+                for _ in 0..<2 { _ = await read.wait(seconds: 10) }
             }
-            // A child of feedcli (a pager, a browser) may hold the pipes a little longer.
-            for _ in 0..<2 {
-                if await !read.wait(seconds: 30) { ended = false }
+            if await !exited.wait(seconds: 5) {
+                for _ in 0..<1000 where process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+            } else {
+                exited.signal()
             }
             let stderr = String(decoding: stderr.value, as: UTF8.self)
             return FeedcliRun(status: process.isRunning ? -1 : process.terminationStatus,
