@@ -111,13 +111,66 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(
-            name: "FeedCoreTests",
+        // Tests by layer (docs/DEVELOPMENT.md, "Tests by layer"): a layer's tests build without the
+        // layers above it. What several use lives once, in three libraries that stand as the
+        // layers do: FeedTesting (signals, threads of their own, scratch folders, fixtures,
+        // loopback servers, the test scheduler, the binary), FeedStoreTesting (PostgreSQL
+        // databases, stores in scratch folders, a session on the binary), FeedReactorTesting
+        // (the memory store, the stub fetcher, the reducer tester, paged and posts servers).
+        .target(
+            name: "FeedTesting",
+            dependencies: ["FeedBase", "FeedModel", "FeedReactive"],
+            path: "Tests/FeedTesting"
+        ),
+        .target(
+            name: "FeedStoreTesting",
+            dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedStore", "FeedPostgres"],
+            path: "Tests/FeedStoreTesting"
+        ),
+        .target(
+            name: "FeedReactorTesting",
             dependencies: [
-                "FeedCore",
+                "FeedTesting", "FeedStoreTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds",
+                "FeedStore", "FeedReactor",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ],
+            path: "Tests/FeedReactorTesting"
+        ),
+        .testTarget(
+            name: "FeedModelTests",
+            dependencies: ["FeedTesting", "FeedBase", "FeedModel", .product(name: "CustomDump", package: "swift-custom-dump")]
+        ),
+        .testTarget(name: "FeedReactiveTests", dependencies: ["FeedTesting", "FeedBase", "FeedReactive"]),
+        .testTarget(name: "FeedHTTPTests", dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP"]),
+        .testTarget(
+            name: "FeedKindsTests",
+            dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds"]
+        ),
+        .testTarget(
+            name: "FeedStoreTests",
+            dependencies: ["FeedTesting", "FeedStoreTesting", "CSQLite", "FeedBase", "FeedModel", "FeedStore", "FeedPostgres"]
+        ),
+        .testTarget(
+            name: "FeedReactorTests",
+            dependencies: [
+                "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP",
+                "FeedKinds", "FeedStore", "FeedReactor",
+            ]
+        ),
+        .testTarget(
+            name: "FeedCommandTests",
+            dependencies: [
+                "CSQLite", "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedHTTP", "FeedKinds", "FeedStore",
+                "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore", "FeedCLI",
+            ]
+        ),
+        .testTarget(
+            name: "FeedEndToEndTests",
+            dependencies: [
+                "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "CSQLite", "FeedBase", "FeedModel", "FeedHTTP",
+                "FeedJQ", "FeedKinds", "FeedStore", "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore",
                 // The end-to-end tests run the built `feedcli`.
                 "FeedCLI",
-                .product(name: "CustomDump", package: "swift-custom-dump"),
             ]
         ),
     ],

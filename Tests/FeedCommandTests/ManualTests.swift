@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import FeedTesting
+
+/// The man page has what readers of man pages look for (issue 20, item 15): EXIT STATUS with
+/// every code, ENVIRONMENT, FILES and EXAMPLES (scripts/check-manual.sh keeps it generated).
+@Suite("The man page", .timeLimit(.minutes(1)))
+struct ManualTests {
+    @Test func itHasTheSectionsReadersLookFor() throws {
+        let page = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("docs/feedcli.1"),
+                              encoding: .utf8)
+        for section in [#".Sh "EXIT STATUS""#, ".Sh ENVIRONMENT", ".Sh FILES", ".Sh EXAMPLES"] {
+            #expect(page.contains(section + "\n"), "\(section)")
+        }
+        for code in ["0", "1", "64", "65", "66", "69", "73", "74", "75", "76", "77", "78", "130"] {
+            #expect(page.contains("\n.It \(code)\n"), "exit status \(code)")
+        }
+        for variable in ["FEEDCLI_STATE", "XDG_STATE_HOME", "FEEDCLI_TOKEN", "BROWSER"] {
+            #expect(page.contains(".It Ev \(variable)\n"), "\(variable)")
+        }
+        #expect(!page.contains(".Ex -std"), "the generic exit status line is replaced")
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import FeedTesting
+import FeedStoreTesting
+import FeedReactorTesting
+
+/// What `feeds add` finds out, and what a feed added under the wrong kind says (issue 20, items
+/// 4, 5 and 9).
+@Suite("feeds add: what detection finds and whom it blames", .timeLimit(.minutes(2)))
+struct DetectionTests {
+    /// Before, every one of these was 65 ("bad data"): the data was never the problem.
+    @Test(arguments: [(401, Int32(77)), (403, 77), (429, 75), (503, 75), (400, 69)])
+    func anHTTPFailureIsThatFailuresCode(status: Int, code: Int32) async throws {
+        let server = try LoopbackServer { _, connection in connection.respond(status, text: "{}") }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "f", server.baseURL + "/feed")
+        #expect(run.status == code, "\(run.stderr)")
+        #expect(run.stderr.contains("answered HTTP \(status)") && run.stderr.contains("give --kind"), "\(run.stderr)")
+        #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false, "nothing registered")
+    }
+
+    /// `URL/1` is asked only of a URL without a query string (issue 26, item 6: the probe asked
+    /// `…getQuotes?uri=at://…/1`): one request, then 65 saying what was seen.
+    @Test func aURLWithAQueryStringIsNotProbedAsIndexed() async throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: #"{"odd":true}"#) }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "q", server.baseURL + "/xrpc/getQuotes?uri=at://did/post")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot tell what kind of feed") && run.stderr.contains("give --kind"), "\(run.stderr)")
+        #expect(server.requests.map(\.path) == ["/xrpc/getQuotes?uri=at://did/post"], "no /1 probe")
+    }
+
+    /// An array whose items have no `id` is not a linked feed (issue 26, item 1: Lobsters'
+    /// `newest.json` was "linked, 25 entries", then every sync skipped all 25): 65, naming
+    /// fields that could serve, and nothing registered. Items of the shape Lobsters sends.
+    @Test func itemsWithoutIdsAreNotALinkedFeed() async throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"short_id":"abc123","short_id_url":"https://lobste.rs/s/abc123","created_at":"2026-11-25T10:00:00.000-06:00","title":"A story","url":"https://example.com/a","score":3},{"short_id":"def456","title":"Another"}]"#)
+        }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "lobsters", server.baseURL + "/newest.json")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("2 items without an `id`") && run.stderr.contains("--kind json --id .short_id"), "\(run.stderr)")
+        #expect(!(try await session.feedcli("feeds", "list", "--json").stdout.contains("lobsters")), "nothing registered")
+        #expect(try await session.feedcli("feeds", "add", "lobsters", server.baseURL + "/newest.json", "--kind", "json", "--id", ".short_id").status == 0,
+                "the way it names works")
+    }
+
+    /// RSS and Atom are named as such, after the one request that tells (issue 26, item 5: they
+    /// were "bad data … give --kind", with an extra request to URL/1).
+    @Test(arguments: [
+        #"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>"#,
+        #"<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>"#,
+    ])
+    func rssAndAtomAreNamedAfterOneRequest(document: String) async throws {
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: document) }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "x", server.baseURL + "/feed.xml")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("RSS/Atom: feedcli reads JSON feeds"), "\(run.stderr)")
+        #expect(server.requests.count == 1, "no URL/1")
+    }
+
+    /// An HTML page that names its JSON Feed is followed to it, and `feeds add` says so (issue
+    /// 26, item 4); the feed is registered under the JSON Feed's own URL.
+    @Test func aPageThatNamesItsJSONFeedIsFollowed() async throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/feed.json" {
+                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Blog","items":[{"id":"1"}]}"#)
+            } else {
+                connection.respond(200, text: #"<!DOCTYPE html><html><head><link rel="stylesheet" href="/s.css"><link type="application/feed+json" rel="alternate" title="Blog" href="/feed.json"></head><body>hi</body></html>"#)
+            }
+        }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "blog", server.baseURL + "/")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("jsonfeed 'Blog'") && run.stderr.contains("the JSON Feed \(server.baseURL)/feed.json that the page names"),
+                "\(run.stderr)")
+        let feeds = try await session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
+        #expect(feeds.first { $0["name"] as? String == "blog" }?["url"] as? String == server.baseURL + "/feed.json")
+    }
+
+    @Test func aBaseURLThatAnswers404StillTriesTheFirstPost() async throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/posts/1" { connection.respond(200, text: #"{"id":1,"title":"first post"}"#) } else {
+                connection.respond(404, text: "{}")
+            }
+        }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "p", server.baseURL + "/posts")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "feedcli: added p: indexed, one post per URL (\(server.baseURL)/posts/1, post 1 'first post')\n")
+    }
+
+    @Test func addingSaysWhatWasFound() async throws {
+        let server = try LoopbackServer { request, connection in
+            switch request.path {
+            case "/feed.json":
+                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Daring Fireball","items":[{"id":"1"},{"id":"2"}]}"#)
+            default:
+                connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#)
+            }
+        }
+        let session = StoreSession()
+        let added = try await session.feedcli("feeds", "add", "fireball", server.baseURL + "/feed.json")
+        #expect(added.status == 0 && added.stdout.isEmpty)
+        #expect(added.stderr == "feedcli: added fireball: jsonfeed 'Daring Fireball', 2 entries on the first page\n")
+        let graph = try await session.feedcli("feeds", "add", "g", server.baseURL + "/g", "--replace")
+        #expect(graph.stderr == "feedcli: replaced g: graph, 1 entry on the first page\n")
+        let quiet = try await session.feedcli("feeds", "add", "k", server.baseURL + "/g", "--kind", "graph")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "with --kind nothing is asked, and nothing said")
+    }
+
+    /// `--kind indexed` on a Graph feed: `URL/1` is 404, and the feed would sync "nothing new"
+    /// forever, in silence.
+    @Test func anIndexedFeedWhoseFirstPostIsMissingSaysSo() async throws {
+        let server = try LoopbackServer { request, connection in
+            if request.path == "/graph" { connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#) } else {
+                connection.respond(404, text: "{}")
+            }
+        }
+        let session = StoreSession()
+        try await session.add("g", server.baseURL + "/graph", kind: "indexed")
+        for command in [["sync", "g"], ["next", "g"]] {
+            let run = try await session.run(command)
+            #expect(run.status == (command[0] == "sync" ? 0 : 1), "\(run.stderr)")
+            #expect(run.stderr.contains("feedcli: g: warning: \(server.baseURL)/graph/1 answered HTTP 404 and g has never delivered an entry"),
+                    "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("add it again without --kind"))
+        }
+        let posts = try PostsServer(available: 0)
+        try await session.add("empty", posts.url, kind: "indexed")
+        #expect(try await session.feedcli("sync", "empty").stderr.contains("never delivered"), "an empty feed hears it too, and may ignore it")
+    }
+}

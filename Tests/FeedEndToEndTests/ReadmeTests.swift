@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import FeedTesting
+import FeedStoreTesting
+
+/// The README reads as a user reads (issue 20, item 16), and its first-feed steps work as
+/// written: the test runs them, offline, against the fixture server.
+@Suite("The README", .serialized, .timeLimit(.minutes(2)))
+struct ReadmeTests {
+    let readme: String
+
+    init() throws {
+        readme = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    /// Issue 26, item 5: a README for users, at most about 300 lines, installing from the
+    /// package first; the test command CI runs is in it; the rest is in docs/, linked.
+    @Test func itIsOrderedAsAUserReadsIt() throws {
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300, "a README of at most 300 lines")
+        let first = try #require(readme.range(of: "```sh\n"))
+        let block = readme[first.upperBound...].prefix { $0 != "`" }
+        #expect(block.hasPrefix("sudo apt install ./feedcli_"), "installing from the package comes first: \(block)")
+        #expect(readme.contains("\nbash scripts/test.sh "), "the test command CI runs")
+        for document in ["docs/REFERENCE.md", "docs/DESIGN.md", "docs/PERFORMANCE.md", "docs/DEVELOPMENT.md"] {
+            #expect(readme.contains("(\(document)"), "\(document) is linked")
+            #expect(FileManager.default.fileExists(atPath: Fixtures.root.deletingLastPathComponent().appendingPathComponent(document).path))
+        }
+        let headings = ["## Install", "## A first feed in five commands", "## Daily use", "## Reference", "## Development", "## Changelog"]
+        let places = headings.map { readme.range(of: "\n" + $0 + "\n")?.lowerBound }
+        #expect(places.allSatisfy { $0 != nil }, "\(zip(headings, places).filter { $0.1 == nil }.map(\.0))")
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "in this order: \(headings)")
+        #expect(readme.contains("[CHANGELOG.md](CHANGELOG.md)") && !readme.contains("### 0.1.0"), "the changelog has a file of its own")
+    }
+
+    @Test func theFirstFeedStepsWorkAsWritten() async throws {
+        let section = try #require(readme.range(of: "## A first feed in five commands\n"))
+        let fence = try #require(readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
+        let lines = readme[fence.upperBound..<end.lowerBound].split(separator: "\n")
+        // The first step starts the fixture server; the test starts it itself (and stops it).
+        #expect(lines.first?.hasPrefix("python3 Fixtures/serve.py --port 8089 &") == true)
+        let port = try await freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", Fixtures.root.appendingPathComponent("serve.py").path, "--port", String(port)]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL) }
+        #expect(await Self.waitForListener(port: port), "the fixture server listens")
+        let folder = temporaryStorePath("first-feed")
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
+        let steps = lines.dropFirst().joined(separator: "\n").replacingOccurrences(of: "8089", with: String(port))
+        let run = try await Feedcli.shell("set -e\nexport PATH='\(folder)/bin':\"$PATH\" FEEDCLI_STATE='\(folder)/feedcli.sqlite'\n" + steps)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("added fireball: jsonfeed 'Daring Fireball', 48 entries on the first page"), "\(run.stderr)")
+        #expect(run.stdout.contains("[@1 fireball] ★ Update on The Talk Show Live From WWDC 2017"), "\(run.stdout)")
+        #expect(run.stdout.contains("fireball  jsonfeed  47/48"), "\(run.stdout)")
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port` within 10 seconds (tried
+    /// every 20 ms): the server is ready when it is, not after a guessed delay.
+    /// Polled without holding a thread: another process's listening socket sends no signal.
+    static func waitForListener(port: Int) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    private func freePort() async throws -> Int {
+        let run = try await Feedcli.shell(#"python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'"#)
+        return try #require(Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}

@@ -1,0 +1,25 @@
+import FeedBase
+import FeedModel
+import FeedReactor
+
+/// An output that takes every entry and keeps it, in delivery order: what reactor tests give a
+/// reactor that delivers, so that they stand below the terminal (no printer, no sink).
+public final class RecordingOutput: EntryOutput {
+    private let delivered = Locked<[Entry]>([])
+
+    /// Whether the output shows handles; by default not, as JSON output does not (the reactor
+    /// then leaves numbering to the commit).
+    public let showsHandles: Bool
+
+    public init(showsHandles: Bool = false) {
+        self.showsHandles = showsHandles
+    }
+
+    /// Every entry delivered so far, oldest delivery first.
+    public var entries: [Entry] { delivered.value }
+
+    public func deliver(_ entries: [Entry]) -> DeliveryReport {
+        delivered.withLock { $0.append(contentsOf: entries) }
+        return DeliveryReport(delivered: entries.count)
+    }
+}

@@ -1,0 +1,201 @@
+import FeedBase
+import FeedModel
+import FeedStore
+import Foundation
+
+/// A `FeedStoring` in memory, for reactor tests that need no SQLite file: the same semantics as
+/// `FeedStore` for what the reactor uses (unique ids per feed, entries in the order of their
+/// numbers, backfills numbered below every stored entry, commits that clear the last error,
+/// cursors that change only as a commit says), and a record of every write. `StoreContractTests`
+/// runs one suite against both stores, so the two cannot drift apart unnoticed.
+public final class MemoryStore: FeedStoring {
+    private struct Contents {
+        var records: [String: FeedRecord] = [:]
+        var entries: [String: [Entry]] = [:]
+        var writes: [String] = []
+        /// The last number given counting up, and the lowest given counting down (backfill).
+        var numbers: Int64 = 0
+        var floor: Int64 = 0
+
+        mutating func reserve(_ count: Int, backfill: Bool) -> [Int64] {
+            let n = Int64(count)
+            guard n > 0 else { return [] }
+            if backfill {
+                floor -= n
+                return Array(floor..<(floor + n))
+            }
+            numbers += n
+            return Array((numbers - n + 1)...numbers)
+        }
+        var nothingNewBatches: [[String]] = []
+        var failsCommits = false
+        var locksTaken: [String] = []
+        var locksHeld = 0
+        var lookUps = 0
+        var unreadLookUps = 0
+    }
+    private let contents = Locked(Contents())
+
+    public init(_ registrations: [FeedRegistration], locksNeedKnownFeeds: Bool = true) {
+        self.locksNeedKnownFeeds = locksNeedKnownFeeds
+        contents.withLock { contents in
+            for registration in registrations { contents.records[registration.name] = FeedRecord(registration: registration) }
+        }
+    }
+
+    /// Each write, in order (`commit`, `delivered`, `failure`).
+    public var writes: [String] { contents.value.writes }
+
+    /// The feeds of each `commitNothingNew` call, in order: which quiet commits went together.
+    public var nothingNewBatches: [[String]] { contents.value.nothingNewBatches }
+
+    /// Makes `commitNothingNew` fail as a full disk would.
+    public func failCommits() { contents.withLock { $0.failsCommits = true } }
+
+    public func entries(_ feed: String) -> [Entry] { contents.value.entries[feed] ?? [] }
+
+    public func feeds() throws(FeedFailure) -> [FeedRecord] {
+        contents.value.records.values.sorted { $0.name < $1.name }
+    }
+
+    public func feed(named name: String) throws(FeedFailure) -> FeedRecord {
+        let record = contents.withLock { contents in
+            contents.lookUps += 1
+            return contents.records[name]
+        }
+        guard let record else { throw .notFound("no feed named \(name)") }
+        return record
+    }
+
+    /// How often a feed was looked up by name.
+    public var lookUps: Int { contents.value.lookUps }
+
+    /// As `FeedStore` (a lock is a file named after its feed) unless made otherwise, as
+    /// `PostgresStore`'s advisory locks are.
+    public let locksNeedKnownFeeds: Bool
+
+    /// The feeds whose lock was taken, in order, and the locks held now.
+    public var locksTaken: [String] { contents.value.locksTaken }
+    public var locksHeld: Int { contents.value.locksHeld }
+
+    public func lock(feed: String) throws(FeedFailure) -> any Sendable { takeLock(feed) }
+
+    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { takeLock(feed) }
+
+    private func takeLock(_ feed: String) -> MemoryLock {
+        contents.withLock { $0.locksTaken.append(feed); $0.locksHeld += 1 }
+        return MemoryLock { [contents] in contents.withLock { $0.locksHeld -= 1 } }
+    }
+
+    public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
+        entries(feed).max { $0.seq < $1.seq }?.id
+    }
+
+    public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
+        contents.withLock { $0.unreadLookUps += 1 }
+        return entries(feed).filter { !$0.read }.min { $0.seq < $1.seq }
+    }
+
+    /// How often one feed's oldest unread entry was looked for.
+    public var unreadLookUps: Int { contents.value.unreadLookUps }
+
+    public func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
+        contents.value.entries.filter { feeds?.contains($0.key) ?? true }.values.flatMap { $0 }.filter { !$0.read }
+            .min { ($0.published ?? $0.fetchedAt, $0.seq) < ($1.published ?? $1.fetchedAt, $1.seq) }
+    }
+
+    public func markDelivered(feed: String, id: String) throws(FeedFailure) -> FeedRecord {
+        try update(feed, write: "delivered \(id)") { contents in
+            if let index = contents.entries[feed]?.firstIndex(where: { $0.id == id }) {
+                contents.entries[feed]?[index].read = true
+            }
+        }
+    }
+
+    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+        let fails = contents.withLock { contents in
+            contents.nothingNewBatches.append(fetches.map(\.feed))
+            return contents.failsCommits
+        }
+        if fails { throw .storeAccess("disk I/O error") }
+        return fetches.map { fetch in Result { () throws(FeedFailure) in try commitFetch(feed: fetch.feed, entries: [], fetch.commit).record } }
+    }
+
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+        var inserted: [Entry] = []
+        let record = try update(feed, write: "commit \(entries.map(\.id))") { contents in
+            var numbers = contents.reserve(entries.filter { $0.seq == 0 }.count, backfill: commit.isBackfill).makeIterator()
+            for var entry in entries where !(contents.entries[feed] ?? []).contains(where: { $0.id == entry.id }) {
+                if entry.seq == 0, let number = numbers.next() { entry.seq = number }
+                contents.entries[feed, default: []].append(entry)
+                inserted.append(entry)
+            }
+            contents.entries[feed]?.sort { $0.seq < $1.seq }
+            var record = contents.records[feed]
+            record?.lastFetchAt = commit.fetchedAt
+            record?.lastSuccessAt = commit.fetchedAt
+            record?.lastError = nil
+            record?.lastErrorCode = nil
+            record?.retryNotBefore = nil
+            if let next = commit.nextIndex { record?.nextIndex = next }
+            if let validators = commit.validators { record?.validators = validators }
+            switch commit.resume {
+            case .keep: break
+            case .set(let url): record?.resumeURL = url
+            case .clear: record?.resumeURL = nil
+            }
+            switch commit.skipped {
+            case .set(let count): record?.lastSkipped = count
+            case .add(let count): record?.lastSkipped += count
+            }
+            if let stream = commit.stream { record?.stream = stream }
+            contents.records[feed] = record
+        }
+        return CommitOutcome(entries: inserted, record: record)
+    }
+
+    public func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
+        let numbers = contents.withLock { $0.reserve(entries.count, backfill: backfill) }
+        return zip(entries, numbers).map { entry, number in
+            var entry = entry
+            entry.seq = number
+            return entry
+        }
+    }
+
+    public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+        Set(entries(feed).map(\.id)).intersection(ids)
+    }
+
+    public func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord {
+        try update(feed, write: "failure \(failure.exitCode)") { contents in
+            contents.records[feed]?.lastFetchAt = time
+            contents.records[feed]?.lastError = failure.description
+            contents.records[feed]?.lastErrorCode = failure.exitCode
+            if let retryNotBefore { contents.records[feed]?.retryNotBefore = retryNotBefore }
+        }
+    }
+
+    /// Applies a write and returns the feed's record with its counts, as the store would.
+    private func update(_ feed: String, write: String, _ change: (inout Contents) -> Void) throws(FeedFailure) -> FeedRecord {
+        let record = contents.withLock { contents -> FeedRecord? in
+            guard contents.records[feed] != nil else { return nil }
+            change(&contents)
+            contents.writes.append(write)
+            let entries = contents.entries[feed] ?? []
+            contents.records[feed]?.total = entries.count
+            contents.records[feed]?.unread = entries.filter { !$0.read }.count
+            contents.records[feed]?.lastReadID = entries.filter(\.read).max { $0.seq < $1.seq }?.id
+            return contents.records[feed]
+        }
+        guard let record else { throw .notFound("no feed named \(feed)") }
+        return record
+    }
+}
+
+/// A `MemoryStore` lock: let go when the last reference to it goes.
+private final class MemoryLock: Sendable {
+    private let release: @Sendable () -> Void
+    init(release: @escaping @Sendable () -> Void) { self.release = release }
+    deinit { release() }
+}

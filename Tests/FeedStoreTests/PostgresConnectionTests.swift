@@ -1,0 +1,96 @@
+@testable import FeedModel
+@testable import FeedPostgres
+import Testing
+import FeedStoreTesting
+
+/// How a connection runs statements (issue 28): unnamed on their first two uses, since preparing
+/// is a round trip of its own that a short run such as `next` would pay, and prepared on the
+/// third, so that a statement a sync repeats is parsed and planned once.
+@Suite("PostgreSQL connection", .timeLimit(.minutes(1)))
+struct PostgresConnectionTests {
+    /// The connection's prepared statements, asked through `script` (the simple protocol, text
+    /// results), which is never prepared and so does not count itself.
+    private func preparedCount(_ connection: PostgresConnection) throws -> Int64? {
+        let result = try connection.script("SELECT count(*) FROM pg_prepared_statements")
+        return result.count == 1 ? result.row(0).text(0).flatMap { Int64($0) } : nil
+    }
+
+    @Test func aStatementIsPreparedOnItsThirdUseAndAnswersAlike() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        let sql = "SELECT $1::bigint + 1"
+        for (use, expectedPrepared) in [(1, 0), (2, 0), (3, 1), (4, 1)] {
+            let answer = try connection.execute(sql, [PostgresValue(Int64(use))]).firstInteger()
+            #expect(answer == Int64(use) + 1, "use \(use)")
+            #expect(try preparedCount(connection) == Int64(expectedPrepared), "after use \(use)")
+        }
+    }
+
+    /// A feed's unlock is sent without waiting for its answer (a round trip at the end of every
+    /// run): the next statement reads and drops it first, a failing one too, and the unlock has
+    /// taken effect for every other session by then.
+    @Test func anUnansweredStatementIsDroppedBeforeTheNextAndHasRun() async throws {
+        let url = try await PostgresDatabases.fresh()
+        let holder = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let other = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        #expect(try holder.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0))
+        holder.sendUnanswered("SELECT pg_advisory_unlock(7)")
+        #expect(try holder.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(41))]).firstInteger() == 42)
+        #expect(try other.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0), "the lock was let go")
+        holder.sendUnanswered("SELECT 1 / 0")
+        #expect(try holder.script("SELECT 2").row(0).text(0) == "2", "a failed unanswered statement changes nothing")
+        holder.sendUnanswered("SELECT 3")
+        try holder.send("SELECT 4")
+        #expect(try holder.receive().firstInteger() == 4)
+    }
+
+    /// Statements in one flight (pipeline mode): answered in order, each its own statement; after
+    /// a failing one the rest are not run, and the connection is back to one statement at a time.
+    @Test func statementsInOneFlightAreAnsweredInOrderAndStopAtAFailure() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        let answers = try connection.inOneFlight([
+            ("SELECT pg_try_advisory_lock(11)", []),
+            ("SELECT $1::bigint * 2", [PostgresValue(Int64(21))]),
+        ])
+        #expect(try answers.map { try $0.get().count } == [1, 1])
+        #expect(try answers[0].get().row(0).bool(0), "the lock was taken")
+        #expect(try answers[1].get().firstInteger() == 42)
+        let failed = try connection.inOneFlight([
+            ("SELECT 1 / $1::int", [PostgresValue(Int64(0))]),
+            ("SELECT pg_advisory_unlock(11)", []),
+        ])
+        #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
+        #expect { try failed[1].get() } throws: { "\($0)".contains("not run") }
+        #expect(try connection.script("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 11").row(0).text(0) == "1",
+                "the statement after the failure did not run: the lock is still held")
+        #expect(try connection.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(1))]).firstInteger() == 2)
+    }
+
+    /// Statements sent with a flight to be prepared are prepared by the server meanwhile: the
+    /// connection's next statement reads their answers first, and the first run of one of them
+    /// uses its name (nothing more is prepared); a flight that failed prepares nothing.
+    @Test func statementsSentAheadArePreparedAndRunByName() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        let ahead = "SELECT $1::bigint * 3"
+        let answers = try connection.inOneFlight([("SELECT 1", [])], preparing: [(ahead, 1), (ahead, 1)])
+        #expect(try answers[0].get().count == 1)
+        #expect(try preparedCount(connection) == 1, "prepared once, read before the next statement")
+        #expect(try connection.execute(ahead, [PostgresValue(Int64(5))]).firstInteger() == 15)
+        #expect(try preparedCount(connection) == 1, "run by its name")
+        let failed = try connection.inOneFlight([("SELECT 1 / $1::int", [PostgresValue(Int64(0))])], preparing: [("SELECT 2", 0)])
+        #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
+        #expect(try preparedCount(connection) == 1, "nothing prepared after a failure")
+        #expect(try connection.script("SELECT 3").row(0).text(0) == "3")
+    }
+
+    /// A connection lost with a flight's prepared statements still to read: the next statement
+    /// reads what there is, ends, and says the connection was lost (75), rather than waiting.
+    @Test func aFlightLeftOpenOnALostConnectionEndsInA75() async throws {
+        let url = try await PostgresDatabases.fresh()
+        let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let pid = try #require(connection.script("SELECT pg_backend_pid()").row(0).text(0))
+        _ = try connection.inOneFlight([("SELECT 1", [])], preparing: [("SELECT 2", 0)])
+        try admin.script("SELECT pg_terminate_backend(\(pid), 5000)")
+        #expect { try connection.execute("SELECT 1") } throws: { ($0 as? FeedFailure)?.exitCode == 75 }
+    }
+}

@@ -1,0 +1,50 @@
+@testable import FeedModel
+@testable import FeedPostgres
+@testable import FeedStore
+import Testing
+import FeedStoreTesting
+
+/// The PostgreSQL store's schema version (issue 28): every run reads it first, from the function
+/// `schema_version()` since migration v2 (a catalog a new backend has loaded), and from the
+/// schema's comment on a store made before it, which feedcli before v2 reads too.
+@Suite("PostgreSQL schema", .timeLimit(.minutes(1)))
+struct PostgresSchemaTests {
+    private func comment(_ connection: PostgresConnection) throws -> String? {
+        try connection.script("SELECT obj_description(to_regnamespace('feedcli'), 'pg_namespace')").row(0).text(0)
+    }
+
+    @Test func aNewStoreAnswersItsVersionFromTheFunctionAndTheComment() async throws {
+        let url = try await PostgresDatabases.fresh()
+        _ = try PostgresStore.open(url: url)
+        let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let current = PostgresSchema.migrations.count
+        #expect(try connection.script("SELECT feedcli.schema_version()").row(0).text(0) == String(current))
+        #expect(try comment(connection) == "feedcli schema, migrations: \(current)", "what feedcli before v2 reads")
+        #expect(try PostgresSchema.enter(connection) == current)
+    }
+
+    /// A store as feedcli before migration v2 left it (no function, its version in the comment)
+    /// is read by the comment, migrated by the next run that writes, and answers by the function.
+    @Test func aStoreFromBeforeTheFunctionIsReadByItsCommentAndMigrated() async throws {
+        let url = try await PostgresDatabases.fresh()
+        _ = try PostgresStore.open(url: url)
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        try admin.script("""
+            DROP FUNCTION feedcli.schema_version();
+            DELETE FROM feedcli.migration WHERE name LIKE 'v2:%';
+            COMMENT ON SCHEMA feedcli IS 'feedcli schema, migrations: 1'
+            """)
+        let reader = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        #expect(try PostgresSchema.enter(reader) == 1, "read by the comment")
+        #expect(try reader.script("SHOW search_path").row(0).text(0) == "feedcli", "the fallback set the search path")
+        #expect(try PostgresStore.open(url: url, wait: .seconds(10), access: .readOnly) != nil)
+        #expect(try admin.script("SELECT feedcli.schema_version()").row(0).text(0) == String(PostgresSchema.migrations.count))
+        #expect(try comment(admin) == "feedcli schema, migrations: \(PostgresSchema.migrations.count)")
+    }
+
+    @Test func aDatabaseWithoutTheSchemaHasNoVersion() async throws {
+        let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
+        #expect(try PostgresSchema.enter(connection) == nil)
+        #expect(try connection.script("SELECT 1").row(0).text(0) == "1", "the connection is usable after the refused read")
+    }
+}
