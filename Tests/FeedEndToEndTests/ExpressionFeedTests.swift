@@ -245,6 +245,20 @@ struct ExpressionFeedTests {
         #expect(try await session.status("news")?["last_skipped"] as? Int == 2)
     }
 
+    /// What expressions build from a page is bounded as a response is, by `--max-size`, all
+    /// items together: the item that would pass it is skipped, named (issue 38, finding 9:
+    /// `--title '"x" * 15000000'` printed and stored 150 MB from ten items).
+    @Test func whatExpressionsBuildIsBoundedByMaxSize() async throws {
+        let api = try ProductAPI(count: 2)
+        let session = StoreSession()
+        #expect(try await session.run(Self.adding(api, with: ["--title", #""x" * 600"#])).status == 0)
+        let sync = try await session.feedcli("sync", "news", "--max-pages", "1", "--max-size", "1000", "--jsonl")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(JSONLines.objects(sync.stdout).map { ($0["title"] as? String)?.count } == [600], "the first fits: \(sync.stdout.prefix(200))")
+        #expect(sync.stderr.contains("skipped item 2 of \(api.url): --title built 602 bytes, past the 1000 bytes "
+                                     + "a page's expressions may build (--max-size)"), "\(sync.stderr)")
+    }
+
     /// Items of which none is an object fail the feed with one message naming the expression and
     /// what it gave; a page with some objects still skips only the others.
     @Test func itemsOfWhichNoneIsAnObjectAreAWrongMapping() async throws {

@@ -52,6 +52,16 @@ struct HostileServerTests {
         #expect(until.timeIntervalSinceNow > 6.9 * 86_400 && until.timeIntervalSinceNow <= 7 * 86_400 + 5)
     }
 
+    /// A server that closes without a byte of answer is "try later", as a reset is: retried,
+    /// then 75. It was 76 ("not HTTP") after one request (issue 38, finding 12).
+    @Test func aServerClosingWithoutAnAnswerIsRetriedThenTryLater() async throws {
+        let server = try LoopbackServer { _, connection in connection.close() }
+        try await session.add("silent", server.baseURL + "/feed", kind: "linked")
+        let run = try await Feedcli.run(["sync", "silent", "--retries", "2", "--state", session.state])
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(server.requests.count == 3, "asked once and retried twice: \(server.requests.count)")
+    }
+
     @Test func idsKeepEveryDigitNulAndEveryCharacterThroughTheStore() async throws {
         let server = try serve(#"""
             [{"id":123456789012345678901234567890,"title":"a"},{"id":123456789012345678901234567891,"title":"b"},

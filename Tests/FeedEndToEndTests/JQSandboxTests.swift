@@ -46,6 +46,45 @@ struct JQSandboxTests {
         #expect(JSONLines.ids(sync.stdout) == ["1", "2", "3"], "\(sync.stderr)")
     }
 
+    /// The worker keeps no privilege of feedcli's (run as root, it had every capability) and
+    /// runs under a seccomp filter with no new privileges (issue 38, finding 14). Read from
+    /// /proc while the worker waits for page 2.
+    @Test func theWorkerHasNoPrivilegesAndAFilter() async throws {
+        let gate = RequestGate()
+        gate.hold(from: 2)
+        let server = try LoopbackServer { request, connection in
+            gate.arrive()
+            if request.path.hasSuffix("page=2") { return connection.respond(200, text: #"{"posts":[{"id":1,"title":"one"}]}"#) }
+            connection.respond(200, text: #"{"posts":[{"id":2,"title":"two"}],"next":"/p?page=2"}"#)
+        }
+        let session = StoreSession()
+        try await Self.add(session, "held", server.baseURL + "/p", ["--title", ".title", "--next-url", ".next"])
+        let run = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "held", "--jsonl"]))
+        #expect(await gate.waitForArrivals(2), "page 2 was asked for")
+        let parent = String(run.process.processIdentifier)
+        let workers = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return status.contains("\nPPid:\t\(parent)\n") && command.starts(with: Data("feedcli-jq-worker\0".utf8))
+        }
+        gate.open()
+        let statuses = workers.compactMap { try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8) }
+        #expect(!statuses.isEmpty, "a worker read page 1")
+        for status in statuses {
+            let fields = Dictionary(status.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
+            }, uniquingKeysWith: { first, _ in first })
+            #expect(fields["NoNewPrivs"] == "1", "\(status)")
+            #expect(fields["Seccomp"] == "2", "filter mode: \(status)")
+            #expect(fields["CapEff"] == "0000000000000000" && fields["CapPrm"] == "0000000000000000", "\(status)")
+            #expect(fields["CapBnd"] == "0000000000000000" || getuid() != 0, "root's bounding set is emptied: \(status)")
+        }
+        let finished = await run.finish()
+        #expect(finished.status == 0, "the confined worker still reads every page: \(finished.stderr)")
+        #expect(JSONLines.ids(finished.stdout) == ["1", "2"], "\(finished.stderr)")
+    }
+
     /// The headline case: a crashing, a runaway and a memory-eating feed beside healthy ones.
     @Test func aCrashARunawayAndAMemoryHogFailOnlyTheirOwnFeeds() async throws {
         let server = try Self.server()

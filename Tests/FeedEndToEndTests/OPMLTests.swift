@@ -180,4 +180,14 @@ struct OPMLTests {
         let plain = try await session.feedcli("feeds", "export")
         #expect(plain.status == 0 && plain.stdout.contains("<opml version=\"2.0\""), "--opml is the default: \(plain.stderr)")
     }
+
+    /// A file without end is refused once it passes any subscription list's size (it read
+    /// `/dev/zero` until the allocation trapped: 132; issue 38, finding 13).
+    @Test func aFileWithoutEndIsRefusedAtItsBound() async throws {
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "import", "/dev/zero")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("/dev/zero is larger than 16 MiB"), "\(run.stderr)")
+        #expect(try await session.feedcli("feeds", "list").stdout.contains("No feeds of your own yet"), "nothing registered")
+    }
 }

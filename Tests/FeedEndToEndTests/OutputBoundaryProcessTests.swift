@@ -49,6 +49,29 @@ struct OutputBoundaryProcessTests {
         #expect(try await Feedcli.run(["next", "l", "--json", "--state", state]).json.map { ($0 as? [String: Any])?["id"] as? String } == "1")
     }
 
+    /// Each entry goes to a file in a write(2) of its own, so that a kill (SIGKILL of
+    /// `follow >> log`) can cut the output only between JSON lines: a line was cut mid-object
+    /// and the next run's first line joined to it (issue 38, finding 10). strace shows the writes.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace"))
+    func eachEntryGoesToAFileInAWriteOfItsOwn() async throws {
+        let posts = try LoopbackServer { _, connection in
+            let long = String(repeating: "x", count: 20_000)
+            connection.respond(200, text: #"[{"id":3,"title":"c","body":"s"},{"id":2,"title":"b","body":"\#(long)"},{"id":1,"title":"a","body":"s"}]"#)
+        }
+        let session = StoreSession()
+        try await session.add("p", posts.baseURL + "/feed", kind: "linked")
+        let folder = TestScratch.folder("writes").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let run = try await Feedcli.shell(#"strace -f -e trace=write -o "$D/trace" "$FEEDCLI" sync p --jsonl --state "$S" >"$D/out""#,
+                                          environment: ["S": session.state, "D": folder])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: folder + "/out", encoding: .utf8).split(separator: "\n").map { $0.utf8.count + 1 }
+        let trace = try String(contentsOfFile: folder + "/trace", encoding: .utf8).split(separator: "\n")
+        let writes = trace.filter { $0.contains(" write(1, ") }.compactMap { $0.split(separator: " = ").last.flatMap { Int($0) } }
+        #expect(lines.count == 3)
+        #expect(writes == lines, "one write(2) a line, each whole: \(writes) for lines of \(lines)")
+    }
+
     @Test func aClosedStdoutIs74() async throws {
         let run = try await Feedcli.shell(#""$FEEDCLI" sync l --jsonl --state "$S" >&-"#, environment: ["S": state])
         #expect(run.status == 74)

@@ -24,6 +24,20 @@ struct SmallContractTests {
         #expect(HTTPDate.parse("Mon, 31 Jun 2026 10:00:00 GMT") == nil)
     }
 
+    /// A URL no request could be made to is refused when it is added (78), not at the first sync
+    /// (issue 38, finding 15: `http://[::1` and port 99999 were registered).
+    @Test(arguments: [
+        ("http://[::1", "has a bad host"), ("http://127.0.0.1:99999/feed", "has a bad port"),
+        ("http://:80/feed", "has no host"), ("http://127.0.0.1:0/feed", "has a bad port"),
+    ])
+    func aURLNoRequestCouldReachIsRefusedWhenAdded(url: String, why: String) async throws {
+        let session = StoreSession()
+        let add = try await session.feedcli("feeds", "add", "bad", url, "--kind", "linked")
+        #expect(add.status == 78, "\(add.stderr)")
+        #expect(add.stderr.contains(why), "\(add.stderr)")
+        #expect(try await session.feedcli("feeds", "list").stdout.contains("No feeds of your own yet"), "nothing registered")
+    }
+
     @Test func messagesEscapeAsPlainOutputDoesNotAsSwiftDoes() async throws {
         #expect(Excerpt.of("a\u{1B}[31mb\u{9B}c", limit: 60) == #"a\x1B[31mb\u009Bc"#)
         #expect(Excerpt.of("abcdef", limit: 3) == "abc…")
@@ -122,6 +136,28 @@ struct EarlySignalTests {
             let result = await run.finish()
             #expect(result.status == 130, "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// A SIGTERM while a retry waits out its backoff ends the run at once with 130: the wait is
+    /// cut short. It took 2 s, the signal handler's last resort, whatever the command (issue 38,
+    /// finding 15). The bound below is that last resort, not a speed target.
+    @Test func aSIGTERMDuringARetrysWaitEndsTheRunAtOnce() async throws {
+        let asked = TestSignal()
+        let server = try LoopbackServer { _, connection in
+            asked.signal()
+            connection.respond(503, text: "{}")
+        }
+        let session = StoreSession()
+        try await session.add("busy", server.baseURL + "/feed", kind: "linked")
+        let run = try Feedcli.start(["sync", "busy", "--retries", "5", "--state", session.state])
+        #expect(await asked.wait(seconds: 30), "the first request came")
+        let sent = ContinuousClock.now
+        run.process.send(SIGTERM)
+        let result = await run.finish()
+        let took = ContinuousClock.now - sent
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(took < .milliseconds(1500), "ended by its own run, not the 2 s last resort: \(took)")
+        #expect(server.requests.count == 1, "no request after the signal")
     }
 
     /// feedcli blocks SIGINT and SIGTERM and ignores SIGPIPE; the browser `open` starts must not

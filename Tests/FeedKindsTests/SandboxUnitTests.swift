@@ -31,6 +31,27 @@ struct SandboxUnitTests {
         #expect((try? JQWire.reply(from: [9])) == nil)
     }
 
+    /// `--timeout` bounds a feed's run, every page together (issue 38, finding 8: six pages of
+    /// 1.5 s each with `--timeout 4` took 16.7 s): once a run's budget is spent, the next page's
+    /// expressions fail as past `--timeout` without a worker being asked.
+    @Test func aRunsExpressionsShareOneTimeout() {
+        let limits = JQ.Limits(timeout: .seconds(4)).forOneRun()
+        let budget = limits.budget
+        #expect(budget?.timeLeft == .seconds(4))
+        #expect(limits.forOneRun().budget !== budget, "each run a budget of its own")
+        budget?.spend(.milliseconds(1500))
+        budget?.spend(.milliseconds(1500))
+        #expect(budget?.timeLeft == .seconds(1))
+        budget?.spend(.milliseconds(1500))
+        #expect(budget?.timeLeft == .zero, "never below zero")
+        do {
+            _ = try JQ.filter(".", items: ["{}"], limits: limits)
+            Issue.record("a spent budget still asked a worker")
+        } catch {
+            #expect(error.error == .timedOut(.seconds(4)), "said as the option's time: \(error.error)")
+        }
+    }
+
     @Test func memorySizesReadAsPeopleWriteThem() {
         #expect(MemorySize.parse("512M") == 512 << 20)
         #expect(MemorySize.parse("1G") == 1 << 30)

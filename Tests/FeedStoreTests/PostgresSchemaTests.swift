@@ -42,6 +42,23 @@ struct PostgresSchemaTests {
         #expect(try comment(admin) == "feedcli schema, migrations: \(PostgresSchema.migrations.count)")
     }
 
+    /// A schema a newer feedcli made (its version past this feedcli's) is never written by this
+    /// one (74, naming both versions); a command that reads still reads it (issue 38, finding 7:
+    /// `schema_version()` 99 was read and written silently).
+    @Test func aNewerSchemaIsReadButNeverWritten() async throws {
+        let url = try await PostgresDatabases.fresh()
+        _ = try PostgresStore.open(url: url)
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        try admin.script("CREATE OR REPLACE FUNCTION feedcli.schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql AS 'SELECT 99::bigint'")
+        let known = PostgresSchema.migrations.count
+        #expect(throws: FeedFailure.storeAccess(StoreRules.newerSchema(Redaction.maskingSecrets(in: url), version: 99, known: known))) {
+            try PostgresStore.open(url: url, wait: .seconds(10))
+        }
+        #expect(try PostgresStore.open(url: url, wait: .seconds(10), access: .readOnly) != nil, "read as it is")
+        #expect(PostgresStore.openIfReady(url: url, wait: .seconds(10)) == nil, "never opened ahead: the command decides")
+        #expect(try admin.script("SELECT feedcli.schema_version()").row(0).text(0) == "99", "nothing migrated back")
+    }
+
     @Test func aDatabaseWithoutTheSchemaHasNoVersion() async throws {
         let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         #expect(try PostgresSchema.enter(connection) == nil)

@@ -59,6 +59,10 @@ void cjq_on_out_of_memory(void (*handler)(void *));
 int cjq_die_with_parent(pid_t parent);
 /// Closes every descriptor from `lowest` up.
 void cjq_close_from(int lowest);
+/// The worker's last confinement (confine.c): no new privileges, no capabilities, and a seccomp
+/// filter letting through only memory, I/O on open descriptors, the clock and exit (anything
+/// else fails with EPERM). 0 when all of it is in place.
+int cjq_confine(void);
 
 /// Two shared integers through which a worker says what it is working on (a stage and an item),
 /// for feedcli to read after the worker died: a memfd (close-on-exec) of their size, -1 on failure.

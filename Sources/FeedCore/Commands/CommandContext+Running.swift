@@ -26,7 +26,7 @@ extension CommandContext {
             var options = fetch
             options.jobs = try DescriptorBudget.jobs(options.jobs)
             let environment = FeedEnvironment.live(
-                store: store, http: http, options: options, output: output, scheduler: scheduler, now: now,
+                store: store, http: http, options: options, output: output, scheduler: interruptibleWaits(), now: now,
                 environment: environment, logger: logger, progress: progress, onStep: onStep, stop: stop)
             return (ReactorHost(reactor: FeedReactor(environment: environment)).run(action), store)
         }
@@ -55,6 +55,15 @@ extension CommandContext {
         defer { http.shutdown() }
         interruption.onTrigger { http.shutdown() }
         return try body(http)
+    }
+
+    /// The context's scheduler with its waits cut short by Ctrl-C and SIGTERM (a retry's
+    /// backoff, a Retry-After): a run then ends at once with its own status, not at the wait's
+    /// end (or the signal handler's 2-second last resort).
+    func interruptibleWaits() -> InterruptibleScheduler {
+        let waits = InterruptibleScheduler(scheduler)
+        interruption.onTrigger { waits.interrupt() }
+        return waits
     }
 
     /// Ends the printer's output (a JSON array's `]`) unless the output itself failed; a failed

@@ -11,23 +11,30 @@ import FoundationEssentials
 enum FeedAdmission {
     /// The feed `feeds add` would register, its names, URL and expressions checked (nothing is
     /// asked of the network or the store); its kind is `.linked` when not given and not `json`.
+    /// Why `url` cannot be a feed's URL, in a sentence; nil when it can. Checked as a server's
+    /// link is (host, port, length, control characters), so that `http://[::1` or port 99999 is
+    /// refused here rather than at the first sync.
+    private static func whyRefused(_ url: String) -> String? {
+        guard let why = FeedRegistration.whyUnusableLink(url) else { return nil }
+        let shown = Redaction.maskingSecrets(in: url)
+        return FeedRegistration.isValidURL(url) ? "the URL \(shown) \(why)" : "not an http or https URL: \(shown)"
+    }
+
     static func validated(
         name: String, url: String, kind: FeedKind?, tokenEnv: String?, expressions: FeedExpressions, context: CommandContext
     ) throws(FeedFailure) -> FeedRegistration {
         guard FeedRegistration.isValidName(name) else {
             throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
         }
-        guard FeedRegistration.isValidURL(url) else {
-            throw FeedFailure.configuration("not an http or https URL: \(Redaction.maskingSecrets(in: url))")
-        }
+        if let why = whyRefused(url) { throw FeedFailure.configuration(why) }
         if expressions.hasMapping, let kind, !kind.usesExpressions, !kind.isStream {
             throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
         }
         if expressions.catchUp != nil || expressions.catchUpItems != nil, !(kind?.isStream ?? false) {
             throw FeedFailure.usage("--catch-up is for stream feeds (--kind sse, ndjson, mastodon, wikimedia)")
         }
-        if let catchUp = expressions.catchUp, !FeedRegistration.isValidURL(catchUp) {
-            throw FeedFailure.configuration("--catch-up: not an http or https URL: \(Redaction.maskingSecrets(in: catchUp))")
+        if let catchUp = expressions.catchUp, let why = whyRefused(catchUp) {
+            throw FeedFailure.configuration("--catch-up: " + why)
         }
         if let kind, kind.isStream, expressions.cursor != nil || expressions.cursorParam != nil || expressions.nextURL != nil
             || expressions.pageParam != nil {
@@ -53,7 +60,7 @@ enum FeedAdmission {
         guard !kindGiven, !feed.expressions.hasMapping || feed.expressions.events != nil else { return (feed, nil) }
         let detected = try context.withHTTPClient { http in
             let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
-                                      scheduler: context.scheduler, random: { Double.random(in: 0...1) },
+                                      scheduler: context.interruptibleWaits(), random: { Double.random(in: 0...1) },
                                       environment: context.environment, logger: context.logger)
             return try KindDetection.detect(feed, fetcher: fetcher, maxBodySize: context.fetch.maxBodySize)
         }

@@ -119,7 +119,7 @@ package struct ExpressionFeed: PageFormat {
             }
             throw JQFailure.of(error.error, option: option, page: url)
         }
-        var mapping = ExpressionMapping(fields: fields, base: url)
+        var mapping = ExpressionMapping(fields: fields, base: url, builtLimit: limits.output)
         return try mapping.page(document.value, outcomes: outcomes, response: response, feedURL: feedURL,
                                 paging: expressions.paging, pageOption: pageExpression?.option)
     }

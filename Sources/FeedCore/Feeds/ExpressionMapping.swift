@@ -13,11 +13,17 @@ package struct MappingFailure: Error {
 struct ExpressionMapping {
     let fields: [ExpressionFeed.Field]
     let base: String
+    /// The most bytes the page's expressions may build (values, not paths into the page), all
+    /// items together: `--max-size`, the bound a response has. A field that would pass it
+    /// skips its item, named.
+    let builtLimit: Int
     /// Each id kept so far on this page, and the item (1-based) that gave it.
     private var ids: [String: (position: Int, source: RawJSON)] = [:]
+    /// Bytes built by expressions so far on this page.
+    private var built = 0
 
-    init(fields: [ExpressionFeed.Field], base: String) {
-        (self.fields, self.base) = (fields, base)
+    init(fields: [ExpressionFeed.Field], base: String, builtLimit: Int) {
+        (self.fields, self.base, self.builtLimit) = (fields, base, builtLimit)
     }
 
     mutating func page(
@@ -87,6 +93,16 @@ struct ExpressionMapping {
         var item = DefaultFields.fields(of: node, source: source)
         var idFromExpression = false
         for (field, outcome) in zip(fields, outcomes) {
+            // What jq built rather than found in the page: `--title '"x" * 15000000'` printed and
+            // stored 150 MB from ten items, bounded only by the worker's memory.
+            if case .values(let texts, _) = outcome, let text = texts.first {
+                let (sum, overflow) = built.addingReportingOverflow(text.utf8.count)
+                built = overflow ? .max : sum
+                guard built <= builtLimit else {
+                    return .failure(Skip(why: "\(field.option) built \(ByteCount.of(text.utf8.count)), past the "
+                                         + "\(ByteCount.of(builtLimit)) a page's expressions may build (--max-size)"))
+                }
+            }
             let value: JSON?
             do {
                 value = try Self.values(outcome, on: node, option: field.option, bound: .field).first

@@ -21,8 +21,9 @@ public struct FetchOptions: Sendable, Equatable {
     /// The most memory a jq worker may use, in bytes (`--jq-memory`).
     public var jqMemory = JQ.Limits.defaultMemory
 
-    /// What a feed's jq expressions may use: `--jq-memory`, and `--timeout` per page.
-    package var jq: JQ.Limits { JQ.Limits(memory: jqMemory, timeout: timeout) }
+    /// What a feed's jq expressions may use: `--jq-memory`, and `--timeout` per call (a polled
+    /// feed's run takes `forOneRun()` of it: `--timeout` for all its pages together).
+    package var jq: JQ.Limits { JQ.Limits(memory: jqMemory, timeout: timeout, output: maxBodySize) }
 
     public init() {}
 }

@@ -18,9 +18,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case badContentEncoding
         /// The connection closed before the announced body was complete.
         case partialBody
-        /// The server's reply was not HTTP (garbage, nothing at all, broken framing).
+        /// The server's reply was not HTTP (garbage, broken framing).
         case malformedReply
-        /// Connection reset or a send/receive failure midway.
+        /// Connection reset, closed before any answer, or a send/receive failure midway.
         case connectionLost
         /// TLS handshake or certificate verification failed.
         case tls
@@ -76,9 +76,12 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case CURLE_FILESIZE_EXCEEDED: kind = .bodyTooLarge
         case CURLE_BAD_CONTENT_ENCODING: kind = .badContentEncoding
         case CURLE_PARTIAL_FILE: kind = .partialBody
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
-             CURLE_HTTP3:
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             kind = .malformedReply
+        case CURLE_GOT_NOTHING:
+            // A connection closed before any byte of an answer is a server going away (a restart,
+            // a proxy giving up), as a reset is: worth another try, not "not HTTP".
+            kind = .connectionLost
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             // curl reports headers over its own limit as a receive error; it is the server's fault.
             let lower = message.lowercased()

@@ -12,13 +12,28 @@ public enum JQ {
         /// The worker's address space, in bytes (`RLIMIT_AS`); 0 for none.
         public var memory: Int
         public var timeout: Duration
+        /// The most bytes a page's expressions may build, all items together (`--max-size`,
+        /// as for a response).
+        public var output: Int
+        /// The feed's run's time left, shared by its pages; nil: each call may take `timeout`.
+        public var budget: JQBudget?
 
         /// `--jq-memory`'s default: far above what the page bounds let jq hold (about 110 MiB),
         /// far below what hurts a machine.
         public static let defaultMemory = 512 << 20
 
-        public init(memory: Int = Limits.defaultMemory, timeout: Duration = .seconds(30)) {
-            (self.memory, self.timeout) = (memory, timeout)
+        public init(memory: Int = Limits.defaultMemory, timeout: Duration = .seconds(30), output: Int = 16 << 20,
+                    budget: JQBudget? = nil) {
+            (self.memory, self.timeout, self.output, self.budget) = (memory, timeout, output, budget)
+        }
+
+        /// These limits with a budget of `timeout` for one feed's run, every page together.
+        public func forOneRun() -> Limits {
+            Limits(memory: memory, timeout: timeout, output: output, budget: JQBudget(timeout))
+        }
+
+        public static func == (lhs: Limits, rhs: Limits) -> Bool {
+            lhs.memory == rhs.memory && lhs.timeout == rhs.timeout && lhs.output == rhs.output && lhs.budget === rhs.budget
         }
     }
 
@@ -63,8 +78,22 @@ public enum JQ {
         package let message: String
     }
 
+    /// Asks a worker, within the budget's time left when there is one (and says `--timeout` when
+    /// that runs out, as it is the option's time that ran out).
     private static func ask(_ request: JQRequest, limits: Limits) throws(JQWorkers.Failure) -> JQReply {
-        let reply = try JQWorkers.shared.ask(request, memory: limits.memory, timeout: limits.timeout)
+        var timeout = limits.timeout
+        if let budget = limits.budget {
+            timeout = min(timeout, budget.timeLeft)
+            guard timeout > .zero else { throw JQWorkers.Failure(error: .timedOut(limits.timeout), progress: nil) }
+        }
+        let started = ContinuousClock.now
+        defer { limits.budget?.spend(started.duration(to: .now)) }
+        let reply: JQReply
+        do throws(JQWorkers.Failure) {
+            reply = try JQWorkers.shared.ask(request, memory: limits.memory, timeout: timeout)
+        } catch where error.error == .timedOut(timeout) {
+            throw JQWorkers.Failure(error: .timedOut(limits.timeout), progress: error.progress)
+        }
         if case .unavailable(let message) = reply { throw JQWorkers.Failure(error: .unavailable(message), progress: nil) }
         return reply
     }

@@ -23,7 +23,10 @@ import Glibc
 ///   (jq's `stderr` and `debug` output goes nowhere);
 /// - `RLIMIT_AS` at `--jq-memory`; out of memory is exit status 3, not jq's abort;
 /// - `RLIMIT_CORE` 0 (no core file from a crash), SIGKILL when feedcli dies, its own process
-///   group (a Ctrl-C at the terminal is feedcli's to handle), and `/` as its directory.
+///   group (a Ctrl-C at the terminal is feedcli's to handle), and `/` as its directory;
+/// - last, `cjq_confine`: no new privileges, no capabilities (feedcli run as root gave its
+///   worker all of them), and a seccomp filter letting through only memory, I/O on the
+///   descriptors it has, the clock and exit; anything else fails with EPERM.
 /// Expressions that read input or files (`JQExpressionCheck`) are refused before they reach jq.
 ///
 /// Threading: the worker is one thread; every libjq call (`JQSession`) happens on it.
@@ -64,11 +67,12 @@ public enum JQWorkerMain {
             guard setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else { return false }
         }
         guard chdir("/") == 0 else { return false }
-        // libjq is loaded (it opens files) before the descriptor limit shuts every open.
-        if cjq_load() != nil { return true }  // each request then says jq is missing
-        cjq_on_out_of_memory { _ in _exit(JQWorkerMain.outOfMemoryStatus) }
+        // libjq is loaded (it opens files) before the descriptor limit and the filter shut
+        // every open; without it each request says jq is missing.
+        if cjq_load() == nil { cjq_on_out_of_memory { _ in _exit(JQWorkerMain.outOfMemoryStatus) } }
         var three = rlimit(rlim_cur: 3, rlim_max: 3)
-        return setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &three) == 0
+        guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &three) == 0 else { return false }
+        return cjq_confine() == 0
     }
 
     /// Reads requests from descriptor 0 and answers on 1 until the parent closes the socket.

@@ -47,6 +47,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     ) throws(FeedFailure) -> PostgresStore? {
         let connection = try PostgresConnection.connect(url: url, timeout: wait)
         let version = try PostgresSchema.enter(connection)
+        if let version, version > PostgresSchema.migrations.count, access == .readWrite {
+            throw .storeAccess(StoreRules.newerSchema(connection.location, version: version, known: PostgresSchema.migrations.count))
+        }
         if (version ?? 0) < PostgresSchema.migrations.count {
             if access == .readOnly, version == nil { return nil }
             try PostgresSchema.migrate(connection)
@@ -71,7 +74,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public static func openIfReady(url: String, wait: Duration) -> Result<any StateStore, FeedFailure>? {
         do throws(FeedFailure) {
             let connection = try PostgresConnection.connect(url: url, timeout: wait)
-            guard let version = try PostgresSchema.enter(connection), version >= PostgresSchema.migrations.count else { return nil }
+            // Current only: an older schema needs a migration, a newer one the command's own
+            // open to decide whether it may be used (read, never written).
+            guard let version = try PostgresSchema.enter(connection), version == PostgresSchema.migrations.count else { return nil }
             return .success(PostgresStore(connection: connection, wait: wait, clock: .live))
         } catch {
             return .failure(error)

@@ -160,7 +160,7 @@ public struct FeedReactor: Reactor {
         let steps: Observable<SyncStep>
         if record.registration.kind.isStream {
             steps = syncStream(record)
-        } else if let format = record.registration.pageFormat(jq: environment.options.jq) {
+        } else if let format = record.registration.pageFormat(jq: environment.options.jq.forOneRun()) {
             let store = environment.store, name = record.name
             steps = PagedSync(fetcher: environment.fetcher, format: format, record: record,
                               maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,
@@ -176,7 +176,7 @@ public struct FeedReactor: Reactor {
         let store = environment.store, name = record.name
         return IndexedSync(fetcher: environment.fetcher, record: record,
                            maxRequests: environment.options.maxPages ?? FeedKind.indexed.defaultMaxPages,
-                           filter: record.registration.itemFilter(jq: environment.options.jq),
+                           filter: record.registration.itemFilter(jq: environment.options.jq.forOneRun()),
                            now: environment.now, unstored: { entries in try store.unstored(feed: name, entries) })
     }
 

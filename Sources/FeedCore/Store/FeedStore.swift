@@ -152,7 +152,10 @@ public final class FeedStore: Sendable {
         else { return nil }
         let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
                               writes: true)
-        guard (try? store.read({ db in try StoreSchema.migrator.isComplete(db) })) == true else { return nil }
+        // Current only: a store to migrate, or one a newer feedcli migrated, is the command's own
+        // open to handle.
+        guard let standing = try? store.read({ db in try StoreSchema.migrator.standing(db) }),
+              standing.isComplete, standing.unknown == 0 else { return nil }
         return store
     }
 
@@ -181,7 +184,13 @@ public final class FeedStore: Sendable {
     /// Migrates to the current schema and makes the journal WAL, once, when the store needs it.
     private func prepare(access: Access, isWAL: Bool) throws(FeedFailure) {
         let migrator = StoreSchema.migrator
-        let isCurrent = try read { db in try migrator.isComplete(db) }
+        let (isCurrent, newer) = try read { db in try migrator.standing(db) }
+        if newer > 0 {
+            // Machines running two versions share a store: the older one reads what it can and
+            // writes nothing into a schema it does not know.
+            if access == .readOnly { return }
+            throw .storeAccess(StoreRules.newerSchema(path, version: migrator.migrations.count + newer, known: migrator.migrations.count))
+        }
         if isCurrent && isWAL { return }
         if access == .readOnly {
             if isCurrent { return }

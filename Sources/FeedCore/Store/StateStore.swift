@@ -82,6 +82,15 @@ public enum StoreRules {
         location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
     }
 
+    /// The refusal to write to a store whose schema a newer feedcli made (`version` migrations;
+    /// this feedcli knows `known`): machines running two versions may share a store, and the
+    /// older one must not write what the newer one's schema does not expect. Reading commands
+    /// still read it.
+    public static func newerSchema(_ location: String, version: Int, known: Int) -> String {
+        "\(location) has schema version \(version), newer than this feedcli's \(known): a newer feedcli uses it; "
+            + "upgrade feedcli to write to it (list, show and status still read it)"
+    }
+
     /// The `store copy` refusal of a target that holds something.
     public static func notEmpty(_ location: String) -> FeedFailure {
         .usage("\(location) is not empty: store copy writes only into a new store (a new file, or a database without feedcli's feeds)")

@@ -38,7 +38,8 @@ extension StoreRow {
     package func feedRecord() throws(FeedFailure) -> FeedRecord {
         let name = try requiredText(0), kindName = try requiredText(2)
         guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(name) has an unknown kind \(kindName)")
+            throw FeedFailure.storeAccess("feed \(name) has kind \(kindName), which this feedcli does not know (a newer "
+                                          + "feedcli's?): upgrade feedcli, or remove the feed with `feedcli feeds remove \(name)`")
         }
         var expressions = FeedExpressions()
         if let stored = text(17) {

@@ -81,10 +81,16 @@ public final class FileDescriptorSink: OutputSink {
     }
 
     public func write(_ bytes: [UInt8]) throws(OutputError) {
+        try write(bytes[...])
+    }
+
+    /// Writes `bytes` whole, starting with one write(2) of all of them; `OutputError.written`
+    /// counts from `bytes`' start.
+    private func write(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
         if wasClosed { throw OutputError(written: 0, errorNumber: EBADF) }
         let failure = writing.withLock { _ -> OutputError? in
-            var offset = 0
-            while offset < bytes.count {
+            var offset = bytes.startIndex
+            while offset < bytes.endIndex {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                 if written < 0 {
                     switch errno {
@@ -93,7 +99,7 @@ public final class FileDescriptorSink: OutputSink {
                         var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                         _ = poll(&ready, 1, -1)
                         continue
-                    default: return OutputError(written: offset, errorNumber: errno)
+                    default: return OutputError(written: offset - bytes.startIndex, errorNumber: errno)
                     }
                 }
                 offset += written
@@ -107,7 +113,20 @@ public final class FileDescriptorSink: OutputSink {
 extension FileDescriptorSink {
     public func writeUntilTaken(_ bytes: [UInt8], boundaries: [Int], stop: (_ taken: Int) -> Bool) -> TakenReport {
         guard isPipe else {
-            return TakenReport(writingAll: bytes.count) { () throws(OutputError) in try write(bytes) }
+            // A file or a terminal takes what is written: each record in a write(2) of its own,
+            // so that a kill (SIGKILL of `follow >> log`) can cut the output only between
+            // records, never inside a JSON line, and the next run's first line starts a line.
+            var written = 0
+            for end in boundaries.filter({ $0 > 0 && $0 < bytes.count }) + [bytes.count] where end > written {
+                do throws(OutputError) {
+                    try write(bytes[written..<end])
+                } catch {
+                    let total = written + error.written
+                    return TakenReport(taken: total, written: total, failure: .output(OutputError(written: total, errorNumber: error.errorNumber)))
+                }
+                written = end
+            }
+            return TakenReport(taken: written, written: written)
         }
         return writing.withLock { _ in
             var offset = 0
@@ -126,15 +145,17 @@ extension FileDescriptorSink {
         }
     }
 
-    /// Writes `bytes[offset..<end]` into the pipe, PIPE_BUF bytes at a time once the pipe has
-    /// room; nil when it all went in.
+    /// Writes `bytes[offset..<end]` into the pipe once it has room, as much as its free room
+    /// takes in each write(2) (a whole record when it fits: a kill then cannot cut it); nil when
+    /// it all went in.
     private func writeRecord(_ bytes: [UInt8], from offset: inout Int, to end: Int) -> OutputError? {
         while offset < end {
             var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
             guard poll(&room, 1, -1) > 0 else { continue }
             if room.revents & Int16(POLLERR | POLLHUP) != 0 { return OutputError(written: offset, errorNumber: EPIPE) }
-            // POLLOUT promises room for PIPE_BUF bytes, so a write of that much never blocks.
-            let count = min(end - offset, Int(PIPE_BUF))
+            // POLLOUT promises room for PIPE_BUF bytes; the pipe's size less what is unread is
+            // the room there is (this sink is the pipe's only writer), so neither blocks.
+            let count = min(end - offset, max(Int(PIPE_BUF), pipeSize - unread()))
             let written = bytes[offset..<(offset + count)].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
@@ -143,6 +164,13 @@ extension FileDescriptorSink {
             offset += written
         }
         return nil
+    }
+
+    /// The pipe's capacity (`F_GETPIPE_SZ`, 1032: Swift's Glibc leaves it out), PIPE_BUF when it
+    /// cannot be told.
+    private var pipeSize: Int {
+        let size = fcntl(descriptor, 1032)
+        return size > 0 ? Int(size) : Int(PIPE_BUF)
     }
 
     /// Bytes in the pipe the reader has not taken (0 when that cannot be told: as for a file).

@@ -16,10 +16,13 @@ package struct SQLiteMigrator {
         migrations.append(Migration(identifier: identifier, apply: apply))
     }
 
-    /// Whether every migration is applied. Reads only.
-    package func isComplete(_ connection: SQLiteConnection) throws -> Bool {
+    /// How the store's schema stands to this migrator's, read in one query: whether every
+    /// migration is applied, and how many applied ones this migrator does not know (a newer
+    /// feedcli's). Reads only.
+    package func standing(_ connection: SQLiteConnection) throws -> (isComplete: Bool, unknown: Int) {
         let applied = try appliedIdentifiers(connection)
-        return migrations.allSatisfy { applied.contains($0.identifier) }
+        let known = Set(migrations.map(\.identifier))
+        return (known.isSubset(of: applied), applied.subtracting(known).count)
     }
 
     /// Applies the missing migrations.
