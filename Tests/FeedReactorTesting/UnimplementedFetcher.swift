@@ -1,9 +1,9 @@
-@testable import FeedModel
-@testable import FeedReactive
-@testable import FeedHTTP
-@testable import FeedKinds
-@testable import FeedStore
-@testable import FeedReactor
+import FeedModel
+import FeedReactive
+import FeedHTTP
+import FeedKinds
+import FeedStore
+import FeedReactor
 import Foundation
 import Testing
 import FeedStoreTesting

@@ -1,7 +1,7 @@
 import FeedBase
-@testable import FeedModel
-@testable import FeedPostgres
-@testable import FeedStore
+import FeedModel
+import FeedPostgres
+import FeedStore
 import Foundation
 import Testing
 import FeedTesting
