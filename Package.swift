@@ -11,9 +11,10 @@ import PackageDescription
 //   FeedHTTP      libcurl as cold observables                       (on FeedReactive, FeedModel)
 //   FeedJQ        jq expressions in a sandboxed worker              (on FeedModel)
 //   FeedKinds     the feed kinds, paging, fetching                  (on FeedHTTP, FeedJQ)
-//   FeedStore     the store's contract, the SQLite store            (on FeedModel only)
-//   FeedPostgres  the store in PostgreSQL, for several machines     (on FeedStore)
-//   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStore)
+//   FeedStoreContract  what a store is: protocols, rows, shared rules   (on FeedModel only)
+//   FeedStore     the store in SQLite, on one machine               (on FeedStoreContract)
+//   FeedPostgres  the store in PostgreSQL, for several machines     (on FeedStoreContract)
+//   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStoreContract)
 //   FeedRendering text, JSON, Atom, OPML of model values            (on FeedModel only)
 //   FeedTerminal  stdout/stderr sinks, the printer, pager, progress (on FeedReactor, FeedRendering)
 //   FeedCore      the commands: the composition root                (on all of the above)
@@ -73,20 +74,27 @@ let package = Package(
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", logging],
             path: "Sources/FeedCore/Feeds"
         ),
+        // The store's contract stands alone, as NIOCore beside NIOPosix: the reactor and the
+        // PostgreSQL engine link no SQLite, and each engine maps its own errors.
+        .target(
+            name: "FeedStoreContract",
+            dependencies: ["FeedBase", "FeedModel"],
+            path: "Sources/FeedCore/StoreContract"
+        ),
         .target(
             name: "FeedStore",
-            dependencies: ["CSQLite", "FeedBase", "FeedModel"],
+            dependencies: ["CSQLite", "FeedBase", "FeedModel", "FeedStoreContract"],
             path: "Sources/FeedCore/Store",
             linkerSettings: sqlite
         ),
         .target(
             name: "FeedPostgres",
-            dependencies: ["CPostgres", "FeedBase", "FeedModel", "FeedStore"],
+            dependencies: ["CPostgres", "FeedBase", "FeedModel", "FeedStoreContract"],
             path: "Sources/FeedCore/Postgres"
         ),
         .target(
             name: "FeedReactor",
-            dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStore", logging],
+            dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStoreContract", logging],
             path: "Sources/FeedCore/Reactor"
         ),
         .target(name: "FeedRendering", dependencies: ["FeedBase", "FeedModel"], path: "Sources/FeedCore/Rendering"),
@@ -98,7 +106,7 @@ let package = Package(
         .target(
             name: "FeedCore",
             dependencies: [
-                "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore",
+                "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore", "FeedStoreContract",
                 "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -124,14 +132,14 @@ let package = Package(
         ),
         .target(
             name: "FeedStoreTesting",
-            dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedStore", "FeedPostgres"],
+            dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedStore", "FeedStoreContract", "FeedPostgres"],
             path: "Tests/FeedStoreTesting"
         ),
         .target(
             name: "FeedReactorTesting",
             dependencies: [
                 "FeedTesting", "FeedStoreTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds",
-                "FeedStore", "FeedReactor",
+                "FeedStore", "FeedStoreContract", "FeedReactor",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ],
             path: "Tests/FeedReactorTesting"
@@ -148,19 +156,19 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedStoreTests",
-            dependencies: ["FeedTesting", "FeedStoreTesting", "CSQLite", "FeedBase", "FeedModel", "FeedStore", "FeedPostgres"]
+            dependencies: ["FeedTesting", "FeedStoreTesting", "CSQLite", "FeedBase", "FeedModel", "FeedStore", "FeedStoreContract", "FeedPostgres"]
         ),
         .testTarget(
             name: "FeedReactorTests",
             dependencies: [
                 "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP",
-                "FeedKinds", "FeedStore", "FeedReactor",
+                "FeedKinds", "FeedStore", "FeedStoreContract", "FeedReactor",
             ]
         ),
         .testTarget(
             name: "FeedCommandTests",
             dependencies: [
-                "CSQLite", "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedHTTP", "FeedKinds", "FeedStore",
+                "CSQLite", "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedHTTP", "FeedKinds", "FeedStore", "FeedStoreContract",
                 "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore", "FeedCLI",
             ]
         ),
@@ -168,7 +176,7 @@ let package = Package(
             name: "FeedEndToEndTests",
             dependencies: [
                 "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "CSQLite", "FeedBase", "FeedModel", "FeedHTTP",
-                "FeedJQ", "FeedKinds", "FeedStore", "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore",
+                "FeedJQ", "FeedKinds", "FeedStore", "FeedStoreContract", "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore",
                 // The end-to-end tests run the built `feedcli`.
                 "FeedCLI",
             ]

@@ -24,7 +24,7 @@ sources=(
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
-  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat}.swift
+  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount}.swift
   Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
@@ -37,6 +37,7 @@ binary="$out/feedcli-fuzz"
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binary" 2>/dev/null)" ]; then
   echo "fuzz: building $binary"
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJQ/include Sources/CJQ/cjq.c -o "$out/cjq.o"
+  clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJQ/include Sources/CJQ/confine.c -o "$out/confine.o"
   mkdir -p "$out/stubs"
   : > "$out/stubs/empty.swift"
   for module in "${stubs[@]}"; do
@@ -45,7 +46,7 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binar
   done
   # The linker warns about every ASan helper symbol; keep its output unless the build fails.
   if ! swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
-      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
+      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" "$out/confine.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     exit 1
   fi

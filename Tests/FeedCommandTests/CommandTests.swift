@@ -1,6 +1,7 @@
 import FeedModel
 import FeedKinds
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import FeedTerminal
 import FeedCore

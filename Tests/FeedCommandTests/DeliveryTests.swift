@@ -2,6 +2,7 @@ import FeedBase
 import FeedModel
 import FeedKinds
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import FeedRendering
 import FeedTerminal

@@ -3,6 +3,7 @@ import Testing
 @testable import FeedModel
 @testable import FeedPostgres
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 @testable import FeedTerminal
 @testable import FeedCore

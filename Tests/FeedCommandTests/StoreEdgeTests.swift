@@ -1,6 +1,7 @@
 import CSQLite
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import FeedKinds
 import FeedReactor
 import FeedTerminal

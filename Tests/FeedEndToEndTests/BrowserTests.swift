@@ -1,4 +1,5 @@
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 @testable import FeedTerminal
 @testable import FeedCore

@@ -1,5 +1,6 @@
 @testable import FeedBase
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 @testable import FeedCore
 import Foundation
@@ -22,7 +23,8 @@ struct DescriptorLimitTests {
     }
 
     @Test func eightyFeedsUnderALowLimitFinish() async throws {
-        let (session, _) = try await session(feeds: 80)
+        let (session, server) = try await session(feeds: 80)
+        defer { withExtendedLifetime(server) {} }  // a server let go stops
         // `timeout`: the old hang ends as 124 rather than holding the suite.
         let run = try await Feedcli.shell(#"ulimit -n 24; timeout 60 "$FEEDCLI" sync --jsonl --retries 0 --state "$S""#,
                                     environment: ["S": session.state])
@@ -31,7 +33,8 @@ struct DescriptorLimitTests {
     }
 
     @Test func aLimitTooLowForOneFeedIsAClearFailure() async throws {
-        let (session, _) = try await session(feeds: 3)
+        let (session, server) = try await session(feeds: 3)
+        defer { withExtendedLifetime(server) {} }
         let run = try await Feedcli.shell(#"ulimit -n 14; timeout 60 "$FEEDCLI" sync --retries 0 --state "$S""#,
                                     environment: ["S": session.state])
         #expect(run.status == 78, "\(run.stderr)")

@@ -4,6 +4,7 @@
 @testable import FeedJQ
 @testable import FeedKinds
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 import Foundation
 import Testing

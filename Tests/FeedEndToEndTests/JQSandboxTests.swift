@@ -1,6 +1,7 @@
 @testable import FeedBase
 @testable import FeedJQ
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 @testable import FeedCore
 import Foundation

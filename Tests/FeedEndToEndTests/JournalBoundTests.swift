@@ -1,4 +1,5 @@
 @testable import FeedStore
+import FeedStoreContract
 import Foundation
 import Testing
 import FeedTesting

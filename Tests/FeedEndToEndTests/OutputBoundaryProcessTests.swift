@@ -1,4 +1,5 @@
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import FeedCore
 import Foundation

@@ -1,6 +1,7 @@
 @testable import FeedModel
 @testable import FeedKinds
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 @testable import FeedCore
 import Foundation

@@ -1,6 +1,7 @@
 @testable import FeedBase
 @testable import FeedModel
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @testable import FeedKinds
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 import Foundation
 import Testing

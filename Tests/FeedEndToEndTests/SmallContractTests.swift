@@ -2,6 +2,7 @@
 @testable import FeedHTTP
 @testable import FeedKinds
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 @testable import FeedCore
 import Foundation

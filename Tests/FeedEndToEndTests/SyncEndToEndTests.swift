@@ -1,6 +1,7 @@
 import FeedBase
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import FeedCore
 import Foundation

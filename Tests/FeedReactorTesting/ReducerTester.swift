@@ -1,6 +1,7 @@
 import CustomDump
 import FeedBase
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import Testing
 import FeedTesting

@@ -1,5 +1,6 @@
 @testable import FeedModel
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 import Foundation
 import Testing

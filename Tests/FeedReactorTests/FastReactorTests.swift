@@ -3,6 +3,7 @@ import FeedModel
 import FeedReactive
 import FeedKinds
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import Dispatch
 @testable import FeedBase
 @testable import FeedModel
 @testable import FeedStore
+import FeedStoreContract
 @testable import FeedReactor
 import Foundation
 import Testing

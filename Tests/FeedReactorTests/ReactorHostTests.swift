@@ -1,6 +1,7 @@
 import FeedBase
 import FeedReactive
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import Foundation
 import Testing

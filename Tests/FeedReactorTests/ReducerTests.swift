@@ -1,5 +1,6 @@
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import Foundation
 import Testing

@@ -4,6 +4,7 @@ import FeedReactive
 import FeedHTTP
 import FeedKinds
 import FeedStore
+import FeedStoreContract
 import FeedReactor
 import Foundation
 import Testing

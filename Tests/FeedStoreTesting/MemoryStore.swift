@@ -1,6 +1,7 @@
 import FeedBase
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import Foundation
 
 /// A `FeedStoring` in memory, for reactor tests that need no SQLite file: the same semantics as

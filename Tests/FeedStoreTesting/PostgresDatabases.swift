@@ -2,6 +2,7 @@ import FeedBase
 import FeedModel
 import FeedPostgres
 import FeedStore
+import FeedStoreContract
 import Foundation
 import Testing
 import FeedTesting

@@ -1,5 +1,6 @@
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import Foundation
 import FeedTesting
 

@@ -1,6 +1,7 @@
 @testable import FeedModel
 @testable import FeedPostgres
 @testable import FeedStore
+import FeedStoreContract
 import Foundation
 import Testing
 import FeedStoreTesting

@@ -2,6 +2,7 @@ import CSQLite
 @testable import FeedBase
 @testable import FeedModel
 @testable import FeedStore
+import FeedStoreContract
 import Foundation
 import Testing
 import FeedStoreTesting

@@ -27,6 +27,7 @@ public final class LoopbackServer: Sendable {
         var peakInFlight = 0
         var openFDs: Set<Int32> = []
         var disconnects: [ContinuousClock.Instant] = []
+        var isStopped = false
     }
 
     public let port: UInt16
@@ -65,7 +66,10 @@ public final class LoopbackServer: Sendable {
         }
         port = UInt16(bigEndian: address.sin_port)
         listener = fd
-        let thread = Thread { [self] in acceptLoop() }
+        // The accept loop holds the server weakly: a server the test has let go stops (its
+        // deinit shuts the listener down, which ends the wait in accept). Held strongly, every
+        // server of a run lived to its end, with its thread and its socket (300 of each).
+        let thread = Thread { [weak self] in Self.acceptLoop(fd, server: { self }) }
         thread.start()
     }
 
@@ -92,33 +96,49 @@ public final class LoopbackServer: Sendable {
         } == 0
     }
 
-    /// Stops accepting and closes every open connection.
+    /// Stops accepting and closes every open connection; once (the listener's number is the
+    /// accept loop's to close, and may belong to another socket after that).
     public func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        let fds = stats.withLock { $0.openFDs }
-        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        stats.withLock { stats in
+            if !stats.isStopped { shutdown(listener, Int32(SHUT_RDWR)) }
+            stats.isStopped = true
+            // Under the lock: a connection's thread removes its descriptor before closing it.
+            for fd in stats.openFDs { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
     }
 
     deinit {
         stop()
-        close(listener)
     }
 
-    private func acceptLoop() {
+    /// Accepts until the listener is shut down, then closes it: here, not in deinit, so that its
+    /// number cannot be reused by another socket while this loop may still call accept on it.
+    private static func acceptLoop(_ listener: Int32, server: () -> LoopbackServer?) {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            stats.withLock {
-                $0.connections += 1
-                $0.openFDs.insert(client)
+            guard let server = server() else {
+                close(client)
+                return
             }
-            let connection = Connection(fd: client)
-            let thread = Thread { [self] in serve(connection) }
-            thread.start()
+            server.took(client)
         }
+    }
+
+    /// Serves an accepted connection on a thread of its own (which holds the server while it
+    /// serves).
+    private func took(_ client: Int32) {
+        stats.withLock {
+            $0.connections += 1
+            $0.openFDs.insert(client)
+        }
+        let connection = Connection(fd: client)
+        let thread = Thread { [self] in serve(connection) }
+        thread.start()
     }
 
     private func serve(_ connection: Connection) {

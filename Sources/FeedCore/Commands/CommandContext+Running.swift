@@ -5,6 +5,7 @@ import FeedReactive
 import FeedReactor
 import FeedRendering
 import FeedStore
+import FeedStoreContract
 import FeedTerminal
 import FoundationEssentials
 

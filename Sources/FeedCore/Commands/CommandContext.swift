@@ -6,6 +6,7 @@ import FeedReactor
 import FeedRendering
 import FeedPostgres
 import FeedStore
+import FeedStoreContract
 import FeedTerminal
 import FoundationEssentials
 import Glibc

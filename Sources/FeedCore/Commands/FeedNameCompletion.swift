@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedPostgres
 import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 extension CompletionKind {

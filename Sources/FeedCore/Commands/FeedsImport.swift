@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedKinds
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 /// `feedcli feeds set NAME [--every DURATION|never] [--token-env VAR] [jq expressions]`: changes

@@ -4,6 +4,7 @@ import FeedHTTP
 import FeedModel
 import FeedPostgres
 import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 import Synchronization
 

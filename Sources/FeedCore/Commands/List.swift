@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedRendering
 import FeedStore
+import FeedStoreContract
 
 /// `feedcli list [FEED…]`: streams the stored entries of the feeds (all when none), oldest first:
 /// one feed in its own order, several by publication across them; no network.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import FeedStore
+import FeedStoreContract
 import FeedTerminal
 
 /// `feedcli open ID [--feed FEED]`: the entry's `url` through `$BROWSER`, else `xdg-open`. 66

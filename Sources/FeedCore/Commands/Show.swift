@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedRendering
 import FeedStore
+import FeedStoreContract
 
 /// `feedcli show ID [--feed FEED]`: the stored entry; an id several feeds hold needs `--feed`
 /// (or the entry's handle).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import FeedStore
+import FeedStoreContract
 
 /// `feedcli store copy FROM TO`: a whole store (feeds, entries, read state, cursors, validators,
 /// stream positions) from a SQLite file or PostgreSQL database into another, either way, in one

@@ -1,6 +1,6 @@
 import CPostgres
 import FeedModel
-import FeedStore
+import FeedStoreContract
 
 /// One libpq connection: statements prepared once and run with parameters, failures turned into
 /// the exit statuses the contract gives them.

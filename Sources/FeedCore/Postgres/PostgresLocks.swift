@@ -1,6 +1,6 @@
 import FeedBase
 import FeedModel
-import FeedStore
+import FeedStoreContract
 
 /// Advisory locks: the PostgreSQL store's `FeedLock`, held across machines.
 ///

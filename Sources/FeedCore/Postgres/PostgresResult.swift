@@ -1,6 +1,6 @@
 import CPostgres
 import FeedModel
-import FeedStore
+import FeedStoreContract
 
 /// The rows of a statement's result, in libpq's binary format, owned until `deinit`.
 ///

@@ -1,5 +1,5 @@
 import FeedModel
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 /// The PostgreSQL store's schema `feedcli`, as versioned migrations, applied in order by the

@@ -1,5 +1,5 @@
 import FeedModel
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 /// `store copy` into and out of PostgreSQL: the whole store, in one transaction.

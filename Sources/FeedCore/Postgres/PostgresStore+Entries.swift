@@ -1,5 +1,5 @@
 import FeedModel
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 /// Entries: delivery, storage, listing (as `FeedStore+Entries`, in PostgreSQL's SQL). Entry text

@@ -1,5 +1,5 @@
 import FeedModel
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 /// Registered feeds and their polling state (as `FeedStore+Feeds`, in PostgreSQL's SQL).

@@ -1,7 +1,7 @@
 import CPostgres
 import FeedBase
 import FeedModel
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 
 /// The store in a PostgreSQL database that several machines share (`--state postgresql://…`):
@@ -27,12 +27,12 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private let connection: PostgresConnection
     private let lock = RecursiveLock()
     private let wait: Duration
-    private let clock: FeedLock.WaitingClock
+    private let clock: LockWaitingClock
     /// Feeds whose lock this process holds: a session's advisory locks are re-entrant, file locks
     /// are not, and a run must not take one feed twice.
     private var heldFeeds: Set<String> = []
 
-    private init(connection: PostgresConnection, wait: Duration, clock: FeedLock.WaitingClock) {
+    private init(connection: PostgresConnection, wait: Duration, clock: LockWaitingClock) {
         self.connection = connection
         self.location = connection.location
         self.wait = wait
@@ -43,7 +43,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// command that only reads (`.readOnly`) never creates the schema: nil when there is none
     /// (the command then reads an empty store standing for it).
     public static func open(
-        url: String, wait: Duration = .seconds(30), access: FeedStore.Access = .readWrite, clock: FeedLock.WaitingClock = .live
+        url: String, wait: Duration = .seconds(30), access: StoreAccess = .readWrite, clock: LockWaitingClock = .live
     ) throws(FeedFailure) -> PostgresStore? {
         let connection = try PostgresConnection.connect(url: url, timeout: wait)
         let version = try PostgresSchema.enter(connection)
@@ -121,7 +121,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             guard clock.elapsed() < deadline else {
                 throw .temporary("feed \(feed) is busy in another feedcli run (waited \(wait.components.seconds) s)")
             }
-            clock.pause(FeedLock.pollInterval)
+            clock.pause(LockWaitingClock.pollInterval)
         }
     }
 

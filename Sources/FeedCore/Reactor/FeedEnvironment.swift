@@ -2,7 +2,7 @@ import Dispatch
 import FeedHTTP
 import FeedKinds
 import FeedReactive
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 import Logging
 

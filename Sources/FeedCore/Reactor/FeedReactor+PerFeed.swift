@@ -1,6 +1,6 @@
 import FeedKinds
 import FeedModel
-import FeedStore
+import FeedStoreContract
 import FeedReactive
 import FoundationEssentials
 

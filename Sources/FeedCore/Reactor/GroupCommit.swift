@@ -2,7 +2,7 @@ import Dispatch
 import FeedBase
 import FeedModel
 import FeedReactive
-import FeedStore
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 

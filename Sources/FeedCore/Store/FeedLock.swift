@@ -1,4 +1,5 @@
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 
@@ -33,28 +34,9 @@ public final class FeedLock: Sendable {
     }
 
     /// How often a waiting `acquire` tries again.
-    package static let pollInterval: Duration = .milliseconds(20)
+    package static let pollInterval = LockWaitingClock.pollInterval
 
-    /// The time a waiting lock reads and the pause it takes between attempts: the process's
-    /// monotonic clock and `usleep` in the program; a virtual clock in tests, which advances on
-    /// every pause, so that a wait of any length is tested at once and to the attempt.
-    public struct WaitingClock: Sendable {
-        /// Time since some fixed start.
-        public var elapsed: @Sendable () -> Duration
-        public var pause: @Sendable (Duration) -> Void
-
-        public init(elapsed: @escaping @Sendable () -> Duration, pause: @escaping @Sendable (Duration) -> Void) {
-            self.elapsed = elapsed
-            self.pause = pause
-        }
-
-        public static let live: WaitingClock = {
-            let start = ContinuousClock.now
-            return WaitingClock(elapsed: { ContinuousClock.now - start }, pause: { duration in
-                usleep(UInt32(clamping: duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
-            })
-        }()
-    }
+    public typealias WaitingClock = LockWaitingClock
 
     /// Takes the lock at `path` if no one holds it, without waiting; nil when someone does.
     /// Lets a caller take a free lock where it is and move to a thread that may block only

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 
@@ -310,24 +311,5 @@ extension FeedStore {
 
     package static func entry(_ row: SQLiteRow) throws(FeedFailure) -> Entry {
         try row.entry()
-    }
-}
-
-/// The order entries are listed in: as stored (a feed's own order: the order its entries are
-/// delivered in), or by publication (`published`, else `fetched_at`, ties as stored), the one
-/// order across several feeds, whose storage order is only the order their fetches ended in.
-public enum EntryOrder: Sendable {
-    case stored
-    case published
-}
-
-/// What `commitFetch` did: the entries that were new and the feed's record afterwards.
-public struct CommitOutcome: Sendable, Equatable {
-    public var entries: [Entry]
-    public var record: FeedRecord
-
-    public init(entries: [Entry], record: FeedRecord) {
-        self.entries = entries
-        self.record = record
     }
 }

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 
 /// The SQLite store as every command uses it (`StateStore`): the feed locks under the protocol's

@@ -1,5 +1,6 @@
 import CSQLite
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 
@@ -19,13 +20,7 @@ import Glibc
 ///
 /// Thread contract: calls block while SQLite works or waits; call from a thread that may block.
 public final class FeedStore: Sendable {
-    public enum Access: Sendable {
-        /// Commands that change the store (`next`, `sync`, `feeds add`, …).
-        case readWrite
-        /// Commands that only read (`list`, `show`, `status`); they never create a file (a missing
-        /// store is `FeedStore.empty(standingFor:)`, which their commands open instead).
-        case readOnly
-    }
+    public typealias Access = StoreAccess
 
     /// The path as given (for messages).
     public let path: String

@@ -1,5 +1,6 @@
 import CSQLite
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 

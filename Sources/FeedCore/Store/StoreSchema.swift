@@ -1,4 +1,5 @@
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 

@@ -11,13 +11,13 @@ public struct FetchingOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, time) to stderr; -vv adds headers and sizes.")
     public var verbose: Int
 
-    @Option(help: ArgumentHelp("Seconds allowed for a whole request.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds allowed for a whole request, and for a feed's jq expressions over a run.", valueName: "seconds"))
     public var timeout = Double(FetchOptions().timeout.components.seconds)
 
     @Option(help: "Retries of a request that failed for a reason that may pass.")
     public var retries = FetchOptions().retries
 
-    @Option(help: ArgumentHelp("Largest response accepted, in bytes.", valueName: "bytes"))
+    @Option(help: ArgumentHelp("Largest response accepted, and most a page's jq expressions may build, in bytes.", valueName: "bytes"))
     public var maxSize = FetchOptions().maxBodySize
 
     @Option(help: ArgumentHelp("Most pages (requests, for indexed feeds) per walk (default 10; indexed 100).",

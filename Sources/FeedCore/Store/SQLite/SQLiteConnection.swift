@@ -1,4 +1,5 @@
 import CSQLite
+import FeedStoreContract
 import FoundationEssentials
 
 /// One SQLite connection and the statements compiled on it.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FeedStoreContract
 import Synchronization
 
 /// A `SQLiteConnection` shared between threads: one caller at a time uses it.

@@ -1,4 +1,5 @@
 import CSQLite
+import FeedStoreContract
 import FoundationEssentials
 
 /// A failure reported by SQLite: its primary result code and message.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FeedStoreContract
 
 /// Versioned schema migrations, applied in order, each once, each in its own transaction.
 ///

@@ -1,5 +1,6 @@
 import CSQLite
 import FeedModel
+import FeedStoreContract
 import FoundationEssentials
 
 /// The current row of a stepping statement, read by column position.
@@ -62,3 +63,6 @@ package struct SQLiteRow {
         text(column) ?? ""
     }
 }
+
+/// SQLite's rows are read by the rules both stores share (`StoreRow`).
+extension SQLiteRow: StoreRow {}

@@ -1,4 +1,5 @@
 import CSQLite
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 

@@ -13,8 +13,6 @@ package protocol StoreRow {
     func name(_ column: Int32) -> String
 }
 
-extension SQLiteRow: StoreRow {}
-
 extension StoreRow {
     /// `integer(column)` of a NOT NULL column, or a failure of the store naming it.
     package func requiredInteger(_ column: Int32) throws(FeedFailure) -> Int {
