@@ -17,8 +17,8 @@ public struct FeedsRemove: FeedcliCommand {
         do throws(FeedFailure) {
             _ = try store.feed(named: name)
         } catch .storeAccess {
-            // A row this feedcli cannot read (a kind a newer feedcli added) is still a feed the
-            // user can remove; a store that cannot be used fails again just below.
+            // A row this feedcli cannot read (expressions a newer feedcli wrote, a hand edit) is
+            // still a feed the user can remove; a store that cannot be used fails again just below.
         }
         let lock = try store.lock(feed: name)
         try withExtendedLifetime(lock) { try store.removeFeed(named: name) }

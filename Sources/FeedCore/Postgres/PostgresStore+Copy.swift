@@ -34,7 +34,7 @@ extension PostgresStore {
                     VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9, $10, $11, $12::bigint, $13, $14::bigint, $15, $16::bigint,
                         $17::bigint, $18::bigint, $19, $20, $21)
                     """, [
-                        .text(record.name), .text(record.registration.url), .text(record.registration.kind.rawValue),
+                        .text(record.name), .text(record.registration.url), .text(record.kindName),
                         PostgresValue(record.registration.tokenEnv), PostgresValue(record.nextIndex),
                         PostgresValue(record.validators.etag), PostgresValue(record.validators.lastModified),
                         PostgresValue(copy.retryNotBefore), PostgresValue(record.resumeURL), PostgresValue(copy.lastFetchAt),

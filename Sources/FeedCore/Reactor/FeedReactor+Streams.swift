@@ -21,6 +21,7 @@ extension FeedReactor {
             let records = names.isEmpty
                 ? try store.feeds().filter(\.registration.kind.isStream)
                 : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
+            if let failure = records.lazy.compactMap(\.unknownKindFailure).first { throw failure }
             if let polled = records.first(where: { !$0.registration.kind.isStream }) {
                 throw FeedFailure.usage("\(polled.name) is a \(polled.registration.kind.rawValue) feed, not a stream: "
                                         + "`feedcli sync \(polled.name)` reads it")

@@ -156,6 +156,7 @@ public struct FeedReactor: Reactor {
 
     /// Fetches what is new of one feed, prints it (when `printing`) and commits what was printed.
     package func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
+        if let failure = record.unknownKindFailure { return .fail(failure) }
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
         if record.registration.kind.isStream {

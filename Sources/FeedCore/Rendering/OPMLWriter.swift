@@ -27,7 +27,7 @@ public enum OPMLWriter {
                 // Other readers subscribe to any `xmlUrl`: a feed only feedcli reads keeps its URL
                 // in feedcli's own attribute.
                 (registration.kind == .jsonfeed ? "xmlUrl" : OPML.Attribute.feedURL.qualifiedName, Redaction.maskingSecrets(in: registration.url)),
-                (OPML.Attribute.name.qualifiedName, registration.name), (OPML.Attribute.kind.qualifiedName, registration.kind.rawValue),
+                (OPML.Attribute.name.qualifiedName, registration.name), (OPML.Attribute.kind.qualifiedName, record.kindName),
             ]
             if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv.qualifiedName, tokenEnv)) }
             if let every = record.every { attributes.append((OPML.Attribute.every.qualifiedName, EveryDuration.format(every))) }

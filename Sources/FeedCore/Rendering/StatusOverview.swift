@@ -32,7 +32,7 @@ public enum StatusOverview {
         let fetched = record.lastFetchAt.map { age(from: $0, to: now) + " ago" } ?? "never"
         let mark = record.lastError.map { "! \(record.lastErrorCode.map(String.init) ?? "") \(Excerpt.of($0, limit: 70))" }
             ?? notice(record) ?? ""
-        return Row(cells: [name, record.registration.kind.rawValue, "\(record.unread)/\(record.total)", fetched, next(record, now: now)],
+        return Row(cells: [name, TerminalText.safe(record.kindName), "\(record.unread)/\(record.total)", fetched, next(record, now: now)],
                    mark: TerminalText.safe(mark))
     }
 

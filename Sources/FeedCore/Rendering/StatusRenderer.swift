@@ -22,7 +22,7 @@ public enum StatusRenderer {
         let url: String? = record.map { Redaction.maskingSecrets(in: $0.registration.url) }
         writer.object([
             ("name", { $0.string(status.name) }),
-            ("kind", { $0.string(record?.registration.kind.rawValue) }),
+            ("kind", { $0.string(record?.kindName) }),
             ("url", { $0.string(url) }),
             ("token_env", { $0.string(record?.registration.tokenEnv) }),
             ("entries", { $0.number(record?.total) }),
@@ -56,7 +56,11 @@ public enum StatusRenderer {
         guard let record = status.record else { return "\(TerminalText.safe(status.name))\n" }
         let registration = record.registration
         let url = Redaction.maskingSecrets(in: registration.url)
-        var lines = ["\(TerminalText.safe(status.name)) (\(registration.kind.rawValue)) \(TerminalText.safe(url))"]
+        var lines = ["\(TerminalText.safe(status.name)) (\(TerminalText.safe(record.kindName))) \(TerminalText.safe(url))"]
+        if record.unknownKind != nil {
+            lines.append("  this feedcli does not know its kind (a newer feedcli's?): it is not fetched; "
+                         + "upgrade feedcli, or `feedcli feeds remove \(TerminalText.safe(status.name))`")
+        }
         var counts = "  entries: \(record.total), unread: \(record.unread)"
         if let lastRead = record.lastReadID { counts += ", read up to: \(TerminalText.safe(lastRead))" }
         if registration.kind == .indexed { counts += ", next index: \(record.nextIndex)" }

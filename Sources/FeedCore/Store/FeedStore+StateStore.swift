@@ -45,7 +45,7 @@ extension FeedStore: StateStore {
             for record in feeds {
                 let copy = StoreCopyRow(record)
                 try insertFeed.run([
-                    .text(record.name), .text(record.registration.url), .text(record.registration.kind.rawValue),
+                    .text(record.name), .text(record.registration.url), .text(record.kindName),
                     SQLiteValue(record.registration.tokenEnv), .integer(Int64(record.nextIndex)),
                     SQLiteValue(record.validators.etag), SQLiteValue(record.validators.lastModified),
                     SQLiteValue(copy.retryNotBefore), SQLiteValue(record.resumeURL), SQLiteValue(copy.lastFetchAt),

@@ -32,13 +32,12 @@ extension StoreRow {
 
     /// A feed record from the columns of `StoreColumns.record`, in that order. Every column is
     /// read as the type the schema gives it, or a failure of the store (74) that names it: a
-    /// hand-edited or damaged store never turns into made-up values.
+    /// hand-edited or damaged store never turns into made-up values. A kind this feedcli does
+    /// not know (a newer one's) is not a failure: the record carries it as `unknownKind`, so
+    /// the feed is listed and can be removed, and only fetching it fails (`unknownKindFailure`).
     package func feedRecord() throws(FeedFailure) -> FeedRecord {
         let name = try requiredText(0), kindName = try requiredText(2)
-        guard let kind = FeedKind(rawValue: kindName) else {
-            throw FeedFailure.storeAccess("feed \(name) has kind \(kindName), which this feedcli does not know (a newer "
-                                          + "feedcli's?): upgrade feedcli, or remove the feed with `feedcli feeds remove \(name)`")
-        }
+        let kind = FeedKind(rawValue: kindName)
         var expressions = FeedExpressions()
         if let stored = text(17) {
             guard let read = FeedExpressions(json: stored) else {
@@ -47,7 +46,7 @@ extension StoreRow {
             expressions = read
         }
         return FeedRecord(
-            registration: FeedRegistration(name: name, url: try requiredText(1), kind: kind,
+            registration: FeedRegistration(name: name, url: try requiredText(1), kind: kind ?? .json,
                                            tokenEnv: text(3), expressions: expressions),
             nextIndex: try requiredInteger(4),
             validators: Validators(etag: text(5), lastModified: text(6)),
@@ -59,7 +58,8 @@ extension StoreRow {
             total: try requiredInteger(14), unread: try requiredInteger(15),
             lastReadID: text(16), lastSkipped: try requiredInteger(18),
             lastFiltered: try requiredInteger(19), lastKept: try requiredInteger(20),
-            stream: text(22).flatMap(Timestamp.parse).map { StreamPosition(lastEventID: text(21), lastEventAt: $0) })
+            stream: text(22).flatMap(Timestamp.parse).map { StreamPosition(lastEventID: text(21), lastEventAt: $0) },
+            unknownKind: kind == nil ? kindName : nil)
     }
 
     /// An entry from the columns of `StoreColumns.entry`. Required columns are read as required:

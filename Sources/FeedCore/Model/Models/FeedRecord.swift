@@ -37,6 +37,22 @@ public struct FeedRecord: Sendable, Equatable {
     public var lastKept: Int { _read { yield fields.lastKept } _modify { yield &fields.lastKept } }
     /// A stream feed's position: its last event id and the time of its last event.
     public var stream: StreamPosition? { _read { yield fields.stream } _modify { yield &fields.stream } }
+    /// The kind the store names when this feedcli does not know it (a newer feedcli added the
+    /// feed): the feed is then shown and can be removed, but is never fetched or exported, and
+    /// `registration.kind` is only a stand-in (`.json`). Nil for every feed this feedcli knows.
+    public var unknownKind: String? { _read { yield fields.unknownKind } _modify { yield &fields.unknownKind } }
+
+    /// The kind's name as the store holds it: `unknownKind` when set, else `registration.kind`'s.
+    public var kindName: String { unknownKind ?? registration.kind.rawValue }
+
+    /// What fetching or exporting a feed of an unknown kind fails with (78, naming the kind and
+    /// how to recover); nil for a kind this feedcli knows.
+    public var unknownKindFailure: FeedFailure? {
+        unknownKind.map { kind in
+            .configuration("feed \(name) has kind \(kind), which this feedcli does not know (a newer feedcli's?): "
+                           + "upgrade feedcli, or remove the feed with `feedcli feeds remove \(name)`")
+        }
+    }
 
     /// Whether the last sync's filter kept out every item it saw (`status` marks such a feed:
     /// a filter that drops everything would otherwise be silent).
@@ -62,13 +78,14 @@ public struct FeedRecord: Sendable, Equatable {
         retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastSuccessAt: Date? = nil,
         every: Duration? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0,
-        lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil
+        lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil, unknownKind: String? = nil
     ) {
         storage = Storage(Fields(
             registration: registration, nextIndex: nextIndex, validators: validators, retryNotBefore: retryNotBefore,
             resumeURL: resumeURL, lastFetchAt: lastFetchAt, lastSuccessAt: lastSuccessAt, every: every,
             lastError: lastError, lastErrorCode: lastErrorCode, total: total, unread: unread, lastReadID: lastReadID,
-            lastSkipped: lastSkipped, lastFiltered: lastFiltered, lastKept: lastKept, stream: stream))
+            lastSkipped: lastSkipped, lastFiltered: lastFiltered, lastKept: lastKept, stream: stream,
+            unknownKind: unknownKind))
     }
 
     public static func == (lhs: FeedRecord, rhs: FeedRecord) -> Bool {
@@ -104,6 +121,7 @@ public struct FeedRecord: Sendable, Equatable {
         var lastFiltered: Int
         var lastKept: Int
         var stream: StreamPosition?
+        var unknownKind: String?
     }
 
     // @unchecked Sendable: `fields` changes only through `FeedRecord.fields`' unique reference (a
@@ -135,7 +153,8 @@ extension FeedRecord: CustomReflectable {
             "lastSkipped": lastSkipped as Any,
             "lastFiltered": lastFiltered as Any,
             "lastKept": lastKept as Any,
-            "stream": stream as Any
+            "stream": stream as Any,
+            "unknownKind": unknownKind as Any
         ], displayStyle: .struct)
     }
 }
