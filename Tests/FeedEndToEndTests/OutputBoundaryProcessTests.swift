@@ -22,7 +22,7 @@ struct OutputBoundaryProcessTests {
 
     func ids(_ text: String) -> [String] { JSONLines.ids(text) }
 
-    func storedIDs(unreadOnly: Bool = false) throws -> [String] {
+    func knownIDs(unreadOnly: Bool = false) throws -> [String] {
         var ids: [String] = []
         try FeedStore.open(at: state).forEachEntry(feed: "l", unreadOnly: unreadOnly, limit: nil) {
             ids.append($0.id)
@@ -36,7 +36,7 @@ struct OutputBoundaryProcessTests {
         #expect(run.status == 74)
         #expect(run.stderr == "feedcli: cannot write to stdout (No space left on device): 0 of 10 new entries of l "
                 + "were printed; the rest come again with the next sync\n")
-        #expect(try storedIDs().isEmpty)
+        #expect(try knownIDs().isEmpty)
         let retry = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(ids(retry.stdout) == (1...10).map(String.init), "the next run delivers everything")
     }
@@ -46,7 +46,7 @@ struct OutputBoundaryProcessTests {
         let run = try await Feedcli.shell(#""$FEEDCLI" next l --state "$S" >/dev/full"#, environment: ["S": state])
         #expect(run.status == 74)
         #expect(run.stderr.contains("the entry l/1 was not marked read"))
-        #expect(try storedIDs(unreadOnly: true).count == 10)
+        #expect(try knownIDs(unreadOnly: true).count == 10)
         #expect(try await Feedcli.run(["next", "l", "--json", "--state", state]).json.map { ($0 as? [String: Any])?["id"] as? String } == "1")
     }
 
@@ -77,7 +77,7 @@ struct OutputBoundaryProcessTests {
         let run = try await Feedcli.shell(#""$FEEDCLI" sync l --jsonl --state "$S" >&-"#, environment: ["S": state])
         #expect(run.status == 74)
         #expect(run.stderr.contains("cannot write to stdout (Bad file descriptor)"))
-        #expect(try storedIDs().isEmpty)
+        #expect(try knownIDs().isEmpty)
     }
 
     @Test func aReaderThatLeavesAfterThreeLinesMissesNothing() async throws {
@@ -86,7 +86,7 @@ struct OutputBoundaryProcessTests {
         #expect(ids(first.stdout) == ["1", "2", "3"])
         #expect(first.stderr.contains("exit 74"), "\(first.stderr)")
         #expect(first.stderr.contains("3 of 10 new entries of l were printed"))
-        #expect(try storedIDs() == ["1", "2", "3"], "what head took is committed; nothing else")
+        #expect(try knownIDs() == ["1", "2", "3"], "what head took is committed; nothing else")
         let second = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(second.status == 0)
         let union = ids(first.stdout) + ids(second.stdout)
@@ -101,7 +101,7 @@ struct OutputBoundaryProcessTests {
             environment: ["S": state])
         #expect(run.stderr == "exit 0\n")
         #expect(ids(run.stdout) == (1...10).map(String.init))
-        #expect(try storedIDs().count == 10)
+        #expect(try knownIDs().count == 10)
     }
 
     @Test func listStopsQuietlyWhenTheReaderLeaves() async throws {
@@ -126,7 +126,7 @@ struct OutputBoundaryProcessTests {
                 + #"echo "exit ${PIPESTATUS[0]}" >&2"#, environment: ["S": state])
         #expect(JSONLines.ids(first.stdout) == ["1", "2"])
         #expect(first.stderr.contains("exit 74"), "\(first.stderr)")
-        #expect(try storedIDs() == ["1", "2"], "what the reader took, nothing else")
+        #expect(try knownIDs() == ["1", "2"], "what the reader took, nothing else")
         let second = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(JSONLines.ids(second.stdout) == (3...10).map(String.init))
     }
@@ -157,7 +157,7 @@ struct OutputBoundaryProcessTests {
         let whole = String(decoding: taken, as: UTF8.self) + rest.stdout
         let array = try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [[String: Any]]
         #expect(array?.compactMap { $0["id"] as? String } == ["1", "2"], "the array is ended: \(whole)")
-        #expect(try storedIDs() == ["1"], "only what the reader had taken when interrupted")
+        #expect(try knownIDs() == ["1"], "only what the reader had taken when interrupted")
         let next = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(JSONLines.ids(next.stdout) == (2...10).map(String.init), "the untaken entry comes again")
     }

@@ -39,17 +39,13 @@ struct ReadmeTests {
         let lines = readme[fence.upperBound..<end.lowerBound].split(separator: "\n")
         // The first step starts the fixture server; the test starts it itself (and stops it).
         #expect(lines.first?.hasPrefix("python3 Fixtures/serve.py --port 8089 &") == true)
-        let port = try await freePort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Fixtures.root.appendingPathComponent("serve.py").path, "--port", String(port)]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { kill(server.processIdentifier, SIGKILL) }
-        #expect(await Self.waitForListener(port: port), "the fixture server listens")
+        // Its own port, written once it listens: no race for a free port, and up to a minute to
+        // start on a loaded machine (10 s of polling a port it might never get failed under load).
         let folder = temporaryStorePath("first-feed")
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        let server = try await PythonServer.start([Fixtures.root.appendingPathComponent("serve.py").path, "--port", "0",
+                                                   "--port-file", folder + "/port"], portFile: folder + "/port")
+        let port = server.port
         try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
         let steps = lines.dropFirst().joined(separator: "\n").replacingOccurrences(of: "8089", with: String(port))
         let run = try await Feedcli.shell("set -e\nexport PATH='\(folder)/bin':\"$PATH\" FEEDCLI_STATE='\(folder)/feedcli.sqlite'\n" + steps)
@@ -57,31 +53,6 @@ struct ReadmeTests {
         #expect(run.stderr.contains("added fireball: jsonfeed 'Daring Fireball', 48 entries on the first page"), "\(run.stderr)")
         #expect(run.stdout.contains("[@1 fireball] ★ Update on The Talk Show Live From WWDC 2017"), "\(run.stdout)")
         #expect(run.stdout.contains("fireball  jsonfeed  47/48"), "\(run.stdout)")
-    }
-
-    /// Whether something accepts connections on 127.0.0.1:`port` within 10 seconds (tried
-    /// every 20 ms): the server is ready when it is, not after a guessed delay.
-    /// Polled without holding a thread: another process's listening socket sends no signal.
-    static func waitForListener(port: Int) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if connected == 0 { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
-    }
-
-    private func freePort() async throws -> Int {
-        let run = try await Feedcli.shell(#"python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'"#)
-        return try #require(Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        withExtendedLifetime(server) {}
     }
 }

@@ -25,7 +25,7 @@ struct PagingWalkerTests {
         let format = try #require(FeedRegistration(name: "f", url: server.url, kind: server.kind.feedKind).pageFormat(jq: JQ.Limits()))
         let walker = PagingWalker(fetcher: fetcher, format: format,
                                   feed: FeedRegistration(name: "f", url: server.url, kind: .graph),
-                                  maxPages: maxPages, mode: .untilStored, storedIDs: { Set($0).intersection(stored) })
+                                  maxPages: maxPages, mode: .untilStored, knownIDs: { Set($0).intersection(stored) })
         let recorder = Recorder<PagingWalker.Step>()
         walker.walk(from: server.url, validators: validators).subscribe(recorder.handler)
         #expect(await recorder.wait())

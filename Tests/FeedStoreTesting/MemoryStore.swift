@@ -34,13 +34,50 @@ public final class MemoryStore: FeedStoring {
         var locksHeld = 0
         var lookUps = 0
         var unreadLookUps = 0
+        /// Remembered ids (`RememberedID` keys) and until when, nil for ever.
+        var remembered: [Int64: Int64?] = [:]
+
+        /// One prune step of `feed` after a commit, as the stores take it (`PruneStep`).
+        mutating func prune(_ feed: String, now: Date, stored: Int) {
+            let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+            remembered = remembered.filter { _, until in until.map { $0 >= seconds } ?? true }
+            guard var record = records[feed] else { return }
+            let held = entries[feed] ?? []
+            record.total = held.count
+            guard let step = PruneStep.plan(record, now: now, stored: stored) else { return }
+            let newest = held.last?.seq
+            let gone = held.prefix(step.limit).filter { entry in
+                step.storedBefore.map { entry.fetchedAt < $0 && entry.seq != newest } ?? true
+            }
+            guard !gone.isEmpty else { return }
+            let numbers = Set(gone.map(\.seq))
+            entries[feed] = held.filter { !numbers.contains($0.seq) }
+            record.pruned += gone.count
+            record.prunedUnread += gone.count { !$0.read }
+            records[feed] = record
+            if step.remembers {
+                for entry in gone {
+                    let key = RememberedID.key(feed: feed, id: entry.id)
+                    let until: Int64?? = remembered[key]
+                    switch (until, step.rememberUntil) {
+                    case (.some(.none), _), (_, nil): remembered[key] = .some(nil)
+                    case (.some(.some(let old)), .some(let new)): remembered[key] = max(old, new)
+                    case (.none, .some(let new)): remembered[key] = new
+                    }
+                }
+            }
+        }
     }
     private let contents = Locked(Contents())
 
     public init(_ registrations: [FeedRegistration], locksNeedKnownFeeds: Bool = true) {
         self.locksNeedKnownFeeds = locksNeedKnownFeeds
         contents.withLock { contents in
-            for registration in registrations { contents.records[registration.name] = FeedRecord(registration: registration) }
+            // As `feeds add` registers them: the kind's retention, chosen.
+            for registration in registrations {
+                contents.records[registration.name] = FeedRecord(registration: registration, retention: .defaults(for: registration.kind),
+                                                                 keepIsChosen: true)
+            }
         }
     }
 
@@ -151,6 +188,7 @@ public final class MemoryStore: FeedStoring {
             }
             if let stream = commit.stream { record?.stream = stream }
             contents.records[feed] = record
+            contents.prune(feed, now: commit.fetchedAt, stored: inserted.count)
         }
         return CommitOutcome(entries: inserted, record: record)
     }
@@ -164,9 +202,22 @@ public final class MemoryStore: FeedStoring {
         }
     }
 
-    public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
-        Set(entries(feed).map(\.id)).intersection(ids)
+    public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+        let remembered = contents.value.remembered
+        return Set(entries(feed).map(\.id)).intersection(ids)
+            .union(ids.filter { remembered[RememberedID.key(feed: feed, id: $0)] != nil })
     }
+
+    /// `feeds set --keep/--remember`, as the stores take it.
+    public func setRetention(feed: String, _ retention: Retention) throws(FeedFailure) {
+        _ = try update(feed, write: "retention") { contents in
+            contents.records[feed]?.retention = retention
+            contents.records[feed]?.keepIsChosen = true
+        }
+    }
+
+    /// How many ids are remembered.
+    public var rememberedCount: Int { contents.value.remembered.count }
 
     public func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord {
         try update(feed, write: "failure \(failure.exitCode)") { contents in

@@ -105,14 +105,14 @@ struct StateStoreContractTests {
     /// More ids than one lookup takes (PostgreSQL asks 1,000 at a time, in one snapshot): every
     /// stored one is found, in the first lookup, the last and on the boundary.
     @Test(arguments: Kind.allCases)
-    func storedIDsAnswersForMoreIDsThanOneLookupTakes(kind: Kind) async throws {
+    func knownIDsAnswersForMoreIDsThanOneLookupTakes(kind: Kind) async throws {
         let store = try await store(kind)
         try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
         let stored = ["1", "999", "1000", "1001", "2500"]
         _ = try store.commitFetch(feed: "a", entries: stored.map { entry($0) }, FetchCommit(fetchedAt: t0))
         let asked = (1...2_500).map(String.init) + ["x"]
-        #expect(try store.storedIDs(feed: "a", among: asked) == Set(stored))
-        #expect(try store.storedIDs(feed: "a", among: ["1001", "y"]) == ["1001"])
+        #expect(try store.knownIDs(feed: "a", among: asked) == Set(stored))
+        #expect(try store.knownIDs(feed: "a", among: ["1001", "y"]) == ["1001"])
     }
 
     @Test(arguments: Kind.allCases)
@@ -126,7 +126,7 @@ struct StateStoreContractTests {
         _ = try store.commitFetch(feed: "b", entries: [entry("3", feed: "b", published: "2026-11-02T00:00:00Z")], FetchCommit(fetchedAt: t0))
         let stored = try #require(try store.entries(id: "x\u{0}1", feed: "a").first)
         #expect(stored.title == odd && stored.id == "x\u{0}1" && stored.source.text == #"{"id":"x\u00001"}"#)
-        #expect(try store.storedIDs(feed: "a", among: ["x\u{0}1", "2", "x"]) == ["x\u{0}1", "2"])
+        #expect(try store.knownIDs(feed: "a", among: ["x\u{0}1", "2", "x"]) == ["x\u{0}1", "2"])
         #expect(try ids(store) == ["x\u{0}1", "2", "3"])
         #expect(try ids(store, order: .published) == ["2", "3", "x\u{0}1"])
         #expect(try ids(store, newestFirst: true, order: .published) == ["x\u{0}1", "3", "2"])
@@ -205,7 +205,7 @@ struct StateStoreContractTests {
         _ = try source.recordFailure(feed: "s", .temporary("busy"), at: t0, retryNotBefore: t0.addingTimeInterval(60))
 
         let target = try await store(to)
-        try target.receiveCopy(feeds: try source.feeds()) { each throws(FeedFailure) in
+        try target.receiveCopy(feeds: try source.feeds(), remembered: try source.rememberedIDs()) { each throws(FeedFailure) in
             try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
                 try each(entry)
                 return true
@@ -220,7 +220,7 @@ struct StateStoreContractTests {
         // New entries number on from the copied ones, above and (for a backfill) below.
         let next = try target.commitFetch(feed: "a", entries: [entry("301")], FetchCommit(fetchedAt: t0))
         #expect(next.entries.first.map { $0.seq > targetEntries.map(\.seq).max() ?? 0 } == true)
-        #expect { try target.receiveCopy(feeds: try source.feeds()) { _ throws(FeedFailure) in } }
+        #expect { try target.receiveCopy(feeds: try source.feeds(), remembered: try source.rememberedIDs()) { _ throws(FeedFailure) in } }
             throws: { ($0 as? FeedFailure)?.exitCode == 64 }
     }
 }

@@ -64,7 +64,7 @@ struct StoreContractTests {
         #expect(again.entries.map(\.id) == ["3"], "a stored id, and a repeated one, are skipped")
         #expect(try store.commitFetch(feed: "b", entries: entries(["1"], feed: "b"), FetchCommit(fetchedAt: t0)).entries.count == 1,
                 "ids are unique per feed only")
-        #expect(try store.storedIDs(feed: "a", among: ["1", "3", "9"]) == ["1", "3"])
+        #expect(try store.knownIDs(feed: "a", among: ["1", "3", "9"]) == ["1", "3"])
         #expect(try store.unstored(feed: "a", entries(["3", "4", "4", "5"])).map(\.id) == ["4", "5"])
 
         #expect(try store.oldestUnread(feed: "a")?.id == "1")

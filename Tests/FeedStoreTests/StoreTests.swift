@@ -242,7 +242,7 @@ struct StoreTests {
         for _ in 0..<3 {
             _ = try store.oldestUnread(feed: "posts")
             _ = try store.feeds()
-            _ = try store.storedIDs(feed: "posts", among: ["1"])
+            _ = try store.knownIDs(feed: "posts", among: ["1"])
             _ = try store.commitNothingNew([("posts", FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0)))])
             _ = try store.feed(named: "posts")
         }

@@ -21,6 +21,7 @@ public struct FeedsAdd: FeedcliCommand {
     @Option(help: ArgumentHelp("A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d), or always (never).",
                                valueName: "duration"))
     var every: String?
+    @OptionGroup(title: "Retention") var retention: RetentionOptions
     @OptionGroup(title: "jq expressions (json feeds; --filter for any feed)") var jq: ExpressionOptions
     @OptionGroup var store: StoreOptions
 
@@ -45,6 +46,7 @@ public struct FeedsAdd: FeedcliCommand {
         let lock = replace ? try store.lock(feed: name) : nil
         try withExtendedLifetime(lock) { try store.addFeed(chosen, replace: replace) }
         if let every = every.flatMap(EveryDuration.parse) { try store.setEvery(feed: name, every) }
+        if retention.isGiven { try store.setRetention(feed: name, retention.applied(to: try store.feed(named: name).retention)) }
         // What detection found, for the person who asked (a diagnostic: stdout stays empty).
         if let found { try? context.stderr.write("feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n") }
         return 0

@@ -38,6 +38,7 @@ public struct FeedsImport: FeedcliCommand {
         // The feeds on each URL: one URL may be several feeds (different filters, kinds).
         var urls = Dictionary(grouping: existing.map(\.registration), by: \.url)
         var adding: [(feed: FeedRegistration, every: Duration?)] = []
+        var retentionOutlines: [String: (keep: String?, remember: String?)] = [:]
         var present = 0, skipped = 0
         func note(_ text: String) {
             // A diagnostic: one that cannot be written changes nothing.
@@ -79,6 +80,8 @@ public struct FeedsImport: FeedcliCommand {
                                                        expressions: expressions, context: context)
                 let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
                 adding.append((chosen, OPML.value(.every, in: outline).flatMap(EveryDuration.parse)))
+                let keep = OPML.value(.keep, in: outline), remember = OPML.value(.remember, in: outline)
+                if keep != nil || remember != nil { retentionOutlines[name] = (keep, remember) }
                 names.insert(name)
                 urls[url, default: []].append(chosen)
                 note("added \(name): \(found ?? "\(chosen.kind.rawValue), as the file says")")
@@ -94,6 +97,20 @@ public struct FeedsImport: FeedcliCommand {
             }
         }
         try store.addFeeds(adding)
+        // A retention the file gives (an export of a feed that chose one); one it cannot read
+        // leaves the kind's default, and says so.
+        for (feed, _) in adding {
+            guard let outline = retentionOutlines[feed.name] else { continue }
+            let keep = outline.keep.flatMap(Retention.Keep.init), remember = outline.remember.flatMap(Retention.Remember.init)
+            if (outline.keep != nil && keep == nil) || (outline.remember != nil && remember == nil) {
+                note("\(feed.name): the file's keep or remember is not one feedcli reads; it keeps the default")
+            }
+            guard keep != nil || remember != nil else { continue }
+            var retention = Retention.defaults(for: feed.kind)
+            if let keep { retention.keep = keep }
+            if let remember { retention.remember = remember }
+            try store.setRetention(feed: feed.name, retention)
+        }
         note("imported \(adding.count) of \(outlines.count) feeds from \(file) (\(present) already there, \(skipped) skipped)")
         // Something skipped is the file's data not being what feedcli can add (65).
         return skipped == 0 ? 0 : FeedFailure.badData("a feed was skipped").exitCode

@@ -5,17 +5,18 @@ import FeedStore
 import FeedStoreContract
 import FoundationEssentials
 
-/// `feedcli feeds set NAME [--every DURATION|never] [--token-env VAR] [jq expressions]`: changes
+/// `feedcli feeds set NAME [--every DURATION|never] [--keep SPEC] [--remember DURATION] [--token-env VAR] [jq expressions]`: changes
 /// what is given (an empty expression or variable unsets one); entries, read state and cursors
 /// are kept, except that a `--filter` given also applies to the stored unread entries: those it
 /// drops are marked read, and the command says how many.
 public struct FeedsSet: FeedcliCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, its jq expressions.")
+        commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, what it keeps, its jq expressions.")
     @Argument(help: "The feed.", completion: .feedNames) var name: String
     @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration")) var every: String?
     @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token ('' for none).", valueName: "VAR"))
     var tokenEnv: String?
+    @OptionGroup(title: "Retention") var retention: RetentionOptions
     @OptionGroup(title: "jq expressions (json feeds; --filter for any feed; '' unsets one)") var jq: ExpressionOptions
     @OptionGroup var store: StoreOptions
     /// Not an option of `set`: a feed's kind is changed by adding it again. Accepted only to say so.
@@ -33,8 +34,8 @@ public struct FeedsSet: FeedcliCommand {
         if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
             throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
         }
-        if every == nil, tokenEnv == nil, jq.expressions == FeedExpressions() {
-            throw ValidationError("give what to change: --every, --token-env, --filter or a json feed's expressions")
+        if every == nil, tokenEnv == nil, !retention.isGiven, jq.expressions == FeedExpressions() {
+            throw ValidationError("give what to change: --every, --keep, --remember, --token-env, --filter or a json feed's expressions")
         }
     }
 
@@ -72,6 +73,7 @@ public struct FeedsSet: FeedcliCommand {
         }
         // '' fetches it on every sync again.
         if let every { try store.setEvery(feed: name, every.isEmpty ? nil : EveryDuration.parse(every)) }
+        if retention.isGiven { try store.setRetention(feed: name, retention.applied(to: record.retention)) }
         return 0
     }
 

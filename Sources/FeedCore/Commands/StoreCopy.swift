@@ -33,7 +33,7 @@ public struct StoreCopy: FeedcliCommand {
             throw FeedFailure.storeAccess("cannot open \(Redaction.maskingSecrets(in: to))")
         }
         let feeds = try source.feeds()
-        try target.receiveCopy(feeds: feeds) { (each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) in
+        try target.receiveCopy(feeds: feeds, remembered: try source.rememberedIDs()) { (each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) in
             try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
                 try each(entry)
                 return true
@@ -49,7 +49,7 @@ public struct Store: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Work on a whole store.",
-        subcommands: [StoreCopy.self])
+        subcommands: [StoreCopy.self, StoreCompact.self])
 
     public init() {}
 }

@@ -27,7 +27,7 @@ package struct PagedSync: Sendable {
     package let maxPages: Int
     package let now: @Sendable () -> Date
     /// Which of these ids the store holds.
-    package let storedIDs: @Sendable ([String]) throws -> Set<String>
+    package let knownIDs: @Sendable ([String]) throws -> Set<String>
 
     /// The most entries one batch of the top walk delivers and commits: a disk that fills up
     /// mid-run keeps the batches that fit, and a run that stops prints at most one batch again.
@@ -97,7 +97,7 @@ package struct PagedSync: Sendable {
         finish: @escaping @Sendable (WalkOutcome) throws -> Observable<SyncStep>
     ) -> Observable<SyncStep> {
         let walker = PagingWalker(fetcher: fetcher, format: format, feed: record.registration, maxPages: maxPages,
-                                  mode: mode, storedIDs: storedIDs)
+                                  mode: mode, knownIDs: knownIDs)
         return .deferred {
             let outcome = Locked(WalkOutcome())
             return .concat([
@@ -114,13 +114,13 @@ package struct PagedSync: Sendable {
         }
     }
 
-    package init(fetcher: any FeedFetching, format: any PageFormat, record: FeedRecord, maxPages: Int, now: @escaping @Sendable () -> Date, storedIDs: @escaping @Sendable ([String]) throws -> Set<String>) {
+    package init(fetcher: any FeedFetching, format: any PageFormat, record: FeedRecord, maxPages: Int, now: @escaping @Sendable () -> Date, knownIDs: @escaping @Sendable ([String]) throws -> Set<String>) {
         self.fetcher = fetcher
         self.format = format
         self.record = record
         self.maxPages = maxPages
         self.now = now
-        self.storedIDs = storedIDs
+        self.knownIDs = knownIDs
     }
 }
 

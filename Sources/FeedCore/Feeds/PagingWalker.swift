@@ -61,7 +61,7 @@ package struct PagingWalker: Sendable {
     package let maxPages: Int
     package let mode: Mode
     /// Which of these ids the store holds.
-    package let storedIDs: @Sendable ([String]) throws -> Set<String>
+    package let knownIDs: @Sendable ([String]) throws -> Set<String>
 
     package func walk(from url: String, validators: Validators?) -> Observable<Step> {
         // One set of the ids seen for the whole walk, shared by its pages' steps: a set passed
@@ -142,7 +142,7 @@ package struct PagingWalker: Sendable {
         for start in stride(from: 0, to: items.count, by: Self.lookupSize) {
             let positions = start..<min(start + Self.lookupSize, items.count)
             let ids = positions.map { items[$0].id }
-            let stored = try storedIDs(ids)
+            let stored = try knownIDs(ids)
             anyStored = anyStored || !stored.isEmpty
             for (position, id) in zip(positions, ids) where !stored.contains(id) && seen.insert(id).inserted {
                 fresh.append(position)

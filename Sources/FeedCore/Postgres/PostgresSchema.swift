@@ -79,6 +79,18 @@ package enum PostgresSchema {
         ("v2: the schema's version as a function", """
             CREATE FUNCTION schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql AS 'SELECT 0::bigint';
             """),
+        // Retention (`--keep`, `--remember`): NULL keep is a feed from before, which keeps all;
+        // NULL remember is the kind's default. A pruned entry's id is remembered as a 64-bit key
+        // (`RememberedID`) until `until` (seconds since 1970; NULL: for ever). Deleted rows are
+        // left to autovacuum.
+        ("v3: retention", """
+            ALTER TABLE feed ADD COLUMN keep text;
+            ALTER TABLE feed ADD COLUMN remember text;
+            ALTER TABLE feed ADD COLUMN pruned bigint NOT NULL DEFAULT 0;
+            ALTER TABLE feed ADD COLUMN pruned_unread bigint NOT NULL DEFAULT 0;
+            CREATE TABLE remembered_id (key bigint PRIMARY KEY, until bigint);
+            CREATE INDEX remembered_id_by_until ON remembered_id (until) WHERE until IS NOT NULL;
+            """),
     ]
 
     /// Brings the database's schema to the current version; the built-in feed is registered by

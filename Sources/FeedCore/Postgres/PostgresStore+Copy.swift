@@ -18,7 +18,8 @@ extension PostgresStore {
     }
 
     public func receiveCopy(
-        feeds: [FeedRecord], entries: (_ each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) -> Void
+        feeds: [FeedRecord], remembered: [RememberedRow],
+        entries: (_ each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) -> Void
     ) throws(FeedFailure) {
         try transaction { (db: PostgresConnection) throws(FeedFailure) in
             // Two copies into one database at once: the second waits, then finds it not empty.
@@ -30,9 +31,9 @@ extension PostgresStore {
                 try db.execute("""
                     INSERT INTO feed (name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
                         last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, expressions, last_skipped,
-                        last_filtered, last_kept, last_event_id, last_event_at, created_at)
+                        last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread)
                     VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9, $10, $11, $12::bigint, $13, $14::bigint, $15, $16::bigint,
-                        $17::bigint, $18::bigint, $19, $20, $21)
+                        $17::bigint, $18::bigint, $19, $20, $21, $22, $23, $24::bigint, $25::bigint)
                     """, [
                         .text(record.name), .text(record.registration.url), .text(record.kindName),
                         PostgresValue(record.registration.tokenEnv), PostgresValue(record.nextIndex),
@@ -42,7 +43,15 @@ extension PostgresStore {
                         PostgresValue(record.lastErrorCode.map(Int.init)), PostgresValue(record.registration.expressions.json),
                         PostgresValue(record.lastSkipped), PostgresValue(record.lastFiltered), PostgresValue(record.lastKept),
                         PostgresValue(record.stream?.lastEventID), PostgresValue(copy.lastEventAt), .text(copy.createdAt),
+                        PostgresValue(copy.keep), PostgresValue(copy.remember), PostgresValue(record.pruned),
+                        PostgresValue(record.prunedUnread),
                     ])
+            }
+            for chunk in stride(from: 0, to: remembered.count, by: 10_000).map({ remembered[$0..<min($0 + 10_000, remembered.count)] }) {
+                try db.execute("""
+                    INSERT INTO remembered_id (key, until) SELECT * FROM unnest($1::bigint[], $2::bigint[])
+                    """, [.text("{" + chunk.map { String($0.key) }.joined(separator: ",") + "}"),
+                          .text("{" + chunk.map { $0.until.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")])
             }
             // Entries go in batches of many rows a statement (see `insert`).
             var pending: [Entry] = []
@@ -63,6 +72,14 @@ extension PostgresStore {
                 UPDATE entry_numbers SET next = COALESCE((SELECT MAX(seq) FROM entry), 0) + 1,
                     floor = LEAST(COALESCE((SELECT MIN(seq) FROM entry), 1), 1)
                 """)
+        }
+    }
+
+    public func rememberedIDs() throws(FeedFailure) -> [RememberedRow] {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> [RememberedRow] in
+            try db.execute("SELECT key, until FROM remembered_id ORDER BY key").rows.map { row throws(FeedFailure) in
+                RememberedRow(key: Int64(try row.requiredInteger(0)), until: try row.integer(1).map(Int64.init))
+            }
         }
     }
 }

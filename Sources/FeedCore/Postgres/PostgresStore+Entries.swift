@@ -36,6 +36,12 @@ extension PostgresStore {
     }
 
     public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+        var outcome = try commitEntries(feed: feed, entries: entries, commit)
+        outcome.record = try retain(outcome.record, now: commit.fetchedAt, stored: outcome.entries.count)
+        return outcome
+    }
+
+    private func commitEntries(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
         // Entries numbered by `number(_:backfill:)` (every printed one) keep their numbers; a
         // batch of up to 128 of them commits in one statement, atomic by itself.
         if entries.isEmpty {
@@ -85,7 +91,7 @@ extension PostgresStore {
         let result = try db.execute(commitStatement(rows: entries.count), values)
         guard result.count == 1 else { throw FeedFailure.notFound("no feed named \(feed)") }
         let row = result.row(0)
-        let stored = Set((row.text(23) ?? "").split(separator: ",").compactMap { Int64($0) })
+        let stored = Set((row.text(StoreColumns.recordColumnCount) ?? "").split(separator: ",").compactMap { Int64($0) })
         let inserted = entries.filter { stored.contains($0.seq) }.map { entry in
             var entry = entry
             entry.feed = feed
@@ -201,7 +207,11 @@ extension PostgresStore {
             return results
         }
         // One feed's is one statement, atomic by itself; several share a transaction.
-        return try fetches.count == 1 ? withConnection(apply) : transaction(apply)
+        let results = try fetches.count == 1 ? withConnection(apply) : transaction(apply)
+        return try zip(fetches, results).map { fetch, result throws(FeedFailure) in
+            guard case .success(let record) = result else { return result }
+            return .success(try retain(record, now: fetch.commit.fetchedAt, stored: 0))
+        }
     }
 
     public func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry] {
@@ -242,18 +252,19 @@ extension PostgresStore {
         }
     }
 
-    /// Which of `ids` the feed holds: a statement for up to 1,000 ids at a time. One statement
+    /// Which of `ids` the feed holds or remembers (`RememberedID`): a statement for up to 1,000 ids at a time. One statement
     /// sees one snapshot by itself; only several share a transaction (two round trips more,
     /// which `next` and every batch of a sync would pay).
-    public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+    public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         let lookUp = { (db: PostgresConnection) throws(FeedFailure) -> Set<String> in
             var stored = Set<String>()
             var rest = ids[...]
             while !rest.isEmpty {
-                let chunk = rest.prefix(Self.idsPerLookup)
+                let chunk = Array(rest.prefix(Self.idsPerLookup))
                 rest = rest.dropFirst(Self.idsPerLookup)
-                let found = try db.execute(Self.storedIDsStatement, [.text(feed), postgresByteaArray(Array(chunk))])
+                let keys = "{" + chunk.map { String(RememberedID.key(feed: feed, id: $0)) }.joined(separator: ",") + "}"
+                let found = try db.execute(Self.knownIDsStatement, [.text(feed), postgresByteaArray(chunk), .text(keys)])
                 for row in found.rows { if let id = row.text(0) { stored.insert(id) } }
             }
             return stored
@@ -261,16 +272,20 @@ extension PostgresStore {
         return try ids.count <= Self.idsPerLookup ? withConnection(lookUp) : transaction(readOnly: true, lookUp)
     }
 
-    /// The most ids one statement of `storedIDs` asks about.
+    /// The most ids one statement of `knownIDs` asks about.
     static let idsPerLookup = 1_000
 
-    static let storedIDsStatement = "SELECT id FROM entry WHERE feed = $1 AND id = ANY($2::bytea[])"
+    static let knownIDsStatement = """
+        SELECT asked.id FROM unnest($2::bytea[], $3::bigint[]) AS asked (id, key)
+        WHERE EXISTS (SELECT 1 FROM entry WHERE entry.feed = $1 AND entry.id = asked.id)
+            OR EXISTS (SELECT 1 FROM remembered_id WHERE remembered_id.key = asked.key)
+        """
 
     /// What a run does under a feed's lock once it has fetched one new entry (a `next`): which
     /// ids are stored, a number, the commit. Sent to be prepared with the lock (`attemptLockReading`),
     /// the server parses them while the run's request is out.
     static let statementsAfterAFetch: [(sql: String, parameters: Int)] = [
-        (storedIDsStatement, 2),
+        (knownIDsStatement, 3),
         (reserveStatement, 1),
         (commitStatement(rows: 1), bookkeepingAssignments.count + 11),
     ]

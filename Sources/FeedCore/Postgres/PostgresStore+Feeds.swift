@@ -52,11 +52,13 @@ extension PostgresStore {
     }
 
     private static func insert(_ db: PostgresConnection, _ feed: FeedRegistration, every: Duration?, now: String) throws(FeedFailure) {
+        let retention = Retention.defaults(for: feed.kind)
         try db.execute("""
-            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds)
-            VALUES ($1, $2, $3, $4, $5, $6, $7::bigint)
+            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
+            VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8, $9)
             """, [.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
-                  PostgresValue(feed.expressions.json), .text(now), PostgresValue(every.map { $0.components.seconds })])
+                  PostgresValue(feed.expressions.json), .text(now), PostgresValue(every.map { $0.components.seconds }),
+                  .text(retention.keep.text), .text(retention.remember.text)])
     }
 
     /// The built-in `posts` goes once a feed of one's own is added, while nobody has used it
@@ -77,6 +79,11 @@ extension PostgresStore {
     public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
         try update(feed: feed, "UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
                    [PostgresValue(every.map { $0.components.seconds })])
+    }
+
+    public func setRetention(feed: String, _ retention: Retention) throws(FeedFailure) {
+        try update(feed: feed, "UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
+                   [.text(retention.keep.text), .text(retention.remember.text)])
     }
 
     public func setExpressions(feed: String, _ expressions: FeedExpressions) throws(FeedFailure) {

@@ -35,8 +35,8 @@ extension FeedReactor {
                     var stream = streamSync(record)
                     stream.budget = session.budget
                     stream.onActivity = { session.touch() }
-                    return settle(stream.follow(idle: limits.idleTimeout, stop: session.ended), feed: record.name,
-                                  printing: true, marksDelivered: false)
+                    return settle(.concat([retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended)]),
+                                  feed: record.name, printing: true, marksDelivered: false)
                 }
                 return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
                     .catch { error in recordFailure(error, feed: name) }
@@ -107,6 +107,18 @@ extension FeedReactor {
 
     /// The steps of a stream feed's `sync`: one connection from the stored position, read until
     /// it is quiet for `syncQuietTime` (or `--timeout` passes).
+    /// A stream feed added before retention keeps every event until its user chooses: the first
+    /// run that reads it says so once, with how to bound it, and records the choice of `all`.
+    package func retentionNotice(_ record: FeedRecord) -> Observable<SyncStep> {
+        guard record.registration.kind.isStream, !record.keepIsChosen else { return .empty() }
+        let store = environment.store
+        return .deferred {
+            try store.setRetention(feed: record.name, Retention(keep: .all, remember: record.retention.remember))
+            return .just(.warning("keeps every event (it was added before feedcli pruned anything): to bound it, "
+                                  + "feedcli feeds set \(record.name) --keep 7d (or a count like 100000); said once"))
+        }
+    }
+
     package func syncStream(_ record: FeedRecord) -> Observable<SyncStep> {
         let scheduler = environment.scheduler, timeout = environment.options.timeout
         let stream = streamSync(record)
@@ -137,7 +149,7 @@ extension FeedReactor {
                                   maxEventSize: environment.options.maxBodySize, url: registration.url, now: environment.now)
         var stream = StreamSync(fetcher: environment.fetcher, format: format, reader: reader, record: record,
                                 scheduler: environment.scheduler, random: environment.random, now: environment.now,
-                                storedIDs: { ids in try store.storedIDs(feed: registration.name, among: ids) })
+                                knownIDs: { ids in try store.knownIDs(feed: registration.name, among: ids) })
         stream.onReconnect = { attempt, delay, error in
             logger.info("\(registration.name): reconnecting in \(delay.milliseconds) ms (attempt \(attempt)) after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")
         }

@@ -160,13 +160,13 @@ public struct FeedReactor: Reactor {
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
         if record.registration.kind.isStream {
-            steps = syncStream(record)
+            steps = .concat([retentionNotice(record), syncStream(record)])
         } else if let format = record.registration.pageFormat(jq: environment.options.jq.forOneRun()) {
             let store = environment.store, name = record.name
             steps = PagedSync(fetcher: environment.fetcher, format: format, record: record,
                               maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,
                               now: environment.now,
-                              storedIDs: { ids in try store.storedIDs(feed: name, among: ids) }).sync()
+                              knownIDs: { ids in try store.knownIDs(feed: name, among: ids) }).sync()
         } else {
             steps = indexed(record).sync()
         }

@@ -31,6 +31,10 @@ public enum OPMLWriter {
             ]
             if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv.qualifiedName, tokenEnv)) }
             if let every = record.every { attributes.append((OPML.Attribute.every.qualifiedName, EveryDuration.format(every))) }
+            if record.keepIsChosen {
+                attributes.append((OPML.Attribute.keep.qualifiedName, record.retention.keep.text))
+                attributes.append((OPML.Attribute.remember.qualifiedName, record.retention.remember.text))
+            }
             if let json = registration.expressions.json { attributes.append((OPML.Attribute.expressions.qualifiedName, json)) }
             lines.append("    <outline " + attributes.map { "\($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined(separator: " ") + "/>")
         }

@@ -44,6 +44,12 @@ public enum StatusRenderer {
             // its last event came.
             ("last_event_id", { $0.string(record?.stream?.lastEventID) }),
             ("last_event_at", { $0.string(record?.stream.map { Timestamp.format($0.lastEventAt) }) }),
+            // Retention: what the feed keeps, how long pruned ids are remembered, and what was
+            // pruned (the unread among it).
+            ("keep", { $0.string(record?.retention.keep.text) }),
+            ("remember", { $0.string(record?.retention.remember.text) }),
+            ("pruned", { $0.number(record?.pruned) }),
+            ("pruned_unread", { $0.number(record?.prunedUnread) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
             ("expressions", { writer in
                 if let json = record?.registration.effectiveExpressions.json { writer.raw(json) } else { writer.raw("null") }
@@ -81,6 +87,8 @@ public enum StatusRenderer {
             lines.append("  every \(EveryDuration.format(every))" + (record.nextDue.map { ", next due \(Timestamp.format($0))" } ?? ", due now"))
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(Timestamp.format(until))") }
+        lines.append("  keeps \(Self.keeping(record.retention.keep)), remembers pruned ids \(Self.remembering(record.retention.remember))"
+                     + (record.pruned > 0 ? "; pruned \(record.pruned) (\(record.prunedUnread) unread)" : ""))
         if let resume = record.resumeURL {
             lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingSecrets(in: resume)))")
         }
@@ -100,5 +108,22 @@ public enum StatusRenderer {
             if let value { lines.append("  \(option) \(TerminalText.safe(value))") }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `--keep` in words: `all`, `the newest 10000`, `7d`.
+    static func keeping(_ keep: Retention.Keep) -> String {
+        switch keep {
+        case .all: "all"
+        case .newest(let count): "the newest \(count)"
+        case .storedWithin: "what was stored within \(keep.text)"
+        }
+    }
+
+    static func remembering(_ remember: Retention.Remember) -> String {
+        switch remember {
+        case .forever: "forever"
+        case .for(let duration) where duration == .zero: "not at all"
+        case .for: "for \(remember.text)"
+        }
     }
 }

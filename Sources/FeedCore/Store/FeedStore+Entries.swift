@@ -73,7 +73,8 @@ extension FeedStore {
                 try db.statement("UPDATE feed SET entry_count = entry_count + ?, unread_count = unread_count + ? WHERE name = ?")
                     .run([.integer(Int64(inserted.count)), .integer(Int64(inserted.count { !$0.read })), .text(feed)])
             }
-            return CommitOutcome(entries: inserted, record: try Self.commitBookkeeping(db, feed: feed, commit))
+            let record = try Self.commitBookkeeping(db, feed: feed, commit)
+            return CommitOutcome(entries: inserted, record: try Self.retain(db, record, now: commit.fetchedAt, stored: inserted.count))
         }
     }
 
@@ -125,7 +126,8 @@ extension FeedStore {
         let apply = { (db: SQLiteConnection) throws -> [Result<FeedRecord, FeedFailure>] in
             try fetches.map { fetch in
                 do {
-                    return .success(try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit))
+                    let record = try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit)
+                    return .success(try Self.retain(db, record, now: fetch.commit.fetchedAt, stored: 0))
                 } catch let failure as FeedFailure {
                     return .failure(failure)
                 }
@@ -167,23 +169,29 @@ extension FeedStore {
         return Array((next - n)..<next)
     }
 
-    /// Which of `ids` are stored for `feed`. One indexed lookup per id: no limit on how many
-    /// (a page may hold hundreds of thousands) and no statement that grows with them.
+    /// The id of the feed's newest stored entry.
     public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
         try statements { db in
             try db.statement("SELECT id FROM entry WHERE feed = ? ORDER BY seq DESC LIMIT 1").first([.text(feed)]) { $0.text(0) } ?? nil
         }
     }
 
-    public func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
+    /// Which of `ids` the feed holds or remembers (`RememberedID`). One indexed lookup per id,
+    /// and one more for an id not held: no limit on how many (a page may hold hundreds of
+    /// thousands) and no statement that grows with them.
+    public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
-            let statement = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
-            var stored = Set<String>()
-            for id in ids where try statement.first([.text(feed), .blob(id)], { _ in true }) != nil {
-                stored.insert(id)
+            let stored = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
+            let remembered = try db.statement("SELECT 1 FROM remembered_id WHERE key = ?")
+            var known = Set<String>()
+            for id in ids {
+                if try stored.first([.text(feed), .blob(id)], { _ in true }) != nil
+                    || remembered.first([.integer(RememberedID.key(feed: feed, id: id))], { _ in true }) != nil {
+                    known.insert(id)
+                }
             }
-            return stored
+            return known
         }
     }
 

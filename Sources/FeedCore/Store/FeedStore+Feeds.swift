@@ -71,9 +71,12 @@ extension FeedStore {
                     """).run([.text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
                               SQLiteValue(feed.expressions.json), .text(feed.name)])
             } else {
-                try db.statement("INSERT INTO feed (name, url, kind, token_env, expressions, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-                    .run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                          SQLiteValue(feed.expressions.json), .text(Timestamp.format(.now))])
+                let retention = Retention.defaults(for: feed.kind)
+                try db.statement("""
+                    INSERT INTO feed (name, url, kind, token_env, expressions, created_at, keep, remember) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """).run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+                              SQLiteValue(feed.expressions.json), .text(Timestamp.format(.now)), .text(retention.keep.text),
+                              .text(retention.remember.text)])
             }
             try Self.retireUnusedDefaultFeed(db, adding: [feed.name])
         }
@@ -97,14 +100,28 @@ extension FeedStore {
     /// built-in `posts` as `addFeed` does.
     public func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure) {
         try write { db in
-            let insert = try db.statement(
-                "INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let insert = try db.statement("""
+                INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             let now = Timestamp.format(.now)
             for (feed, every) in feeds {
+                let retention = Retention.defaults(for: feed.kind)
                 try insert.run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                                SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(every.map { Int64($0.components.seconds) })])
+                                SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(every.map { Int64($0.components.seconds) }),
+                                .text(retention.keep.text), .text(retention.remember.text)])
             }
             try Self.retireUnusedDefaultFeed(db, adding: feeds.map(\.feed.name))
+        }
+    }
+
+    /// Sets what a feed keeps and how long it remembers what it let go (`feeds set --keep
+    /// --remember`); the next commit prunes by it.
+    public func setRetention(feed: String, _ retention: Retention) throws(FeedFailure) {
+        try write { db in
+            _ = try Self.record(db, name: feed)
+            try db.statement("UPDATE feed SET keep = ?, remember = ? WHERE name = ?")
+                .run([.text(retention.keep.text), .text(retention.remember.text), .text(feed)])
         }
     }
 

@@ -31,7 +31,8 @@ extension FeedStore: StateStore {
     }
 
     public func receiveCopy(
-        feeds: [FeedRecord], entries: (_ each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) -> Void
+        feeds: [FeedRecord], remembered: [RememberedRow],
+        entries: (_ each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) -> Void
     ) throws(FeedFailure) {
         try write { db in
             guard try Self.isEmpty(db) else { throw StoreRules.notEmpty(path) }
@@ -39,8 +40,8 @@ extension FeedStore: StateStore {
             let insertFeed = try db.statement("""
                 INSERT INTO feed (name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
                     last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, expressions, last_skipped,
-                    last_filtered, last_kept, last_event_id, last_event_at, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for record in feeds {
                 let copy = StoreCopyRow(record)
@@ -53,8 +54,12 @@ extension FeedStore: StateStore {
                     SQLiteValue(record.lastErrorCode.map(Int64.init)), SQLiteValue(record.registration.expressions.json),
                     .integer(Int64(record.lastSkipped)), .integer(Int64(record.lastFiltered)), .integer(Int64(record.lastKept)),
                     SQLiteValue(record.stream?.lastEventID), SQLiteValue(copy.lastEventAt), .text(copy.createdAt),
+                    SQLiteValue(copy.keep), SQLiteValue(copy.remember), .integer(Int64(record.pruned)),
+                    .integer(Int64(record.prunedUnread)),
                 ])
             }
+            let remember = try db.statement("INSERT INTO remembered_id (key, until) VALUES (?, ?)")
+            for row in remembered { try remember.run([.integer(row.key), SQLiteValue(row.until)]) }
             let insertEntry = try db.statement("""
                 INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -77,6 +82,17 @@ extension FeedStore: StateStore {
                 UPDATE entry_numbers SET next = COALESCE((SELECT MAX(seq) FROM entry), 0) + 1,
                     floor = MIN(COALESCE((SELECT MIN(seq) FROM entry), 1), 1);
                 """)
+        }
+    }
+
+    public func rememberedIDs() throws(FeedFailure) -> [RememberedRow] {
+        try read { db in
+            var rows: [RememberedRow] = []
+            try db.statement("SELECT key, until FROM remembered_id ORDER BY key").forEach { row in
+                rows.append(RememberedRow(key: row.int64(0), until: row.isNull(1) ? nil : row.int64(1)))
+                return true
+            }
+            return rows
         }
     }
 }

@@ -55,8 +55,10 @@ public final class FeedStore: Sendable {
 
     /// Opens the store at `path`, creating it (and its folder) when missing and migrating it to
     /// the current schema.
+    /// `notice`: the one line a store converted to give space back says (stderr, for a command).
     public static func open(
-        at path: String, wait: Duration = .seconds(30), access: Access = .readWrite, clock: FeedLock.WaitingClock = .live
+        at path: String, wait: Duration = .seconds(30), access: Access = .readWrite, clock: FeedLock.WaitingClock = .live,
+        notice: (String) -> Void = { _ in }
     ) throws(FeedFailure) -> FeedStore {
         let folder = StoreFile.folder(of: path)
         var isDirectory = false
@@ -107,7 +109,7 @@ public final class FeedStore: Sendable {
         }
         let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
                               clock: clock, writes: !readonly)
-        try store.prepare(access: access, isWAL: header?.isWAL ?? false)
+        try store.prepare(access: access, isWAL: header?.isWAL ?? false, notice: notice)
         return store
     }
 
@@ -150,7 +152,8 @@ public final class FeedStore: Sendable {
         // Current only: a store to migrate, or one a newer feedcli migrated, is the command's own
         // open to handle.
         guard let standing = try? store.read({ db in try StoreSchema.migrator.standing(db) }),
-              standing.isComplete, standing.unknown == 0 else { return nil }
+              standing.isComplete, standing.unknown == 0,
+              (try? store.read({ db in try givesBackSpace(db) })) == true else { return nil }
         return store
     }
 
@@ -176,17 +179,21 @@ public final class FeedStore: Sendable {
         return connection
     }
 
-    /// Migrates to the current schema and makes the journal WAL, once, when the store needs it.
-    private func prepare(access: Access, isWAL: Bool) throws(FeedFailure) {
+    /// Migrates to the current schema, makes the journal WAL and turns on incremental
+    /// auto-vacuum, once, when the store needs it.
+    private func prepare(access: Access, isWAL: Bool, notice: (String) -> Void) throws(FeedFailure) {
         let migrator = StoreSchema.migrator
-        let (isCurrent, newer) = try read { db in try migrator.standing(db) }
+        let (isCurrent, newer, givesBack) = try read { db in
+            let standing = try migrator.standing(db)
+            return (standing.isComplete, standing.unknown, try Self.givesBackSpace(db))
+        }
         if newer > 0 {
             // Machines running two versions share a store: the older one reads what it can and
             // writes nothing into a schema it does not know.
             if access == .readOnly { return }
             throw .storeAccess(StoreRules.newerSchema(path, version: migrator.migrations.count + newer, known: migrator.migrations.count))
         }
-        if isCurrent && isWAL { return }
+        if isCurrent && isWAL && givesBack { return }
         if access == .readOnly {
             if isCurrent { return }
             // A store an older feedcli made, read first by a newer one (`list` after an upgrade):
@@ -202,13 +209,27 @@ public final class FeedStore: Sendable {
             // WAL mode is persistent: set once here, not on every open. The lock is held to the end.
             try withExtendedLifetime(lock) {
                 try database.withConnection { db in
+                    // A new store gives freed pages back from its start: the mode must be set
+                    // before its first table.
+                    let isNew = try db.statement("SELECT COUNT(*) FROM sqlite_master").first { $0.int64(0) } == 0
+                    if isNew { try db.execute("PRAGMA auto_vacuum = INCREMENTAL") }
                     if !isWAL { try db.execute("PRAGMA journal_mode = WAL") }
                     try migrator.migrate(db)
+                    if !isNew, !(try Self.givesBackSpace(db)) { try convertToIncrementalVacuum(db, notice: notice) }
                 }
             }
         } catch {
             throw .storeAccess("\(path): migration failed: \(StoreFile.describe(error))")
         }
+    }
+
+    /// Turns on incremental auto-vacuum in a store made before retention: `VACUUM` rewrites the
+    /// file with the mode set, through the journal, so a run killed meanwhile leaves the store as
+    /// it was (and the next run converts it). Once per store, said in one line.
+    private func convertToIncrementalVacuum(_ db: SQLiteConnection, notice: (String) -> Void) throws {
+        notice("converting the store at \(path) to give freed space back (once; a large store takes a while)")
+        try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        try db.execute("VACUUM")
     }
 
     /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in

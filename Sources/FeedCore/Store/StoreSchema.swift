@@ -132,6 +132,24 @@ package enum StoreSchema {
             // --all` uses as well. An index fewer for every entry stored.
             try db.execute("DROP INDEX IF EXISTS entry_by_read_seq")
         }
+        migrator.register("v12: retention") { db in
+            // `--keep` and `--remember`: NULL keep is a feed from before retention, which keeps
+            // all (an upgrade deletes nothing); NULL remember is the kind's default. `pruned`
+            // counts what retention removed, `pruned_unread` the unread among it.
+            try db.execute("""
+                ALTER TABLE feed ADD COLUMN keep TEXT;
+                ALTER TABLE feed ADD COLUMN remember TEXT;
+                ALTER TABLE feed ADD COLUMN pruned INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE feed ADD COLUMN pruned_unread INTEGER NOT NULL DEFAULT 0;
+                -- A pruned entry's id, as the 64-bit key `RememberedID` makes (the rowid itself:
+                -- no other column but its expiry, seconds since 1970, NULL for ever).
+                CREATE TABLE remembered_id (key INTEGER PRIMARY KEY, until INTEGER);
+                CREATE INDEX remembered_id_by_until ON remembered_id (until) WHERE until IS NOT NULL;
+                -- Counts follow removals in the statements that remove (pruning counts a step
+                -- at once); a trigger a row was a third of what removing one cost.
+                DROP TRIGGER IF EXISTS entry_removed;
+                """)
+        }
         return migrator
     }
 }

@@ -42,8 +42,11 @@ public protocol FeedStoring: Sendable {
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
     /// Commits several fetches that found nothing new in one transaction; each feed's own outcome.
     func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>]
-    /// Which of `ids` the feed holds.
-    func storedIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String>
+    /// `--keep` and `--remember`: the next commit of the feed prunes by them.
+    func setRetention(feed: String, _ retention: Retention) throws(FeedFailure)
+    /// Which of `ids` the feed knows: holds, or remembers from an entry retention pruned. The one
+    /// place every walk and stream asks "is this new", so a pruned entry is never delivered again.
+    func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String>
     /// The id of the feed's entry stored last (the newest a stream delivered), nil when it has none.
     func newestEntryID(feed: String) throws(FeedFailure) -> String?
     /// Gives entries the numbers (handles) they will be stored under, before they are printed.
@@ -72,7 +75,7 @@ extension FeedStoring {
 
     /// The entries of `entries` whose id the feed does not hold yet, in order, each id once.
     public func unstored(feed: String, _ entries: [Entry]) throws(FeedFailure) -> [Entry] {
-        let stored = try storedIDs(feed: feed, among: entries.map(\.id))
+        let stored = try knownIDs(feed: feed, among: entries.map(\.id))
         var seen = Set<String>()
         return entries.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
     }

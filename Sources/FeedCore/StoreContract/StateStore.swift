@@ -20,6 +20,10 @@ public protocol StateStore: FeedStoring {
     func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure)
     func setTokenEnv(feed: String, _ variable: String?) throws(FeedFailure)
     func setEvery(feed: String, _ every: Duration?) throws(FeedFailure)
+    /// Prunes every feed to what it keeps now (no step bound), forgets expired remembered ids,
+    /// and rewrites the store to its smallest size (`feedcli store compact`). Returns what was
+    /// pruned.
+    func compact(now: Date) throws(FeedFailure) -> PruneOutcome
     func setExpressions(feed: String, _ expressions: FeedExpressions) throws(FeedFailure)
     /// Removes a feed and its entries; 66 when there is none.
     func removeFeed(named name: String) throws(FeedFailure)
@@ -41,11 +45,15 @@ public protocol StateStore: FeedStoring {
     /// Whether the store holds nothing of a user's: no entry, and no feed but an unused built-in
     /// `posts`. `store copy` writes only into such a store.
     func isEmpty() throws(FeedFailure) -> Bool
-    /// Replaces the (empty) store's contents with `feeds` and the entries `entries` hands over,
-    /// in one transaction: `store copy`. Refused (64) when the store is not empty by then.
+    /// Replaces the (empty) store's contents with `feeds`, the entries `entries` hands over and
+    /// the `remembered` ids, in one transaction: `store copy`. Refused (64) when the store is not
+    /// empty by then.
     func receiveCopy(
-        feeds: [FeedRecord], entries: (_ each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) -> Void
+        feeds: [FeedRecord], remembered: [RememberedRow],
+        entries: (_ each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) -> Void
     ) throws(FeedFailure)
+    /// Every remembered id (`RememberedID`), for `store copy`.
+    func rememberedIDs() throws(FeedFailure) -> [RememberedRow]
     /// Called by a command when it is done with the store (SQLite bounds its journal here).
     func finish()
 }

@@ -11,6 +11,9 @@ package struct StoreCopyRow {
     package var lastEventAt: String?
     package var everySeconds: Int64?
     package var createdAt: String
+    /// `--keep` and `--remember` as chosen; nil for a feed that never chose (it stays so).
+    package var keep: String?
+    package var remember: String?
 
     package init(_ record: FeedRecord, now: Date = .now) {
         retryNotBefore = record.retryNotBefore.map(Timestamp.format)
@@ -19,5 +22,7 @@ package struct StoreCopyRow {
         lastEventAt = record.stream.map { Timestamp.format($0.lastEventAt) }
         everySeconds = record.every.map { $0.components.seconds }
         createdAt = Timestamp.format(now)
+        keep = record.keepIsChosen ? record.retention.keep.text : nil
+        remember = record.keepIsChosen ? record.retention.remember.text : nil
     }
 }

@@ -59,7 +59,17 @@ extension StoreRow {
             lastReadID: text(16), lastSkipped: try requiredInteger(18),
             lastFiltered: try requiredInteger(19), lastKept: try requiredInteger(20),
             stream: text(22).flatMap(Timestamp.parse).map { StreamPosition(lastEventID: text(21), lastEventAt: $0) },
-            unknownKind: kind == nil ? kindName : nil)
+            unknownKind: kind == nil ? kindName : nil,
+            retention: retention(kind: kind ?? .json), keepIsChosen: text(23) != nil,
+            pruned: try requiredInteger(25), prunedUnread: try requiredInteger(26))
+    }
+
+    /// The record's `--keep` and `--remember` (columns 23 and 24). A feed that never chose keeps
+    /// everything and remembers as its kind does. A spelling this feedcli cannot read (a newer
+    /// one's) is read as what loses nothing: keep all, remember for ever.
+    private func retention(kind: FeedKind) -> Retention {
+        Retention(keep: text(23).map { Retention.Keep($0) ?? .all } ?? .all,
+                  remember: text(24).map { Retention.Remember($0) ?? .forever } ?? Retention.defaultRemember(for: kind))
     }
 
     /// An entry from the columns of `StoreColumns.entry`. Required columns are read as required:
@@ -87,9 +97,13 @@ package enum StoreColumns {
         name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
             last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
             \(lastReadID) AS last_read_id,
-            expressions, last_skipped, last_filtered, last_kept, last_event_id, last_event_at
+            expressions, last_skipped, last_filtered, last_kept, last_event_id, last_event_at,
+            keep, remember, pruned, pruned_unread
         """
     }
+
+    /// How many columns `record` has: a query's own columns after them start here.
+    package static let recordColumnCount: Int32 = 27
 
     package static let entry = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
 }

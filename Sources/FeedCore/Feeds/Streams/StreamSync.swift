@@ -28,7 +28,7 @@ package struct StreamSync: Sendable {
     package let random: @Sendable () -> Double
     package let now: @Sendable () -> Date
     /// Which of these ids the store holds.
-    package let storedIDs: @Sendable ([String]) throws -> Set<String>
+    package let knownIDs: @Sendable ([String]) throws -> Set<String>
     /// How many more entries the run may deliver (`--max-entries`); nil: no bound.
     package var budget: EntryBudget?
     /// Told of each reconnection (for `-v`): the attempt, the wait, why.
@@ -45,7 +45,7 @@ package struct StreamSync: Sendable {
     package init(
         fetcher: any FeedFetching, format: any PageFormat, reader: StreamReader, record: FeedRecord, scheduler: any Scheduler,
         random: @escaping @Sendable () -> Double, now: @escaping @Sendable () -> Date,
-        storedIDs: @escaping @Sendable ([String]) throws -> Set<String>
+        knownIDs: @escaping @Sendable ([String]) throws -> Set<String>
     ) {
         self.fetcher = fetcher
         self.format = format
@@ -54,7 +54,7 @@ package struct StreamSync: Sendable {
         self.scheduler = scheduler
         self.random = random
         self.now = now
-        self.storedIDs = storedIDs
+        self.knownIDs = knownIDs
     }
 
     package static let batchSize = 100
@@ -271,7 +271,7 @@ package struct StreamSync: Sendable {
             let page = catchUp.format.waitsForJQ ? fetcher.blocking(read) : Observable.deferred { .just(try read()) }
             return page.flatMap(.concat) { page -> Observable<SyncStep> in
                 let fetchedAt = now(), stamp = Timestamp.format(fetchedAt)
-                let stored = try storedIDs(page.items.map(\.id))
+                let stored = try knownIDs(page.items.map(\.id))
                 var seen = Set<String>()
                 // A timeline answers newest first: delivered oldest first, as every sync.
                 var entries = page.items.reversed().filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
@@ -358,7 +358,7 @@ package struct StreamSync: Sendable {
         onActivity()
         let fetchedAt = now()
         var seen = Set<String>()
-        let stored = try storedIDs(page.items.map(\.id))
+        let stored = try knownIDs(page.items.map(\.id))
         var entries: [Entry] = []
         let stamp = Timestamp.format(fetchedAt)
         for item in page.items where !stored.contains(item.id) && seen.insert(item.id).inserted {

@@ -42,6 +42,16 @@ public struct FeedRecord: Sendable, Equatable {
     /// `registration.kind` is only a stand-in (`.json`). Nil for every feed this feedcli knows.
     public var unknownKind: String? { _read { yield fields.unknownKind } _modify { yield &fields.unknownKind } }
 
+    /// What the feed keeps and how long it remembers the ids of what it let go (`--keep`,
+    /// `--remember`).
+    public var retention: Retention { _read { yield fields.retention } _modify { yield &fields.retention } }
+    /// Whether `--keep` was chosen (by `feeds add|set`, or by the one notice a stream feed from
+    /// before retention gets) rather than left as it was before feedcli pruned anything.
+    public var keepIsChosen: Bool { _read { yield fields.keepIsChosen } _modify { yield &fields.keepIsChosen } }
+    /// How many entries retention has pruned, and how many of those were unread.
+    public var pruned: Int { _read { yield fields.pruned } _modify { yield &fields.pruned } }
+    public var prunedUnread: Int { _read { yield fields.prunedUnread } _modify { yield &fields.prunedUnread } }
+
     /// The kind's name as the store holds it: `unknownKind` when set, else `registration.kind`'s.
     public var kindName: String { unknownKind ?? registration.kind.rawValue }
 
@@ -78,14 +88,18 @@ public struct FeedRecord: Sendable, Equatable {
         retryNotBefore: Date? = nil, resumeURL: String? = nil, lastFetchAt: Date? = nil, lastSuccessAt: Date? = nil,
         every: Duration? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0,
-        lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil, unknownKind: String? = nil
+        lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil, unknownKind: String? = nil,
+        retention: Retention? = nil, keepIsChosen: Bool = false, pruned: Int = 0, prunedUnread: Int = 0
     ) {
         storage = Storage(Fields(
             registration: registration, nextIndex: nextIndex, validators: validators, retryNotBefore: retryNotBefore,
             resumeURL: resumeURL, lastFetchAt: lastFetchAt, lastSuccessAt: lastSuccessAt, every: every,
             lastError: lastError, lastErrorCode: lastErrorCode, total: total, unread: unread, lastReadID: lastReadID,
             lastSkipped: lastSkipped, lastFiltered: lastFiltered, lastKept: lastKept, stream: stream,
-            unknownKind: unknownKind))
+            unknownKind: unknownKind,
+            // A feed that never chose: what a store row without a choice reads as.
+            retention: retention ?? Retention(keep: .all, remember: Retention.defaultRemember(for: registration.kind)),
+            keepIsChosen: keepIsChosen, pruned: pruned, prunedUnread: prunedUnread))
     }
 
     public static func == (lhs: FeedRecord, rhs: FeedRecord) -> Bool {
@@ -122,6 +136,10 @@ public struct FeedRecord: Sendable, Equatable {
         var lastKept: Int
         var stream: StreamPosition?
         var unknownKind: String?
+        var retention: Retention
+        var keepIsChosen: Bool
+        var pruned: Int
+        var prunedUnread: Int
     }
 
     // @unchecked Sendable: `fields` changes only through `FeedRecord.fields`' unique reference (a
@@ -154,7 +172,11 @@ extension FeedRecord: CustomReflectable {
             "lastFiltered": lastFiltered as Any,
             "lastKept": lastKept as Any,
             "stream": stream as Any,
-            "unknownKind": unknownKind as Any
+            "unknownKind": unknownKind as Any,
+            "retention": retention as Any,
+            "keepIsChosen": keepIsChosen as Any,
+            "pruned": pruned as Any,
+            "prunedUnread": prunedUnread as Any
         ], displayStyle: .struct)
     }
 }

@@ -16,7 +16,7 @@ public enum OPML {
     /// allows and the W3C validator requires; files of feedcli 0.2.0's first builds wrote them
     /// without one (`feedcliName`), which is still read.
     public enum Attribute: String, CaseIterable, Sendable {
-        case name, kind, tokenEnv, every, expressions
+        case name, kind, tokenEnv, every, expressions, keep, remember
         /// The URL of a feed other readers cannot read, written instead of `xmlUrl` (not `url`:
         /// newsboat, through libxml2, reads an attribute named `url` in any namespace).
         case feedURL = "feedUrl"

@@ -1,0 +1,121 @@
+import FeedModel
+import FeedStoreContract
+import FoundationEssentials
+
+/// Retention on SQLite: the prune step a commit takes (`PruneStep`), the expiry of remembered
+/// ids, and space given back to the file system in bounded steps (incremental auto-vacuum).
+extension FeedStore {
+    /// After a commit of `record`'s feed at `now` that stored `stored` entries: one prune step,
+    /// expired remembered ids forgotten, freed pages given back when many are free. Returns the
+    /// record as it is after (read again only when something was pruned). Atomic by itself (a
+    /// savepoint), inside the commit's transaction or, for a lone statement's commit, alone.
+    static func retain(_ db: SQLiteConnection, _ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws -> FeedRecord {
+        try forgetExpired(db, now: now)
+        guard let step = PruneStep.plan(record, now: now, stored: stored, limit: limit) else { return record }
+        try db.execute("SAVEPOINT retention")
+        do {
+            let outcome = try prune(db, feed: record.name, step)
+            try db.execute("RELEASE retention")
+            guard outcome.pruned > 0 else { return record }
+            try giveBackSpace(db)
+            return try Self.record(db, name: record.name)
+        } catch {
+            try? db.execute("ROLLBACK TO retention")
+            try? db.execute("RELEASE retention")
+            throw error
+        }
+    }
+
+    /// Removes the entries `step` names and remembers their ids; the feed's counts follow.
+    private static func prune(_ db: SQLiteConnection, feed: String, _ step: PruneStep) throws -> PruneOutcome {
+        var arguments: [SQLiteValue] = [.text(feed), .integer(Int64(step.limit))]
+        var condition = ""
+        if let before = step.storedBefore {
+            // One probe says whether the oldest entry is old enough; only then are the oldest
+            // `limit` looked at (entries are stored in number order, so the old ones are first).
+            let oldest = try db.statement("SELECT fetched_at FROM entry WHERE feed = ? ORDER BY seq LIMIT 1")
+                .first([.text(feed)]) { $0.text(0) } ?? nil
+            guard let oldest, oldest < before else { return PruneOutcome() }
+            condition = " AND fetched_at < ?3 AND seq < (SELECT MAX(seq) FROM entry WHERE feed = ?1)"
+            arguments.append(.text(before))
+        }
+        var outcome = PruneOutcome()
+        var keys: [Int64] = []
+        try db.statement("""
+            DELETE FROM entry WHERE seq IN (SELECT seq FROM entry WHERE feed = ?1 ORDER BY seq LIMIT ?2)\(condition)
+            RETURNING id, read
+            """).forEach(arguments) { row in
+            outcome.pruned += 1
+            if !row.bool(1) { outcome.unread += 1 }
+            if step.remembers { keys.append(RememberedID.key(feed: feed, id: row.text(0) ?? "")) }
+            return true
+        }
+        guard outcome.pruned > 0 else { return outcome }
+        if !keys.isEmpty {
+            // An id remembered already keeps the later expiry.
+            let remember = try db.statement("""
+                INSERT INTO remembered_id (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET
+                    until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
+                """)
+            for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
+        }
+        try db.statement("""
+            UPDATE feed SET entry_count = entry_count - ?1, unread_count = unread_count - ?2,
+                pruned = pruned + ?1, pruned_unread = pruned_unread + ?2 WHERE name = ?3
+            """).run([.integer(Int64(outcome.pruned)), .integer(Int64(outcome.unread)), .text(feed)])
+        return outcome
+    }
+
+    /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's): an index
+    /// probe when none has.
+    static func forgetExpired(_ db: SQLiteConnection, now: Date) throws {
+        try db.statement("""
+            DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < ? ORDER BY until LIMIT ?)
+            """).run([.integer(Int64(now.timeIntervalSince1970.rounded(.down))), .integer(Int64(PruneStep.most))])
+    }
+
+    /// Gives free pages back to the file system once more than an eighth of the file is free,
+    /// down to a sixteenth, at most `mostPagesGivenBack` a step: a store at a steady size reuses
+    /// its free pages rather than shrinking and growing again. Nothing on a store that is not in
+    /// incremental auto-vacuum (see `convertToIncrementalVacuum`).
+    private static func giveBackSpace(_ db: SQLiteConnection) throws {
+        let free = try db.statement("PRAGMA freelist_count").first { $0.int64(0) } ?? 0
+        guard free > 64 else { return }
+        let pages = try db.statement("PRAGMA page_count").first { $0.int64(0) } ?? 0
+        guard free * 8 > pages else { return }
+        try db.execute("PRAGMA incremental_vacuum(\(min(free - pages / 16, mostPagesGivenBack)))")
+    }
+
+    static let mostPagesGivenBack: Int64 = 2048
+
+    /// Whether the store gives freed pages back (`PRAGMA auto_vacuum` is incremental).
+    static func givesBackSpace(_ db: SQLiteConnection) throws -> Bool {
+        try db.statement("PRAGMA auto_vacuum").first { $0.int64(0) } == 2
+    }
+}
+
+extension FeedStore {
+    /// `feedcli store compact`: every feed pruned to what it keeps now (no step bound), expired
+    /// ids forgotten, then `VACUUM` rewrites the file to its smallest size. SQLite's write lock
+    /// is held throughout; other runs wait for it as for any write (`--wait`).
+    public func compact(now: Date) throws(FeedFailure) -> PruneOutcome {
+        let outcome = try write { db in
+            var outcome = PruneOutcome()
+            var names: [String] = []
+            try db.statement("SELECT name FROM feed ORDER BY name").forEach { row in
+                names.append(row.text(0) ?? "")
+                return true
+            }
+            for name in names {
+                let before = try Self.record(db, name: name)
+                let after = try Self.retain(db, before, now: now, stored: 0, limit: Int.max)
+                outcome.pruned += after.pruned - before.pruned
+                outcome.unread += after.prunedUnread - before.prunedUnread
+            }
+            repeat { try Self.forgetExpired(db, now: now) } while db.changes > 0
+            return outcome
+        }
+        try statements { db in try db.execute("VACUUM") }
+        return outcome
+    }
+}
