@@ -134,7 +134,8 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def sse(self, query, number):
-        last = self.headers.get("Last-Event-ID")
+        # replay_all: a server that ignores Last-Event-ID and sends everything again.
+        last = None if "replay_all" in query else self.headers.get("Last-Event-ID")
         start = int(last) + 1 if last and last.isdigit() else int(number("first", 1))
         count = int(number("count", 3))
         drop = int(number("drop", 0))

@@ -32,7 +32,7 @@ public func editStore(at path: String, _ sql: String) async throws -> Bool {
     edit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     edit.arguments = ["python3", "-c", """
         import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1]); db.execute(sys.argv[2]); db.commit()
+        db = sqlite3.connect(sys.argv[1]); db.executescript(sys.argv[2]); db.commit()
         """, path, sql]
     try await edit.runToExit()
     return edit.terminationStatus == 0

@@ -84,7 +84,10 @@ public struct CommandContext: Sendable {
     package func openStore(at location: String, access: FeedStore.Access) throws(FeedFailure) -> (any StateStore)? {
         if StoreRules.isDatabaseURL(location) { return try PostgresStore.open(url: location, wait: wait, access: access) }
         if access == .readOnly, !FeedStore.exists(at: location) { return nil }
-        return try FeedStore.open(at: location, wait: wait, access: access)
+        let stderr = self.stderr
+        return try FeedStore.open(at: location, wait: wait, access: access) { notice in
+            try? stderr.write("feedcli: " + TerminalText.safe(notice) + "\n")
+        }
     }
 
     /// What a reading command reads where there is no store yet: an empty one, said on stderr.

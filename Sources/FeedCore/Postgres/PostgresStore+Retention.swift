@@ -7,17 +7,25 @@ import FoundationEssentials
 /// and the expiry of remembered ids. Deleted rows are left to autovacuum.
 extension PostgresStore {
     /// One prune step of `record`'s feed after a commit at `now` that stored `stored` entries;
-    /// the record as it is after. No round trip for a feed that keeps all, or keeps a count it
-    /// has not reached; one for a feed that keeps a duration and has nothing old enough.
+    /// the record as it is after. No round trip for a feed that keeps all; one (expired ids
+    /// forgotten) for a feed that has nothing to prune, two when it keeps a duration.
     func retain(_ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws(FeedFailure) -> FeedRecord {
-        guard let step = PruneStep.plan(record, now: now, stored: stored, limit: limit) else { return record }
+        guard record.retention.keep != .all else { return record }
+        guard let step = PruneStep.plan(record, now: now, stored: stored, limit: limit) else {
+            // Nothing to prune: remembered ids still expire (a statement by itself).
+            try withConnection { (db: PostgresConnection) throws(FeedFailure) in try Self.forgetExpired(db, now: now) }
+            return record
+        }
         let feed = record.name
         if let before = step.storedBefore {
             let oldEnough = try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Bool in
                 let found = try db.execute("SELECT fetched_at FROM entry WHERE feed = $1 ORDER BY seq LIMIT 1", [.text(feed)])
                 return found.rows.first?.text(0).map { $0 < before } ?? false
             }
-            guard oldEnough else { return record }
+            guard oldEnough else {
+                try withConnection { (db: PostgresConnection) throws(FeedFailure) in try Self.forgetExpired(db, now: now) }
+                return record
+            }
         }
         return try transaction { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
             try Self.forgetExpired(db, now: now)
@@ -51,7 +59,7 @@ extension PostgresStore {
     }
 
     /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's). Run with
-    /// each prune step, so ids expire while any feed prunes.
+    /// each commit of a feed that does not keep all, so ids expire while any such feed is synced.
     static func forgetExpired(_ db: PostgresConnection, now: Date) throws(FeedFailure) {
         try db.execute("""
             DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < $1::bigint ORDER BY until LIMIT $2::bigint)
