@@ -115,6 +115,21 @@ struct RetentionContractTests {
         #expect(try store.knownIDs(feed: "b", among: ["7", "8"]) == ["8"])
     }
 
+    @Test func aKeptCountWaitsForASixtyFourthMoreBeforeAStep() {
+        var record = FeedRecord(registration: FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .sse),
+                                retention: Retention(keep: .newest(100_000), remember: .for(.seconds(60))), keepIsChosen: true)
+        record.total = 100_255
+        #expect(PruneStep.plan(record, now: now, stored: 1) == nil, "255 more wait")
+        record.total = 100_256
+        #expect(PruneStep.plan(record, now: now, stored: 1)?.limit == 256)
+        #expect(PruneStep.plan(record, now: now, stored: 1)?.rememberUntil == Int64(now.timeIntervalSince1970) + 60)
+        record.total = 100_001
+        #expect(PruneStep.plan(record, now: now, stored: 0, limit: .max)?.limit == 1, "compact waits for none")
+        record.retention.keep = .newest(64)
+        record.total = 65
+        #expect(PruneStep.plan(record, now: now, stored: 0)?.limit == 1, "a small count is kept exactly")
+    }
+
     @Test func rememberedKeysAreFixedForEverAndTellFeedsApart() {
         // Stores hold these keys: a change of the hash would forget every remembered id.
         #expect(RememberedID.key(feed: "a", id: "1") == RememberedID.key(feed: "a", id: "1"))

@@ -18,7 +18,15 @@ extension FeedStore {
             try db.execute("RELEASE retention")
             guard outcome.pruned > 0 else { return record }
             try giveBackSpace(db)
-            return try Self.record(db, name: record.name)
+            // The record as the step left it, without reading it again; only its read cursor
+            // may have gone with a read entry, and then it is read again.
+            guard outcome.read == 0 else { return try Self.record(db, name: record.name) }
+            var after = record
+            after.total -= outcome.pruned
+            after.unread -= outcome.unread
+            after.pruned += outcome.pruned
+            after.prunedUnread += outcome.unread
+            return after
         } catch {
             try? db.execute("ROLLBACK TO retention")
             try? db.execute("RELEASE retention")

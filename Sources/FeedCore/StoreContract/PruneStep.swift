@@ -22,6 +22,10 @@ package struct PruneStep: Equatable, Sendable {
     /// The most entries a step prunes when the commit stored fewer than half as many.
     package static let most = 1024
 
+    /// How many entries beyond a kept count wait for the next step: a 64th of the count, at
+    /// most 256 (`store compact` waits for none).
+    package static func slack(keeping count: Int) -> Int { min(256, max(1, count / 64)) }
+
     /// The step `record` (as the commit left it) needs at `now`, having stored `stored` entries;
     /// nil when it keeps everything it holds. `limit` overrides the bound (`store compact`).
     package static func plan(_ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) -> PruneStep? {
@@ -34,7 +38,9 @@ package struct PruneStep: Equatable, Sendable {
             return nil
         case .newest(let count):
             let excess = record.total - count
-            guard excess > 0 else { return nil }
+            // A step of one entry a commit cost a stream more than storing it (a statement's own
+            // cost, paid per commit): a feed holds up to `slack` more before a step takes them.
+            guard excess > 0, excess >= slack(keeping: count) || limit != nil else { return nil }
             return PruneStep(limit: min(excess, bound), storedBefore: nil, remembers: remembers, rememberUntil: until)
         case .storedWithin(let duration):
             // The newest entry always stays (where a stream's catch-up resumes): more than one.
@@ -49,6 +55,8 @@ package struct PruneStep: Equatable, Sendable {
 public struct PruneOutcome: Equatable, Sendable {
     public var pruned = 0
     public var unread = 0
+    /// The read ones among `pruned`.
+    public var read: Int { pruned - unread }
 
     package init(pruned: Int = 0, unread: Int = 0) {
         self.pruned = pruned
