@@ -1,3 +1,4 @@
+import CSQLite
 import FeedModel
 import FeedStoreContract
 import FoundationEssentials
@@ -7,31 +8,26 @@ import FoundationEssentials
 extension FeedStore {
     /// After a commit of `record`'s feed at `now` that stored `stored` entries: one prune step,
     /// expired remembered ids forgotten, freed pages given back when many are free. Returns the
-    /// record as it is after (read again only when something was pruned). Atomic by itself (a
-    /// savepoint), inside the commit's transaction or, for a lone statement's commit, alone.
+    /// record as it is after. Inside the commit's transaction, or a transaction of its own after a
+    /// lone statement's commit.
     static func retain(_ db: SQLiteConnection, _ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws -> FeedRecord {
         try forgetExpired(db, now: now)
         guard let step = PruneStep.plan(record, now: now, stored: stored, limit: limit) else { return record }
-        try db.execute("SAVEPOINT retention")
-        do {
-            let outcome = try prune(db, feed: record.name, step)
-            try db.execute("RELEASE retention")
-            guard outcome.pruned > 0 else { return record }
-            try giveBackSpace(db)
-            // The record as the step left it, without reading it again; only its read cursor
-            // may have gone with a read entry, and then it is read again.
-            guard outcome.read == 0 else { return try Self.record(db, name: record.name) }
-            var after = record
-            after.total -= outcome.pruned
-            after.unread -= outcome.unread
-            after.pruned += outcome.pruned
-            after.prunedUnread += outcome.unread
-            return after
-        } catch {
-            try? db.execute("ROLLBACK TO retention")
-            try? db.execute("RELEASE retention")
-            throw error
-        }
+        // Atomic with the commit's transaction; a lone statement's commit takes one of its own.
+        let outcome = try sqlite3_get_autocommit(db.handle) == 0
+            ? prune(db, feed: record.name, step)
+            : db.transaction(immediate: true) { try prune(db, feed: record.name, step) }
+        guard outcome.pruned > 0 else { return record }
+        try giveBackSpace(db)
+        // The record as the step left it, without reading it again; only its read cursor may
+        // have gone with a read entry, and then it is read again.
+        guard outcome.read == 0 else { return try Self.record(db, name: record.name) }
+        var after = record
+        after.total -= outcome.pruned
+        after.unread -= outcome.unread
+        after.pruned += outcome.pruned
+        after.prunedUnread += outcome.unread
+        return after
     }
 
     /// Removes the entries `step` names and remembers their ids; the feed's counts follow.
