@@ -24,6 +24,9 @@
 #             disk, so that no command pays for another's dirty pages or the machine's phase
 #   streams   `feedcli follow` of 100,000 events vs curl | sed | jq, its memory over 1,000,000,
 #             and an event's latency (scripts/bench-streams.sh)
+#   retention `feedcli follow` of Wikimedia-shaped events with --keep 100000: the store's size
+#             over time, memory, time vs no --keep, reading the pruned store
+#             (scripts/bench-retention.sh; RETENTION_EVENTS, default 2,000,000)
 #   postgres  next, sync, list and history on a PostgreSQL store vs the same on SQLite
 #             (scripts/bench-postgres.sh; ONLY=postgres runs just these after the set-up)
 #   jq        `feedcli sync` of a preset (Reddit) page: its jq expressions run in a worker
@@ -332,6 +335,8 @@ fi
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 # The live-stream rows (follow's throughput, memory and latency), measured by their own script.
 FEEDCLI="$feedcli" bash scripts/bench-streams.sh "$out/streams"
+# The "Running for months" rows: a follow with --keep (RETENTION_EVENTS events, default 2,000,000).
+FEEDCLI="$feedcli" bash scripts/bench-retention.sh "${RETENTION_EVENTS:-2000000}"
 # The PostgreSQL store's rows, against the same commands on SQLite (scripts/bench-postgres.sh).
 FEEDCLI="$feedcli" BASE="$base" EMPTY="$work/empty.sqlite" HIST="$work/hist.sqlite" bash scripts/bench-postgres.sh "$out/postgres"
 echo "(journals as feedcli left them: $journals)"
