@@ -74,7 +74,7 @@ extension FeedStore {
                     .run([.integer(Int64(inserted.count)), .integer(Int64(inserted.count { !$0.read })), .text(feed)])
             }
             let record = try Self.commitBookkeeping(db, feed: feed, commit)
-            return CommitOutcome(entries: inserted, record: try Self.retain(db, record, now: commit.fetchedAt, stored: inserted.count))
+            return CommitOutcome(entries: inserted, record: try self.retain(db, record, now: commit.fetchedAt, stored: inserted.count))
         }
     }
 
@@ -127,7 +127,7 @@ extension FeedStore {
             try fetches.map { fetch in
                 do {
                     let record = try Self.commitBookkeeping(db, feed: fetch.feed, fetch.commit)
-                    return .success(try Self.retain(db, record, now: fetch.commit.fetchedAt, stored: 0))
+                    return .success(try self.retain(db, record, now: fetch.commit.fetchedAt, stored: 0))
                 } catch let failure as FeedFailure {
                     return .failure(failure)
                 }
@@ -184,10 +184,12 @@ extension FeedStore {
         return try read { db in
             let stored = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
             let remembered = try db.statement("SELECT 1 FROM remembered_id WHERE key = ?")
+            // A feed that never pruned remembers nothing of its own: no probe a new id.
+            let hasPruned = try db.statement("SELECT pruned > 0 FROM feed WHERE name = ?").first([.text(feed)]) { $0.bool(0) } ?? false
             var known = Set<String>()
             for id in ids {
                 if try stored.first([.text(feed), .blob(id)], { _ in true }) != nil
-                    || remembered.first([.integer(RememberedID.key(feed: feed, id: id))], { _ in true }) != nil {
+                    || (hasPruned && remembered.first([.integer(RememberedID.key(feed: feed, id: id))], { _ in true }) != nil) {
                     known.insert(id)
                 }
             }

@@ -10,7 +10,7 @@ extension FeedStore {
     /// expired remembered ids forgotten, freed pages given back when many are free. Returns the
     /// record as it is after. Inside the commit's transaction, or a transaction of its own after a
     /// lone statement's commit.
-    static func retain(_ db: SQLiteConnection, _ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws -> FeedRecord {
+    func retain(_ db: SQLiteConnection, _ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws -> FeedRecord {
         try forgetExpired(db, now: now)
         guard let step = PruneStep.plan(record, now: now, stored: stored, limit: limit) else { return record }
         // Atomic with the commit's transaction; a lone statement's commit takes one of its own.
@@ -18,7 +18,7 @@ extension FeedStore {
             ? prune(db, feed: record.name, step)
             : db.transaction(immediate: true) { try prune(db, feed: record.name, step) }
         guard outcome.pruned > 0 else { return record }
-        try giveBackSpace(db)
+        try Self.giveBackSpace(db)
         // The record as the step left it, without reading it again; only its read cursor may
         // have gone with a read entry, and then it is read again.
         guard outcome.read == 0 else { return try Self.record(db, name: record.name) }
@@ -31,15 +31,19 @@ extension FeedStore {
     }
 
     /// Removes the entries `step` names and remembers their ids; the feed's counts follow.
-    private static func prune(_ db: SQLiteConnection, feed: String, _ step: PruneStep) throws -> PruneOutcome {
+    private func prune(_ db: SQLiteConnection, feed: String, _ step: PruneStep) throws -> PruneOutcome {
         var arguments: [SQLiteValue] = [.text(feed), .integer(Int64(step.limit))]
         var condition = ""
         if let before = step.storedBefore {
-            // One probe says whether the oldest entry is old enough; only then are the oldest
-            // `limit` looked at (entries are stored in number order, so the old ones are first).
+            // One probe says whether the oldest entry is old enough (none while the memo knows
+            // it is not); only then are the oldest `limit` looked at (entries are stored in
+            // number order, so the old ones are first).
+            if let known = retentionMemo.oldestStored(feed: feed), known >= before { return PruneOutcome() }
             let oldest = try db.statement("SELECT fetched_at FROM entry WHERE feed = ? ORDER BY seq LIMIT 1")
                 .first([.text(feed)]) { $0.text(0) } ?? nil
+            retentionMemo.setOldestStored(oldest, feed: feed)
             guard let oldest, oldest < before else { return PruneOutcome() }
+            retentionMemo.setOldestStored(nil, feed: feed)  // about to change
             condition = " AND fetched_at < ?3 AND seq < (SELECT MAX(seq) FROM entry WHERE feed = ?1)"
             arguments.append(.text(before))
         }
@@ -62,6 +66,7 @@ extension FeedStore {
                     until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
                 """)
             for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
+            retentionMemo.remembered(until: step.rememberUntil)
         }
         try db.statement("""
             UPDATE feed SET entry_count = entry_count - ?1, unread_count = unread_count - ?2,
@@ -70,12 +75,23 @@ extension FeedStore {
         return outcome
     }
 
-    /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's): an index
-    /// probe when none has.
-    static func forgetExpired(_ db: SQLiteConnection, now: Date) throws {
+    /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's); nothing
+    /// while the memo knows none has. Returns how many it forgot.
+    @discardableResult
+    func forgetExpired(_ db: SQLiteConnection, now: Date) throws -> Int {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        guard retentionMemo.mayExpire(at: seconds) else { return 0 }
         try db.statement("""
             DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < ? ORDER BY until LIMIT ?)
-            """).run([.integer(Int64(now.timeIntervalSince1970.rounded(.down))), .integer(Int64(PruneStep.most))])
+            """).run([.integer(seconds), .integer(Int64(PruneStep.most))])
+        let forgotten = db.changes
+        // Only once all due are gone is the next expiry known (the index's first entry).
+        if forgotten < PruneStep.most {
+            let earliest = try db.statement("SELECT MIN(until) FROM remembered_id WHERE until IS NOT NULL")
+                .first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+            retentionMemo.expiryChecked(earliest: earliest)
+        }
+        return forgotten
     }
 
     /// Gives free pages back to the file system once more than an eighth of the file is free,
@@ -112,11 +128,11 @@ extension FeedStore {
             }
             for name in names {
                 let before = try Self.record(db, name: name)
-                let after = try Self.retain(db, before, now: now, stored: 0, limit: Int.max)
+                let after = try retain(db, before, now: now, stored: 0, limit: Int.max)
                 outcome.pruned += after.pruned - before.pruned
                 outcome.unread += after.prunedUnread - before.prunedUnread
             }
-            repeat { try Self.forgetExpired(db, now: now) } while db.changes > 0
+            while try forgetExpired(db, now: now) > 0 {}
             return outcome
         }
         try statements { db in try db.execute("VACUUM") }

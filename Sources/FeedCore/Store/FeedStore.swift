@@ -32,6 +32,8 @@ public final class FeedStore: Sendable {
     private let clock: FeedLock.WaitingClock
     /// Whether this connection may write, and so bounds the journal when it closes.
     private let writes: Bool
+    /// What retention learned, so that commits with nothing to prune ask nothing.
+    let retentionMemo = RetentionMemo()
 
     private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration, clock: FeedLock.WaitingClock = .live,
                  writes: Bool) {
