@@ -13,11 +13,7 @@ struct RetentionTests {
     let base: String
 
     init() async throws {
-        let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let streams = Fixtures.root.appendingPathComponent("streams")
-        server = try await PythonServer.start([streams.appendingPathComponent("stream_server.py").path, folder + "/port", streams.path],
-                                              portFile: folder + "/port")
+        server = try await PythonServer.streams()
         base = "http://127.0.0.1:\(server.port)"
     }
 

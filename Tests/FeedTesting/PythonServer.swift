@@ -6,6 +6,16 @@ public final class PythonServer: Sendable {
     public let process = Process()
     public let port: Int
 
+    /// The streaming test server (`Fixtures/streams/stream_server.py`: drops, silences, replays
+    /// from `Last-Event-ID`, refusals), on a port of its own.
+    public static func streams() async throws -> PythonServer {
+        let folder = TestScratch.folder("streams")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let streams = Fixtures.root.appendingPathComponent("streams")
+        let portFile = folder.appendingPathComponent("port").path
+        return try await start([streams.appendingPathComponent("stream_server.py").path, portFile, streams.path], portFile: portFile)
+    }
+
     /// Starts `python3 ARGUMENTS…` and awaits its port in `portFile`.
     public static func start(_ arguments: [String], portFile: String) async throws -> PythonServer {
         try await onOwnThread { try PythonServer(arguments, portFile: portFile) }
