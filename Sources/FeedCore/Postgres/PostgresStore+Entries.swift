@@ -311,12 +311,8 @@ extension PostgresStore {
             if let feed { _ = try Self.record(db, name: feed) }
             var changed = 0
             for reference in references {
-                let entries = try Self.entries(db, reference: reference, feed: feed)
-                guard !entries.isEmpty else {
-                    throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
-                }
-                try StoreRules.refuseAmbiguous(reference, entries)
-                for entry in entries {
+                let found = try Self.entries(db, reference: reference, feed: feed)
+                for entry in try StoreRules.entriesToMark(reference, feed: feed, found: found) {
                     changed += try db.execute("UPDATE entry SET read = $1::boolean WHERE seq = $2::bigint",
                                               [PostgresValue(isRead), PostgresValue(entry.seq)]).changed
                 }
@@ -359,17 +355,9 @@ extension PostgresStore {
             conditions.append("feed = ANY($\(values.count)::text[])")
         }
         if unreadOnly { conditions.append("read = false") }
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let key = order == .stored ? ["seq"] : ["COALESCE(published, fetched_at)", "seq"]
-        func by(_ descending: Bool) -> String { key.map { $0 + (descending ? " DESC" : "") }.joined(separator: ", ") }
-        let sql: String
-        if let limit {
-            values.append(PostgresValue(limit))
-            let newest = Self.entryQuery + filter + " ORDER BY \(by(true)) LIMIT $\(values.count)::bigint"
-            sql = newestFirst ? newest : "SELECT * FROM (\(newest)) AS newest ORDER BY \(by(false))"
-        } else {
-            sql = Self.entryQuery + filter + " ORDER BY \(by(newestFirst))"
-        }
+        if let limit { values.append(PostgresValue(limit)) }
+        let sql = EntryListing.query(where: conditions, order: order, newestFirst: newestFirst,
+                                     limitParameter: limit == nil ? nil : "$\(values.count)::bigint")
         try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) in
             try db.execute("DECLARE entries NO SCROLL CURSOR FOR " + sql, values)
             // The next batch is asked for before this one is read, so the server reads it

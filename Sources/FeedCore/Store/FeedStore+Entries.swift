@@ -228,12 +228,8 @@ extension FeedStore {
             if let feed { _ = try Self.record(db, name: feed) }
             var changed = 0
             for reference in references {
-                let entries = try Self.entries(db, reference: reference, feed: feed)
-                guard !entries.isEmpty else {
-                    throw FeedFailure.notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? ""))
-                }
-                try StoreRules.refuseAmbiguous(reference, entries)
-                for entry in entries {
+                let found = try Self.entries(db, reference: reference, feed: feed)
+                for entry in try StoreRules.entriesToMark(reference, feed: feed, found: found) {
                     try db.statement("UPDATE entry SET read = ? WHERE seq = ?").run([SQLiteValue(isRead), .integer(entry.seq)])
                     changed += db.changes
                 }
@@ -300,18 +296,8 @@ extension FeedStore {
             arguments += feeds.map { .text($0) }
         }
         if unreadOnly { conditions.append("read = 0") }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let key = order == .stored ? ["seq"] : ["COALESCE(published, fetched_at)", "seq"]
-        func by(_ descending: Bool) -> String { key.map { $0 + (descending ? " DESC" : "") }.joined(separator: ", ") }
-        let sql: String
-        if let limit {
-            arguments.append(SQLiteValue(limit))
-            let newest = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY \(by(true)) LIMIT ?"
-            // The outer query sees the inner one's columns by name: `entryColumns` are plain names.
-            sql = newestFirst ? newest : "SELECT * FROM (\(newest)) ORDER BY \(by(false))"
-        } else {
-            sql = "SELECT \(Self.entryColumns) FROM entry \(filter) ORDER BY \(by(newestFirst))"
-        }
+        if let limit { arguments.append(SQLiteValue(limit)) }
+        let sql = EntryListing.query(where: conditions, order: order, newestFirst: newestFirst, limitParameter: limit == nil ? nil : "?")
         try read { db in
             try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
         }

@@ -85,6 +85,14 @@ public enum StoreRules {
                      + "name one with --feed, or use the entry's handle (@N)")
     }
 
+    /// The entries `reference` names for `read`/`unread`, as found by the engine: none is 66
+    /// naming the reference (and the feed), several feeds' is `refuseAmbiguous`'s 64.
+    public static func entriesToMark(_ reference: String, feed: String?, found: [Entry]) throws(FeedFailure) -> [Entry] {
+        guard !found.isEmpty else { throw .notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? "")) }
+        try refuseAmbiguous(reference, found)
+        return found
+    }
+
     /// Whether `location` (a `--state` value) names a PostgreSQL database rather than a file.
     public static func isDatabaseURL(_ location: String) -> Bool {
         location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
