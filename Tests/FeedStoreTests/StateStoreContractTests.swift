@@ -51,6 +51,33 @@ struct StateStoreContractTests {
         return ids
     }
 
+    /// `store compact` on either engine: every feed pruned to what it keeps at once (no step
+    /// bound), expired ids forgotten, the store rewritten; a copy carries retention and ids.
+    @Test(arguments: Kind.allCases)
+    func compactPrunesEverythingDueAndACopyCarriesRetentionAndRememberedIDs(kind: Kind) async throws {
+        let store = try await store(kind)
+        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
+        _ = try store.commitFetch(feed: "a", entries: (1...3000).map { entry(String($0)) }, FetchCommit(fetchedAt: t0))
+        try store.setRetention(feed: "a", Retention(keep: .newest(10), remember: .forever))
+        let outcome = try store.compact(now: t0)
+        #expect(outcome == PruneOutcome(pruned: 2990, unread: 2990))
+        let record = try store.feed(named: "a")
+        #expect(record.total == 10 && record.pruned == 2990 && record.retention.keep == .newest(10) && record.keepIsChosen)
+        #expect(try store.knownIDs(feed: "a", among: ["1", "2990", "3000", "3001"]) == ["1", "2990", "3000"])
+        #expect(try store.rememberedIDs().count == 2990)
+
+        let target = try await self.store(kind == .sqlite ? .postgres : .sqlite)
+        try target.receiveCopy(feeds: try store.feeds(), remembered: try store.rememberedIDs()) { each throws(FeedFailure) in
+            try store.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
+                try each(entry)
+                return true
+            }
+        }
+        let copied = try target.feed(named: "a")
+        #expect(copied.retention == record.retention && copied.keepIsChosen && copied.pruned == 2990 && copied.total == 10)
+        #expect(try target.knownIDs(feed: "a", among: ["1", "3000", "3001"]) == ["1", "3000"], "remembered ids came along")
+    }
+
     @Test(arguments: Kind.allCases)
     func aFirstFeedOfOnesOwnRetiresTheUnusedBuiltInAndReplacingKeepsEntries(kind: Kind) async throws {
         let store = try await store(kind)
