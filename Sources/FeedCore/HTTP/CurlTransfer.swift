@@ -83,6 +83,7 @@ package final class CurlTransfer {
             try check(feed_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0))
             try check(feed_easy_setopt_xferinfo_callback(easy, CURLOPT_XFERINFOFUNCTION, curlTransferInfo))
             try check(feed_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
+            try check(feed_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, HTTPRequest.streamReadSize))
         } else {
             try check(feed_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeout.milliseconds))
             try check(feed_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodySize)))

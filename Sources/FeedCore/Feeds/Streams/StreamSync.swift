@@ -57,7 +57,13 @@ package struct StreamSync: Sendable {
         self.knownIDs = knownIDs
     }
 
-    package static let batchSize = 100
+    /// The most items one batch (one commit) holds. A batch is what one read of the socket
+    /// brought, so a stream that comes slowly makes batches of one; a stream faster than its
+    /// store makes them as large as the socket holds (the transfer reads up to
+    /// `HTTPRequest.streamReadSize` at a time), and each commit then pays its fixed cost (the
+    /// ids looked up, the feed's row, the journal's pages of the random `(feed, id)` index) for
+    /// many entries: 1,000 a batch made a fast `follow` 15% faster than 100.
+    package static let batchSize = 1000
 
     /// One connection from the stored position, read until `idle` passes without a byte (then
     /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
