@@ -26,6 +26,13 @@ Writes its port to PORTFILE once listening. Paths:
                           the statuses 1001..1009 newer than X, two at a time (the oldest two),
                           newest first, as Mastodon pages with min_id.
   /timeline-log           the min_id of every timeline request, as a JSON array.
+  /polled/NAME?per=K&max=M&retry_first=S&evil=PATH
+                          a polled feed (not a stream): a JSON array of items `{"id":"NAME-i",
+                          "title","url"}`, newest first, K more at each request of NAME (at most M);
+                          with retry_first=S the first request of NAME answers 429 with
+                          `Retry-After: S`; with evil=PATH item 1's title holds shell syntax that
+                          would create PATH (and PATH2) if a shell ever ran it, and control characters.
+  /polled-log             [NAME, seconds since the server started] of every /polled request.
 """
 import json, os, socketserver, sys, threading, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -34,6 +41,9 @@ from urllib.parse import urlparse, parse_qs
 LOG = []
 GROWN = [0]
 TIMELINE_LOG = []
+POLLED = {}
+POLLED_LOG = []
+STARTED = time.time()
 
 
 def status(n):
@@ -74,9 +84,11 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         number = lambda name, default: float(query.get(name, default))
-        if url.path in ("/log", "/timeline-log"):
+        if url.path in ("/log", "/timeline-log", "/polled-log"):
             with LOCK:
-                return self.json(LOG if url.path == "/log" else TIMELINE_LOG)
+                return self.json({"/log": LOG, "/timeline-log": TIMELINE_LOG, "/polled-log": POLLED_LOG}[url.path])
+        if url.path.startswith("/polled/"):
+            return self.polled(url.path.rsplit("/", 1)[1], query)
         if url.path == "/api/v1/timelines/public":
             newer = int(query.get("min_id", "0"))
             with LOCK:
@@ -132,6 +144,27 @@ class Handler(BaseHTTPRequestHandler):
                 self.end_headers()
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def polled(self, name, query):
+        with LOCK:
+            POLLED_LOG.append([name, time.time() - STARTED])
+            requests = POLLED.get(name, 0) + 1
+            POLLED[name] = requests
+        if "retry_first" in query and requests == 1:
+            self.send_response(429)
+            self.send_header("Retry-After", query["retry_first"])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        count = min(int(query.get("per", "2")) * (requests - (1 if "retry_first" in query else 0)), int(query.get("max", "1000000")))
+        def title(i):
+            if i == 1 and "evil" in query:
+                path = query["evil"]
+                return "$(touch %s) `touch %s2` \u001b[31mred\nnext line\u0007" % (path, path)
+            return "item %d of %s" % (i, name)
+        items = [{"id": "%s-%d" % (name, i), "title": title(i), "url": "https://example.org/%s/%d" % (name, i)}
+                 for i in range(count, 0, -1)]
+        self.json(items)
 
     def sse(self, query, number):
         # replay_all: a server that ignores Last-Event-ID and sends everything again.

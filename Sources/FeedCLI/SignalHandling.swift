@@ -10,8 +10,9 @@ import Glibc
 /// - SIGINT (Ctrl-C) and SIGTERM trigger the command's `Interruption`: the request in flight is
 ///   aborted and nothing more is printed, so every entry is either printed and committed, or
 ///   neither; the command then exits 130. If the command is stuck elsewhere (waiting for a
-///   lock), the process exits 130 two seconds later anyway: committed state is transactional,
-///   and an entry printed but not yet committed is printed again next time (at-least-once).
+///   lock), the process exits 130 two seconds later anyway (or once an `--exec` command that
+///   holds an entry has ended): committed state is transactional, and an entry printed but not
+///   yet committed is printed again next time (at-least-once).
 /// - One signal, one code: `hold()`, the first thing `main` does, blocks both signals, so one
 ///   that arrives before `install()` waits for it instead of killing the process (143); and a
 ///   run interrupted at any point exits 130, even when its command had already finished. (Only
@@ -29,6 +30,12 @@ enum SignalHandling {
         signal(SIGPIPE, SIG_IGN)
         interruption.triggering(on: signals) {
             sleep(2)
+            // An `--exec` command that holds an entry decides it (it is killed at its
+            // timeout), and its commit then takes a moment.
+            if interruption.isHandingOver {
+                while interruption.isHandingOver { usleep(50_000) }
+                sleep(1)
+            }
             Pager.waitForRunningPager()  // never leave the terminal to a pager whose writer is gone
             _exit(interruption.isAnEnd ? 0 : 130)
         }

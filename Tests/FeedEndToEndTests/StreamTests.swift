@@ -376,11 +376,4 @@ struct StreamTests {
         let lines = try await session.feedcli("feeds", "add", "lines", base + "/ndjson?count=1")
         #expect(lines.status == 0 && lines.stderr.contains("ndjson"), "\(lines.stderr)")
     }
-
-    @Test func followRefusesPolledFeedsAndOneJSONArray() async throws {
-        try await session.add("polled", base + "/wrongtype", kind: "linked")
-        #expect(try await session.feedcli("follow", "polled").status == 64)
-        #expect(try await session.feedcli("follow").status == 64, "no stream feed to follow")
-        #expect(try await session.feedcli("follow", "--json").status == 64)
-    }
 }

@@ -67,6 +67,19 @@ extension CommandContext {
         return waits
     }
 
+    /// Where a command's new entries go: to the `--exec` command when one was given, else to
+    /// `printer`. `tellsRefusals`: a refused entry is said on stderr at once, not only at the end.
+    func entryOutput(_ printer: EntryPrinter, exec: ExecOptions?, tellsRefusals: Bool = false) -> any EntryOutput {
+        guard let command = exec?.exec, let timeout = exec?.timeout else { return printer }
+        var tell: (@Sendable (String) -> Void)?
+        if tellsRefusals {
+            let stderr = self.stderr
+            tell = { message in try? stderr.write("feedcli: " + TerminalText.safe(message) + "\n") }
+        }
+        return ExecOutput(command: EntryCommand(command: command, timeout: timeout, environment: environment),
+                          interruption: interruption, tell: tell)
+    }
+
     /// Ends the printer's output (a JSON array's `]`) unless the output itself failed; a failed
     /// write now is 74, everything printed having been committed.
     func finishPrinting(_ printer: EntryPrinter, after state: FeedReactorState) throws {

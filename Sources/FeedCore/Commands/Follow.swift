@@ -4,17 +4,19 @@ import FeedReactive
 import FeedReactor
 import FeedTerminal
 
-/// `feedcli follow [FEED…]`: connects to the stream feeds (all when none is named), prints each
-/// new entry as it arrives and commits it once printed (in small groups: what arrived together,
-/// at most 100 entries), reconnecting after every drop from the last event id, until Ctrl-C, SIGTERM or a
-/// limit ends the session: then 0, with everything printed committed. A feed that fails for good
-/// (401, 404, a wrong Content-Type) is said on stderr and the others go on; the status is the
-/// most serious such failure's.
+/// `feedcli follow [FEED…]`: follows the feeds (every feed when none is named) in one output:
+/// stream feeds live (each new entry printed as it arrives and committed once printed, in groups
+/// of what arrived together; reconnecting after every drop from the last event id), polled
+/// feeds synced whenever they are due (`--every`, else every 15 minutes), until Ctrl-C, SIGTERM
+/// or a limit ends the session: then 0, with everything printed committed. A feed that fails
+/// for good (401, 404, a wrong Content-Type) is said on stderr and the others go on; the status
+/// is the most serious such failure's. With `--exec`, a feed whose command failed is tried
+/// again after 1 s, doubling up to 5 minutes.
 public struct Follow: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "follow",
-        abstract: "Print the entries of stream feeds as they arrive (all stream feeds when none is named), until stopped.")
-    @Argument(help: "The stream feeds.", completion: .feedNames) var feeds: [String] = []
+        abstract: "Print new entries of the feeds as they come (every feed when none is named: streams live, others when due), until stopped.")
+    @Argument(help: "The feeds (streams and polled feeds).", completion: .feedNames) var feeds: [String] = []
     @Option(help: ArgumentHelp("End after this long (90s, 30m, 2h).", valueName: "duration")) var maxTime: String?
     @Option(help: ArgumentHelp("End after this many entries.", valueName: "n")) var maxEntries: Int?
     @Option(help: ArgumentHelp("End when no event came for this long (90s, 30m, 2h).", valueName: "duration")) var untilIdle: String?
@@ -24,6 +26,7 @@ public struct Follow: FeedcliCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var fetching: FetchingOptions
+    @OptionGroup var exec: ExecOptions
 
     public init() {}
 
@@ -38,6 +41,7 @@ public struct Follow: FeedcliCommand {
         }
         if let maxEntries, maxEntries < 1 { throw ValidationError("--max-entries must be at least 1") }
         guard idleTimeout >= 1, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
+        try exec.validate(with: output)
     }
 
     /// A duration as `--max-time` takes it: `EveryDuration`'s spelling, without `never`.
@@ -60,7 +64,9 @@ public struct Follow: FeedcliCommand {
                                    interruption: nil, progress: nil, patience: context.readerPatience)
         var limits = self.limits
         limits.busyWait = context.wait
-        let state = try context.runReactor(.follow(feeds: feeds, limits: limits), output: printer, progress: nil,
+        // A command's refusal is said as it happens: a session can last for months.
+        let output = context.entryOutput(printer, exec: exec, tellsRefusals: true)
+        let state = try context.runReactor(.follow(feeds: feeds, limits: limits), output: output, progress: nil,
                                            stop: stop.observable)
         context.reportFeedFailures(state)
         try context.finishPrinting(printer, after: state)
@@ -68,6 +74,7 @@ public struct Follow: FeedcliCommand {
             context.report(failure)
             return failure.exitCode
         }
-        return FeedFailure.mostSerious(state.failures)?.exitCode ?? 0
+        // Ctrl-C and SIGTERM are the session's end, also when they stopped a delivery.
+        return FeedFailure.mostSerious(state.failures.filter { $0 != .interrupted })?.exitCode ?? 0
     }
 }

@@ -20,6 +20,7 @@ public struct Next: FeedcliCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var fetching: FetchingOptions
+    @OptionGroup var exec: ExecOptions
 
     public init() {}
 
@@ -27,27 +28,29 @@ public struct Next: FeedcliCommand {
 
     public func validate() throws {
         if !all, feeds.count > 1 { throw ValidationError("name one feed, or use --all for several") }
+        try exec.validate(with: output)
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        try Self.deliverOne(all ? .nextOfAll(feeds: feeds) : .next(feed: feeds.first), context: context)
+        try Self.deliverOne(all ? .nextOfAll(feeds: feeds) : .next(feed: feeds.first), exec: exec, context: context)
     }
 
     /// `next [FEED]` with every option at its default: what the executable's fast path for the
     /// plainest command line runs (`PlainNextCommandLine`), without parsing.
     public static func run(feed: String?, _ context: CommandContext) -> Int32 {
         do {
-            return try deliverOne(.next(feed: feed), context: context)
+            return try deliverOne(.next(feed: feed), exec: nil, context: context)
         } catch {
             return context.fail(error)
         }
     }
 
-    private static func deliverOne(_ action: FeedAction, context: CommandContext) throws -> Int32 {
+    /// `exec`: nil on the fast path (an option group that was never parsed cannot be read).
+    private static func deliverOne(_ action: FeedAction, exec: ExecOptions?, context: CommandContext) throws -> Int32 {
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .detailed, sink: context.stdout,
                                    interruption: context.interruption, progress: progress, patience: context.readerPatience)
-        let state = try context.runReactor(action, output: printer, progress: progress)
+        let state = try context.runReactor(action, output: context.entryOutput(printer, exec: exec), progress: progress)
         if let status = context.runFailure(state) { return status }
         if !state.delivered.isEmpty { return 0 }
         context.reportFeedFailures(state)

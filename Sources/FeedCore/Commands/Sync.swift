@@ -14,6 +14,7 @@ public struct Sync: FeedcliCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var fetching: FetchingOptions
+    @OptionGroup var exec: ExecOptions
     @Flag(help: "Leave a feed another run is syncing to that run instead of waiting for it (-v names it).")
     var skipBusy = false
 
@@ -21,13 +22,17 @@ public struct Sync: FeedcliCommand {
 
     public var options: CommandOptions { CommandOptions(store: store, output: output, fetching: fetching) }
 
+    public func validate() throws {
+        try exec.validate(with: output)
+    }
+
     public func run(_ context: CommandContext) throws -> Int32 {
         var context = context
         context.fetch.skipBusy = skipBusy
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
         let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
                                    interruption: context.interruption, progress: progress, patience: context.readerPatience)
-        let state = try context.runReactor(.sync(feeds: feeds), output: printer, progress: progress)
+        let state = try context.runReactor(.sync(feeds: feeds), output: context.entryOutput(printer, exec: exec), progress: progress)
         context.reportFeedFailures(state)
         // An interrupted run still ends its JSON array; an output that failed takes nothing more.
         try context.finishPrinting(printer, after: state)

@@ -26,6 +26,9 @@ public struct DeliveryReport: Sendable, Equatable {
         case output(OutputError)
         /// The user interrupted (Ctrl-C, SIGTERM) before they were written.
         case interrupted
+        /// The output took the entries before this one and refused this one (an `--exec`
+        /// command that failed, with what it did): only this feed's delivery stops.
+        case refused(String)
     }
 
     public var delivered: Int

@@ -8,9 +8,10 @@ import Glibc
 /// far as they got out. No store transaction is open while printing.
 extension FeedReactor {
     /// Turns a strategy's steps into mutations: requests into activity, batches into delivery
-    /// and commit.
+    /// and commit. `budget` (`follow --max-entries`) bounds what is printed: a batch past it is
+    /// committed as far as it was printed, and the rest comes again with the next run.
     package func settle(
-        _ steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool
+        _ steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
     ) -> Observable<FeedMutation> {
         steps.flatMap(.concat) { step -> Observable<FeedMutation> in
             switch step {
@@ -18,14 +19,15 @@ extension FeedReactor {
                 guard environment.tracksActivity else { return .empty() }
                 return .just(.activity(feed: feed, .fetching(url: Redaction.maskingSecrets(in: url), page: number)))
             case .batch(let batch):
-                return try deliverAndCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+                return try deliverAndCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
             case .batches(let batches):
                 // One feed's block, in bounded commits: no other feed prints in between.
                 return try environment.output.exclusively { () throws -> Observable<FeedMutation> in
                     var done: [FeedMutation] = []
-                    for index in 0..<batches.count {
+                    for index in 0..<batches.count where budget?.isSpent != true {
                         let batch = batches.batch(index)
-                        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+                        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered,
+                                                              budget: budget)
                         done += outcome.mutations
                         if let stop = outcome.stop { return .concat([.from(done), .fail(stop)]) }
                     }
@@ -41,7 +43,7 @@ extension FeedReactor {
     /// cursor that goes with them), and stops the run when the output failed. No store
     /// transaction is open while printing, so a slow reader holds up no other run.
     package func deliverAndCommit(
-        _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
+        _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
     ) throws -> Observable<FeedMutation> {
         environment.onStep(.fetched)
         if batch.entries.isEmpty {
@@ -52,23 +54,30 @@ extension FeedReactor {
                 return .stored(feed: feed, count: 0, record)
             }
         }
-        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered)
+        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
         return outcome.stop.map { .concat([.from(outcome.mutations), .fail($0)]) } ?? .from(outcome.mutations)
     }
 
     /// Prints and commits a batch that has entries, at once; what happened, and the failure that
     /// stops the run when the output failed.
     package func deliverAndCommitNow(
-        _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool
+        _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
     ) throws -> (mutations: [FeedMutation], stop: FeedFailure?) {
         var batch = batch
         var report = DeliveryReport(delivered: batch.entries.count)
         if printing, !batch.entries.isEmpty {
-            if environment.output.showsHandles {
-                batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
+            let allowed = budget?.reserve(batch.entries.count) ?? batch.entries.count
+            do {
+                if environment.output.showsHandles, allowed > 0 {
+                    batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
+                }
+            } catch {
+                budget?.spend(0, of: allowed)
+                throw error
             }
             environment.onStep(.delivering)
-            report = environment.output.deliver(batch.entries)
+            report = allowed > 0 ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
+            budget?.spend(report.delivered, of: allowed)
             environment.onStep(.delivered)
         }
         var mutations: [FeedMutation] = []
@@ -87,11 +96,13 @@ extension FeedReactor {
         return (mutations, Self.stop(failure, unprinted: unprinted))
     }
 
-    /// The failure that stops a run whose output failed or was interrupted.
+    /// The failure that stops a run whose output failed or was interrupted, or (a refusal) the
+    /// feed whose entry the output refused.
     package static func stop(_ failure: DeliveryReport.Failure, unprinted: String) -> FeedFailure {
         switch failure {
         case .interrupted: .interrupted
         case .output(let error): .output("cannot write to stdout (\(error)): \(unprinted)")
+        case .refused(let why): .commandFailed(why)
         }
     }
 }

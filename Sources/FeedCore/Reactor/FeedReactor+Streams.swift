@@ -5,105 +5,12 @@ import FeedReactive
 import FoundationEssentials
 import Synchronization
 
-/// Stream feeds: `follow` (a session of connections that print and commit as events arrive) and
-/// the `sync` of a stream feed (one connection, read until it is quiet).
+/// Stream feeds: their reader, and the `sync` of a stream feed (one connection, read until it is
+/// quiet); `follow` is in `FeedReactor+Follow`.
 extension FeedReactor {
     /// How long a stream read by `sync` may be quiet before the read ends: a server that replays
     /// sends what it holds at once.
     package static let syncQuietTime: Duration = .seconds(2)
-
-    /// Follows `names` (every stream feed when empty), each on its own connection under its lock,
-    /// until `limits` or the environment's `stop` ends the session. One feed's failure is
-    /// recorded as any feed's and the others go on.
-    package func follow(_ names: [String], limits: FollowLimits) -> Observable<FeedMutation> {
-        let store = environment.store, environment = self.environment
-        return .deferred {
-            let records = names.isEmpty
-                ? try store.feeds().filter(\.registration.kind.isStream)
-                : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
-            if let failure = records.lazy.compactMap(\.unknownKindFailure).first { throw failure }
-            if let polled = records.first(where: { !$0.registration.kind.isStream }) {
-                throw FeedFailure.usage("\(polled.name) is a \(polled.registration.kind.rawValue) feed, not a stream: "
-                                        + "`feedcli sync \(polled.name)` reads it")
-            }
-            guard !records.isEmpty else {
-                throw FeedFailure.usage("no stream feed to follow: add one with `feedcli feeds add NAME URL --kind sse` (or ndjson)")
-            }
-            let session = FollowSession(limits: limits, scheduler: environment.scheduler, stop: environment.stop)
-            let work = Observable.from(records.map(\.name)).flatMap(.merge(maxConcurrent: records.count)) { name in
-                let following = perFeed(name) { record in
-                    var stream = streamSync(record)
-                    stream.budget = session.budget
-                    stream.onActivity = { session.touch() }
-                    return settle(.concat([retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended)]),
-                                  feed: record.name, printing: true, marksDelivered: false)
-                }
-                return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
-                    .catch { error in recordFailure(error, feed: name) }
-            }
-            return Observable { observer in
-                session.start()
-                let subscription = work.subscribe(observer.send)
-                return Disposables.create {
-                    subscription.dispose()
-                    session.end()
-                }
-            }
-        }
-    }
-
-    /// How often a feed another run holds is tried again while `follow` waits for it.
-    static let busyPoll: Duration = .milliseconds(200)
-
-    /// Completes once no other run holds `name` (at once when none does). While another does, it
-    /// says so once (a warning) and tries again every `busyPoll` on the scheduler, holding no
-    /// thread, until `wait` passes or the session ends (its limits, Ctrl-C): then the feed fails
-    /// with 75, since this run read nothing of it. A run holding a stream feed can hold it for
-    /// hours, so the wait must be said and bounded by the run's own limits, not by a lock call.
-    func untilFree(_ name: String, session: FollowSession, wait: Duration) -> Observable<FeedMutation> {
-        let store = environment.store, scheduler = environment.scheduler
-        return Observable { observer in
-            let poll = SerialDisposable()
-            let deadline = ContinuousClock.now + wait
-            let done = Mutex(false)
-            @Sendable func end(_ failure: FeedFailure?) {
-                guard done.withLock({ done in defer { done = true }; return !done }) else { return }
-                poll.dispose()
-                if let failure { observer.fail(failure) } else { observer.complete() }
-            }
-            @Sendable func isFree() -> Bool {
-                do {
-                    return try store.attemptLock(feed: name) != nil  // the probe's lock is let go at once
-                } catch {
-                    end(error)
-                    return false
-                }
-            }
-            guard !isFree() else {
-                end(nil)
-                return Disposables.empty
-            }
-            observer.next(.warned(feed: name, "another run is reading it; waiting for that run to let it go "
-                                  + "(up to --wait, \(wait.components.seconds) s, within this run's limits)"))
-            let ended = session.ended.subscribe { _ in
-                end(.temporary("another run held \(name) for the whole of this run: nothing of it was read"))
-            }
-            @Sendable func tryAgain() {
-                poll.replace(with: scheduler.schedule(after: Self.busyPoll) {
-                    if isFree() { return end(nil) }
-                    guard ContinuousClock.now < deadline else {
-                        return end(.temporary("another run held \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"))
-                    }
-                    tryAgain()
-                })
-            }
-            tryAgain()
-            return Disposables.create {
-                ended.dispose()
-                poll.dispose()
-            }
-        }
-    }
 
     /// The steps of a stream feed's `sync`: one connection from the stored position, read until
     /// it is quiet for `syncQuietTime` (or `--timeout` passes).

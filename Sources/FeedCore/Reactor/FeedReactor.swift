@@ -154,8 +154,9 @@ public struct FeedReactor: Reactor {
         return sync(record, printing: printing)
     }
 
-    /// Fetches what is new of one feed, prints it (when `printing`) and commits what was printed.
-    package func sync(_ record: FeedRecord, printing: Bool) -> Observable<FeedMutation> {
+    /// Fetches what is new of one feed, prints it (when `printing`, at most what `budget` allows)
+    /// and commits what was printed.
+    package func sync(_ record: FeedRecord, printing: Bool, budget: EntryBudget? = nil) -> Observable<FeedMutation> {
         if let failure = record.unknownKindFailure { return .fail(failure) }
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
         let steps: Observable<SyncStep>
@@ -170,7 +171,7 @@ public struct FeedReactor: Reactor {
         } else {
             steps = indexed(record).sync()
         }
-        return settle(steps, feed: record.name, printing: printing, marksDelivered: false)
+        return settle(steps, feed: record.name, printing: printing, marksDelivered: false, budget: budget)
     }
 
     package func indexed(_ record: FeedRecord) -> IndexedSync {

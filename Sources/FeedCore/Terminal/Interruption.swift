@@ -11,6 +11,8 @@ public final class Interruption: Sendable {
         var isTriggered = false
         var isAnEnd = false
         var handlers: [@Sendable () -> Void] = []
+        /// Handovers under way that the process must not end in the middle of (`--exec`).
+        var handovers = 0
     }
     private let state = Mutex(State())
 
@@ -36,6 +38,18 @@ public final class Interruption: Sendable {
         }
         if runNow { handler() }
     }
+
+    /// Runs `body`, a handover the process must see to its end even once interrupted (an
+    /// `--exec` command holding an entry: the entry is then committed or not as the command
+    /// decides, never left handed over and uncommitted by the signal handler's last resort).
+    public func seeingThrough<T>(_ body: () -> T) -> T {
+        state.withLock { $0.handovers += 1 }
+        defer { state.withLock { $0.handovers -= 1 } }
+        return body()
+    }
+
+    /// Whether a handover is under way (see `seeingThrough`).
+    public var isHandingOver: Bool { state.withLock { $0.handovers > 0 } }
 
     public func trigger() {
         let handlers = state.withLock { state in

@@ -83,8 +83,10 @@ package enum Launcher {
 
     /// Starts `arguments` (the program found through `PATH`) with the signal dispositions a
     /// shell would give it, not feedcli's own (SIGINT and SIGTERM blocked, SIGPIPE ignored), and
-    /// `stdin` as its standard input when given; its pid, or nil when it cannot start.
-    package static func start(_ arguments: [String], environment: [String: String], stdin: Int32? = nil) -> pid_t? {
+    /// `stdin` as its standard input when given, in a process group of its own when `ownGroup`;
+    /// its pid, or nil when it cannot start (errno then says why).
+    package static func start(_ arguments: [String], environment: [String: String], stdin: Int32? = nil,
+                              ownGroup: Bool = false) -> pid_t? {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -98,7 +100,8 @@ package enum Launcher {
         for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        if ownGroup { posix_spawnattr_setpgroup(&attributes, 0) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -114,7 +117,11 @@ package enum Launcher {
             usleep(10_000)
             spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, env)
         }
-        return spawned == 0 ? pid : nil
+        guard spawned == 0 else {
+            errno = spawned
+            return nil
+        }
+        return pid
     }
 
     /// Waits for `pid` to end; its exit status (128 + the signal for one killed by a signal).

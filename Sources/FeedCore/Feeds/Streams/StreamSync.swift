@@ -29,7 +29,8 @@ package struct StreamSync: Sendable {
     package let now: @Sendable () -> Date
     /// Which of these ids the store holds.
     package let knownIDs: @Sendable ([String]) throws -> Set<String>
-    /// How many more entries the run may deliver (`--max-entries`); nil: no bound.
+    /// How many more entries the run may deliver (`--max-entries`; spent where entries are
+    /// delivered, `FeedReactor.settle`): a catch-up asks for no further page once it is spent.
     package var budget: EntryBudget?
     /// Told of each reconnection (for `-v`): the attempt, the wait, why.
     package var onReconnect: @Sendable (_ attempt: Int, _ delay: Duration, _ error: any Error) -> Void = { _, _, _ in }
@@ -280,28 +281,19 @@ package struct StreamSync: Sendable {
                 let stored = try knownIDs(page.items.map(\.id))
                 var seen = Set<String>()
                 // A timeline answers newest first: delivered oldest first, as every sync.
-                var entries = page.items.reversed().filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
+                let entries = page.items.reversed().filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
                     .map { $0.entry(feed: record.name, fetchedAt: stamp) }
-                // `--max-entries` counts what the catch-up delivers too; the rest is read again
-                // from the newest stored entry next time.
-                let withinBudget = spendBudget(on: &entries)
                 let step = SyncStep.batch(FetchedBatch(entries: entries, complete: FetchCommit(
                     fetchedAt: fetchedAt, skipped: .add(page.skipped.count), filtered: .add(page.filtered), kept: .add(page.items.count))))
-                guard withinBudget, catchUp.paging == .minID, number < catchUp.maxPages, let newest = page.items.first?.id
+                guard catchUp.paging == .minID, number < catchUp.maxPages, let newest = page.items.first?.id
                 else { return .just(step) }
-                return .concat([.just(step), catchUpPage(URLQuery.setting("min_id", to: newest, in: url), number: number + 1, catchUp)])
+                // `--max-entries` counts what the catch-up delivers too (the delivery spends the
+                // budget, before the next page is asked for): once it is spent, the rest is read
+                // again from the newest stored entry next time.
+                let next = URLQuery.setting("min_id", to: newest, in: url)
+                return .concat([.just(step), .deferred { budget?.isSpent == true ? .empty() : catchUpPage(next, number: number + 1, catchUp) }])
             }
         }
-    }
-
-    /// Takes `entries` from the run's `--max-entries` budget, whatever path they came by (the
-    /// stream or its catch-up): those past it are dropped. Whether all of them fit.
-    private func spendBudget(on entries: inout [Entry]) -> Bool {
-        guard let budget else { return true }
-        let allowed = budget.take(entries.count)
-        guard allowed < entries.count else { return true }
-        entries.removeLast(entries.count - allowed)
-        return false
     }
 
     /// What `group` gives the reactor: a warning for each line skipped, then the batch of its
@@ -370,22 +362,19 @@ package struct StreamSync: Sendable {
         for item in page.items where !stored.contains(item.id) && seen.insert(item.id).inserted {
             entries.append(item.entry(feed: record.name, fetchedAt: stamp))
         }
-        var position: StreamPosition? = StreamPosition(lastEventID: lastEventID, lastEventAt: lastEventAt)
+        let position = StreamPosition(lastEventID: lastEventID, lastEventAt: lastEventAt)
         // An NDJSON stream's cursor, read from the batch as a json feed reads its next page's.
         var resume = FetchCommit.Cursor.keep
         if reader.format == .jsonLines, let next = page.next {
             resume = .set(next)
             progress.withLock { $0.resumeURL = next }
         }
-        if !spendBudget(on: &entries) {
-            position = nil  // what was not delivered is read again from the stored position
-        }
         let first = progress.withLock { progress in
             defer { progress.counted = true }
             return !progress.counted
         }
         func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
-        let complete = FetchCommit(fetchedAt: fetchedAt, resume: position == nil ? .keep : resume, skipped: count(page.skipped + skippedLines),
+        let complete = FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: count(page.skipped + skippedLines),
                                    filtered: count(page.filtered), kept: count(page.items.count), stream: position)
         var inPart = complete
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it

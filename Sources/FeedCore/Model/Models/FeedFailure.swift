@@ -21,6 +21,9 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case output(String)
     /// 75: try again later (timeouts, refused connections, 408/429/5xx after retries, a busy feed).
     case temporary(String)
+    /// 75: the `--exec` command refused an entry (exit status not 0, killed, past its timeout):
+    /// that feed's delivery stops there, the other feeds go on, and `follow` tries the feed again.
+    case commandFailed(String)
     /// 76: the server broke HTTP.
     case protocolError(String)
     /// 77: HTTP 401 or 403.
@@ -38,7 +41,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused: 69
         case .storeCreate: 73
         case .storeAccess, .output: 74
-        case .temporary: 75
+        case .temporary, .commandFailed: 75
         case .protocolError: 76
         case .unauthorized: 77
         case .configuration: 78
@@ -64,6 +67,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .storeAccess(let message): "cannot use the state store: \(message)"
         case .output(let message): message
         case .temporary(let message): "temporary failure, try later: \(message)"
+        case .commandFailed(let message): message
         case .protocolError(let message): "the server broke HTTP: \(message)"
         case .unauthorized(let status, let url): "not authorized (HTTP \(status)): \(url)"
         case .configuration(let message): "configuration error: \(message)"

@@ -1,0 +1,193 @@
+import FeedBase
+import FeedKinds
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+import Synchronization
+
+/// `follow`: one session that prints and commits every feed's new entries as they are found,
+/// stream feeds live and polled feeds when they are due, until a limit, Ctrl-C or SIGTERM.
+extension FeedReactor {
+    /// How often a polled feed without `--every` is fetched by `follow`.
+    package static let defaultPollInterval: Duration = .seconds(15 * 60)
+    /// The first wait before a feed whose `--exec` command failed is tried again; it doubles
+    /// with each failure in a row, up to `longestRefusalWait`.
+    package static let firstRefusalWait: Duration = .seconds(1)
+    package static let longestRefusalWait: Duration = .seconds(5 * 60)
+
+    /// Follows `names` (every feed when empty) until `limits` or the environment's `stop` ends
+    /// the session: each stream feed on its own connection under its lock, each polled feed
+    /// synced whenever it is due (a timer per feed, on the scheduler: rounds of the feed's own
+    /// `sync`, nothing beside the reactor). One feed's failure is recorded as any feed's and
+    /// the others go on.
+    package func follow(_ names: [String], limits: FollowLimits) -> Observable<FeedMutation> {
+        let store = environment.store, environment = self.environment
+        return .deferred {
+            var records = names.isEmpty
+                ? try store.feeds()
+                : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
+            // Following every feed leaves out those never synced but by name (`--every never`).
+            if names.isEmpty { records.removeAll { $0.every == EveryDuration.never && !$0.registration.kind.isStream } }
+            guard !records.isEmpty else {
+                throw FeedFailure.usage("no feed to follow: add one with `feedcli feeds add NAME URL`")
+            }
+            let session = FollowSession(limits: limits, scheduler: environment.scheduler, stop: environment.stop)
+            let work = Observable.from(records).flatMap(.merge(maxConcurrent: records.count)) { record in
+                following(record, session: session, limits: limits)
+            }
+            return Observable { observer in
+                session.start()
+                let subscription = work.subscribe(observer.send)
+                return Disposables.create {
+                    subscription.dispose()
+                    session.end()
+                }
+            }
+        }
+    }
+
+    /// One feed for the whole session: rounds of its work (a stream's connections, a polled
+    /// feed's sync), each under the feed's lock. After a round, a feed whose `--exec` command
+    /// failed is tried again after a wait that doubles; a polled feed waits until it is due; a
+    /// stream that ended for good (a failure reconnecting cannot mend, a 204) is done.
+    private func following(_ record: FeedRecord, session: FollowSession, limits: FollowLimits) -> Observable<FeedMutation> {
+        let name = record.name, isStream = record.registration.kind.isStream
+        if let failure = record.unknownKindFailure { return .just(.failed(feed: name, failure)) }
+        let refusals = RefusalBackoff()
+        let round = { @Sendable () -> Observable<FeedMutation> in
+            let work = isStream ? followingStream(name, session: session, limits: limits) : polling(name, session: session)
+            return work.handleEvents(onNext: { mutation in
+                if case .failed(_, .commandFailed) = mutation { refusals.failed() }
+            })
+        }
+        let store = environment.store, now = environment.now
+        return .repeating(round, pause: {
+            if let wait = refusals.takeWait() { return wait }
+            guard !isStream, let record = try? store.feed(named: name) else { return nil }
+            return Self.untilDue(record, now: now())
+        }, scheduler: environment.scheduler, until: session.ended)
+    }
+
+    /// One round of a stream feed: once free of other runs, connected until the session ends
+    /// (reconnecting after drops) or the stream ends for good.
+    private func followingStream(_ name: String, session: FollowSession, limits: FollowLimits) -> Observable<FeedMutation> {
+        let following = perFeed(name) { record in
+            var stream = streamSync(record)
+            stream.budget = session.budget
+            stream.onActivity = { session.touch() }
+            return settle(.concat([retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended)]),
+                          feed: record.name, printing: true, marksDelivered: false, budget: session.budget)
+        }
+        return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
+            .catch { error in recordFailure(error, feed: name) }
+    }
+
+    /// One round of a polled feed: its `sync` (Retry-After, conditional GET and the feed's
+    /// settings as for `feedcli sync`), printing at most what the session's budget allows. It is
+    /// cut short when the session ends: every batch is printed and committed in one step, so a
+    /// round cut between steps leaves nothing half-delivered.
+    private func polling(_ name: String, session: FollowSession) -> Observable<FeedMutation> {
+        perFeed(name) { record in
+            sync(record, printing: true, budget: session.budget).handleEvents(onNext: { mutation in
+                if case .stored(_, let count, _) = mutation, count > 0 { session.touch() }
+            })
+        }
+        .take(until: session.ended)
+    }
+
+    /// How long until `record` is due again for `follow`: its `--every` (else
+    /// `defaultPollInterval`) after its last fetch, and not before the server's Retry-After;
+    /// nil for a feed never synced but by name (`--every never`).
+    package static func untilDue(_ record: FeedRecord, now: Date) -> Duration? {
+        if record.every == EveryDuration.never { return nil }
+        let every = record.every ?? defaultPollInterval
+        var due = record.lastFetchAt.map { $0.addingTimeInterval(Double(every.components.seconds)) } ?? now
+        if let retry = record.retryNotBefore, retry > due { due = retry }
+        let seconds = due.timeIntervalSince(now)
+        return seconds <= 0 ? .zero : .milliseconds(Int64((min(seconds, 366 * 86_400) * 1000).rounded(.up)))
+    }
+
+    /// How often a feed another run holds is tried again while `follow` waits for it.
+    static let busyPoll: Duration = .milliseconds(200)
+
+    /// Completes once no other run holds `name` (at once when none does). While another does, it
+    /// says so once (a warning) and tries again every `busyPoll` on the scheduler, holding no
+    /// thread, until `wait` passes or the session ends (its limits, Ctrl-C): then the feed fails
+    /// with 75, since this run read nothing of it. A run holding a stream feed can hold it for
+    /// hours, so the wait must be said and bounded by the run's own limits, not by a lock call.
+    func untilFree(_ name: String, session: FollowSession, wait: Duration) -> Observable<FeedMutation> {
+        let store = environment.store, scheduler = environment.scheduler
+        return Observable { observer in
+            let poll = SerialDisposable()
+            let deadline = ContinuousClock.now + wait
+            let done = Mutex(false)
+            @Sendable func end(_ failure: FeedFailure?) {
+                guard done.withLock({ done in defer { done = true }; return !done }) else { return }
+                poll.dispose()
+                if let failure { observer.fail(failure) } else { observer.complete() }
+            }
+            @Sendable func isFree() -> Bool {
+                do {
+                    return try store.attemptLock(feed: name) != nil  // the probe's lock is let go at once
+                } catch {
+                    end(error)
+                    return false
+                }
+            }
+            guard !isFree() else {
+                end(nil)
+                return Disposables.empty
+            }
+            observer.next(.warned(feed: name, "another run is reading it; waiting for that run to let it go "
+                                  + "(up to --wait, \(wait.components.seconds) s, within this run's limits)"))
+            let ended = session.ended.subscribe { _ in
+                end(.temporary("another run held \(name) for the whole of this run: nothing of it was read"))
+            }
+            @Sendable func tryAgain() {
+                poll.replace(with: scheduler.schedule(after: Self.busyPoll) {
+                    if isFree() { return end(nil) }
+                    guard ContinuousClock.now < deadline else {
+                        return end(.temporary("another run held \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"))
+                    }
+                    tryAgain()
+                })
+            }
+            tryAgain()
+            return Disposables.create {
+                ended.dispose()
+                poll.dispose()
+            }
+        }
+    }
+}
+
+/// The waits of one feed whose `--exec` command keeps failing: 1 s, then doubling up to 5
+/// minutes; a failure long after the last one starts again from 1 s.
+private final class RefusalBackoff: Sendable {
+    private struct State {
+        var inARow = 0
+        var pending = false
+        var last: ContinuousClock.Instant?
+    }
+    private let state = Mutex(State())
+
+    func failed() {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            if let last = state.last, now - last > FeedReactor.longestRefusalWait * 2 { state.inARow = 0 }
+            state.inARow += 1
+            state.pending = true
+            state.last = now
+        }
+    }
+
+    /// The wait before the next round when the last one ended in a refusal; nil otherwise.
+    func takeWait() -> Duration? {
+        state.withLock { state in
+            guard state.pending else { return nil }
+            state.pending = false
+            let doubled = FeedReactor.firstRefusalWait * (1 << min(state.inARow - 1, 16))
+            return min(doubled, FeedReactor.longestRefusalWait)
+        }
+    }
+}
