@@ -8,6 +8,7 @@
 #   /usr/share/zsh/vendor-completions/_feedcli            zsh completion (Debian's folder for it)
 #   /usr/share/fish/vendor_completions.d/feedcli.fish     fish completion
 #   /usr/share/doc/feedcli/{README.md.gz,changelog.gz,copyright}
+#   /usr/lib/systemd/user/feedcli-follow.service          `follow` as a user service
 # It depends only on what Debian 12 ships: libcurl4 (linked) and libjq1 (loaded by the jq worker
 # when a json feed or a --filter runs), recommends ca-certificates for https, and suggests libpq5
 # (loaded only for a store at a postgresql:// URL).
@@ -24,8 +25,9 @@ trap 'rm -rf "$root"' EXIT
 
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
   "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
-  "$root/usr/share/fish/vendor_completions.d" "$root/usr/share/doc/feedcli"
+  "$root/usr/share/fish/vendor_completions.d" "$root/usr/share/doc/feedcli" "$root/usr/lib/systemd/user"
 install -m 0755 "$binary" "$root/usr/bin/feedcli"
+install -m 0644 packaging/systemd/feedcli-follow.service "$root/usr/lib/systemd/user/feedcli-follow.service"
 strip --strip-unneeded "$root/usr/bin/feedcli"
 gzip -9n < docs/feedcli.1 > "$root/usr/share/man/man1/feedcli.1.gz"
 "$binary" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/feedcli"

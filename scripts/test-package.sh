@@ -77,4 +77,11 @@ for step in "${steps[@]}"; do
     | sed 's/^/  /' | head -n 12
   [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "test-package.sh: failed: $step" >&2; exit 1; }
 done
+# The user unit as installed, verified by systemd (the host's: the clean root has no systemd).
+unit=/usr/lib/systemd/user/feedcli-follow.service
+echo "\$ systemd-analyze --user verify $unit"
+command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd >/dev/null; }
+mkdir -p "$work/runtime" && chmod 700 "$work/runtime"
+verify=$(XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$root$unit" 2>&1)
+[ -z "$verify" ] || { echo "$verify" | sed 's/^/  /'; echo "test-package.sh: the unit does not verify" >&2; exit 1; }
 echo "# the package installs and runs in a clean Debian 12 root"

@@ -14,6 +14,7 @@ command -v openssl >/dev/null || missing+=(openssl)
 command -v zsh >/dev/null || missing+=(zsh)     # the completion tests run each shell
 command -v fish >/dev/null || missing+=(fish)
 command -v strace >/dev/null || missing+=(strace)  # shows the writes of an entry (OutputBoundaryProcessTests)
+command -v systemd-analyze >/dev/null || missing+=(systemd)  # verifies the user unit (ServiceTests)
 [ -f /usr/include/postgresql/libpq-fe.h ] || missing+=(libpq-dev)   # the PostgreSQL store
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"

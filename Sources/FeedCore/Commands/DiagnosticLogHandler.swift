@@ -17,6 +17,8 @@ struct DiagnosticLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        try? sink.write("feedcli: \(TerminalText.safe(event.message.description))\n")
+        let line = Array("feedcli: \(TerminalText.safe(event.message.description))\n".utf8)
+        // Under systemd, a request's line is information, not a failure.
+        if let journal = sink as? JournalLines { try? journal.writeInformation(line) } else { try? sink.write(line) }
     }
 }

@@ -48,8 +48,16 @@ public struct Invocation: Sendable {
     private func context(
         statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Int
     ) -> CommandContext {
-        let stderr: any OutputSink = standardError.isRegularFile
-            ? TimestampedLines(sink: standardError, now: { Date() }) : standardError
+        // Under systemd, the journal stamps each line and wants its priority; into a log
+        // file, each line says when it was written.
+        let stderr: any OutputSink
+        if JournalLines.isJournal(2, environment: environment) {
+            stderr = JournalLines(sink: standardError)
+        } else if standardError.isRegularFile {
+            stderr = TimestampedLines(sink: standardError, now: { Date() })
+        } else {
+            stderr = standardError
+        }
         var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
         if verbose > 0 {
             logger = Logger(label: "feedcli") { _ in DiagnosticLogHandler(sink: stderr) }
