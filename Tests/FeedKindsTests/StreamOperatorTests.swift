@@ -21,12 +21,12 @@ struct StreamOperatorTests {
         var isSubscribed: Bool { observer.withLock { $0 != nil } }
     }
 
-    @Test func aChunksSignalsAreCutIntoGroupsOfAtMostAThousandItems() {
+    @Test func aChunksSignalsAreCutIntoGroupsOfAtMostAHundredItems() {
         func item(_ n: Int) -> StreamSignal { .item(StreamItem(json: Array("{\"id\":\(n)}".utf8), lastEventID: nil, arrivedAt: .distantPast)) }
-        let signals: [StreamSignal] = [.retry(.seconds(1))] + (1...2500).map(item) + [.ignored(why: "x", lastEventID: "9")]
+        let signals: [StreamSignal] = [.retry(.seconds(1))] + (1...250).map(item) + [.ignored(why: "x", lastEventID: "9")]
         let groups = StreamSync.groups(of: signals)
         let itemCounts = groups.map { $0.count { if case .item = $0 { true } else { false } } }
-        #expect(itemCounts == [1000, 1000, 500])
+        #expect(itemCounts == [100, 100, 50], "the contract: committed at least every 100 entries")
         #expect(groups.flatMap { $0 }.count == signals.count, "nothing lost, nothing doubled, in order")
         #expect(StreamSync.groups(of: [item(1)]).count == 1, "an event alone is a group of its own, at once")
     }

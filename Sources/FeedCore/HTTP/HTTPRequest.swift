@@ -19,8 +19,8 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// The most bytes a stream's transfer reads from its socket at a time (curl's receive
     /// buffer, 16 KiB by default): a stream that arrives faster than it is stored is handed on
-    /// in reads this large, which its reader makes into batches as large (`StreamSync.batchSize`).
-    /// A slow stream's reads hold what came, so an event alone is handed on as it comes.
+    /// in fewer, larger reads (each then cut into batches of `StreamSync.batchSize`). A slow
+    /// stream's reads hold what came, so an event alone is handed on as it comes.
     public static let streamReadSize = 64 * 1024
 
     public init(

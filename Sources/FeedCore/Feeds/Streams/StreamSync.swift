@@ -58,13 +58,10 @@ package struct StreamSync: Sendable {
         self.knownIDs = knownIDs
     }
 
-    /// The most items one batch (one commit) holds. A batch is what one read of the socket
-    /// brought, so a stream that comes slowly makes batches of one; a stream faster than its
-    /// store makes them as large as the socket holds (the transfer reads up to
-    /// `HTTPRequest.streamReadSize` at a time), and each commit then pays its fixed cost (the
-    /// ids looked up, the feed's row, the journal's pages of the random `(feed, id)` index) for
-    /// many entries: 1,000 a batch made a fast `follow` 15% faster than 100.
-    package static let batchSize = 1000
+    /// The most items one batch (one commit) holds: the contract commits a stream's entries
+    /// at least every 100, so a kill prints at most that many again. (1,000 made a fast `follow`
+    /// 15% faster, each commit's fixed cost paid for more entries, and broke that promise.)
+    package static let batchSize = 100
 
     /// One connection from the stored position, read until `idle` passes without a byte (then
     /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
