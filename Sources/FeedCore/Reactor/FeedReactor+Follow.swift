@@ -63,7 +63,10 @@ extension FeedReactor {
         let store = environment.store, now = environment.now
         return .repeating(round, pause: {
             if let wait = refusals.takeWait() { return wait }
-            guard !isStream, let record = try? store.feed(named: name) else { return nil }
+            guard !isStream else { return nil }
+            // A store that cannot be read now (a lost connection) is tried again at the usual
+            // pace; the round then records why it fails.
+            guard let record = try? store.feed(named: name) else { return Self.defaultPollInterval }
             return Self.untilDue(record, now: now())
         }, scheduler: environment.scheduler, until: session.ended)
     }
