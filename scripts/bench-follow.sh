@@ -46,16 +46,19 @@ PY
 "$feedcli" follow --max-time "${seconds}s" --jsonl --state "$work/idle.sqlite" >/dev/null 2>"$work/idle.err" &
 pid=$!
 samples=()
-for _ in $(seq 1 $((seconds / 10))); do
+ticks=0
+# Sampled every 10 s while it runs; its CPU read at the last sample, before its --max-time.
+for _ in $(seq 1 $((seconds / 10 - 1))); do
   sleep 10
   samples+=("$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null || echo 0)")
+  ticks=$(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null || echo "$ticks")
 done
-ticks=$(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null || echo 0)
 wait "$pid" || true
 polls=$(python3 -c "import json, urllib.request; print(len(json.load(urllib.request.urlopen('http://127.0.0.1:$port/polled-log'))))")
 cpu=$(python3 -c "print($ticks / $(getconf CLK_TCK))")
-first=${samples[6]:-${samples[0]}}; last=${samples[-1]}
+first=${samples[5]:-${samples[0]}}; last=${samples[-1]}
+peak=$(printf '%s\n' "${samples[@]}" | sort -n | tail -n 1)
 printf '| follow of %s idle polled feeds every %s s for %s s: CPU per poll | %s polls, %.1f s CPU | %.2f ms a poll | | ≈ 0 between polls |\n' \
   "$feeds" "$every" "$seconds" "$polls" "$cpu" "$(python3 -c "print($cpu * 1000 / max(1, $polls))")"
-printf '| that follow, resident memory after the first minute and at its end | %s MiB | %s MiB | %s× | flat |\n' \
-  "$((first / 1024))" "$((last / 1024))" "$(python3 -c "print(f'{$last / max(1, $first):.2f}')")"
+printf '| that follow, resident memory after the first minute and at its end (peak %s MiB) | %s MiB | %s MiB | %s× | flat |\n' \
+  "$((peak / 1024))" "$((first / 1024))" "$((last / 1024))" "$(python3 -c "print(f'{$last / max(1, $first):.2f}')")"

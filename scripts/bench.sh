@@ -27,6 +27,7 @@
 #   retention `feedcli follow` of Wikimedia-shaped events with --keep 100000: the store's size
 #             over time, memory, time vs no --keep, reading the pruned store
 #             (scripts/bench-retention.sh; RETENTION_EVENTS, default 2,000,000)
+#   follow    --exec's cost an entry; a follow of 1,000 idle polled feeds (scripts/bench-follow.sh)
 #   postgres  next, sync, list and history on a PostgreSQL store vs the same on SQLite
 #             (scripts/bench-postgres.sh; ONLY=postgres runs just these after the set-up)
 #   jq        `feedcli sync` of a preset (Reddit) page: its jq expressions run in a worker
@@ -337,6 +338,8 @@ printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | millisecon
 FEEDCLI="$feedcli" bash scripts/bench-streams.sh "$out/streams"
 # The "Running for months" rows: a follow with --keep (RETENTION_EVENTS events, default 2,000,000).
 FEEDCLI="$feedcli" bash scripts/bench-retention.sh "${RETENTION_EVENTS:-2000000}"
+# The "One command that stays" rows: --exec's cost an entry, and a follow of idle polled feeds.
+FEEDCLI="$feedcli" bash scripts/bench-follow.sh 1000 6 240
 # The PostgreSQL store's rows, against the same commands on SQLite (scripts/bench-postgres.sh).
 FEEDCLI="$feedcli" BASE="$base" EMPTY="$work/empty.sqlite" HIST="$work/hist.sqlite" bash scripts/bench-postgres.sh "$out/postgres"
 echo "(journals as feedcli left them: $journals)"

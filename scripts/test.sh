@@ -14,7 +14,6 @@ command -v openssl >/dev/null || missing+=(openssl)
 command -v zsh >/dev/null || missing+=(zsh)     # the completion tests run each shell
 command -v fish >/dev/null || missing+=(fish)
 command -v strace >/dev/null || missing+=(strace)  # shows the writes of an entry (OutputBoundaryProcessTests)
-command -v systemd-analyze >/dev/null || missing+=(systemd)  # verifies the user unit (ServiceTests)
 [ -f /usr/include/postgresql/libpq-fe.h ] || missing+=(libpq-dev)   # the PostgreSQL store
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -22,9 +21,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-# Real readers that read the export and OPML (RealReaderTests): their tests run where they
-# install; one that cannot be installed is said so, and its tests are skipped.
+# Real readers that read the export and OPML (RealReaderTests), and systemd-analyze, which
+# verifies the user unit (ServiceTests): their tests run where they install; one that cannot be
+# installed is said so, and its tests are skipped.
 readers=()
+command -v systemd-analyze >/dev/null || readers+=(systemd)
 command -v newsboat >/dev/null || readers+=(newsboat)
 command -v sfeed >/dev/null || readers+=(sfeed)
 # Debian's Python, where python3-feedparser goes (a pyenv python3 first on the PATH has none).
@@ -33,8 +34,8 @@ python=python3; [ -x /usr/bin/python3 ] && python=/usr/bin/python3
 if [ ${#readers[@]} -gt 0 ]; then
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${readers[@]}"; } >/dev/null 2>&1 || true
 fi
-for reader in newsboat sfeed; do
-  command -v "$reader" >/dev/null || echo "test.sh: $reader could not be installed: its RealReaderTests are skipped" >&2
+for reader in newsboat sfeed systemd-analyze; do
+  command -v "$reader" >/dev/null || echo "test.sh: $reader could not be installed: its tests are skipped" >&2
 done
 "$python" -c 'import feedparser' 2>/dev/null || echo "test.sh: feedparser could not be installed: its RealReaderTests are skipped" >&2
 
