@@ -173,10 +173,12 @@ public final class FeedStore: Sendable {
             // process still keeps every committed transaction and the file never corrupts;
             // only a power loss may roll back the last commits. Polling cron runs need no more.
             try connection.execute("PRAGMA synchronous = NORMAL")
-            // Automatic checkpoints keep the journal short; one at every close would cost
-            // each short run (a `next`) a checkpoint and an fsync. `StoreJournal` bounds the rest.
+            // Checkpoints after commits keep the journal short, on a thread of their own
+            // (`JournalCheckpointer`); one at every close would cost each short run (a `next`) a
+            // checkpoint and an fsync. `StoreJournal` bounds the rest.
             _ = feed_sqlite_no_checkpoint_on_close(connection.handle)
             try StoreJournal.limit(connection)
+            connection.checkpointInBackground(JournalCheckpointer(path: location))
         }
         return connection
     }

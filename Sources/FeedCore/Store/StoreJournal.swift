@@ -69,6 +69,7 @@ package enum StoreJournal {
     @discardableResult
     package static func bound(_ connection: SQLiteConnection, storeAt path: String) -> Bool {
         guard size(besideStoreAt: path) > closeThreshold || frames(besideStoreAt: path) > framesThreshold else { return false }
+        connection.checkpointer?.waitUntilIdle()  // its passive checkpoint would make this one wait
         connection.resetStatements()  // a statement left mid-read would hold the journal open
         sqlite3_busy_timeout(connection.handle, busyWait)
         return sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK

@@ -13,6 +13,9 @@ package final class SQLiteConnection {
     /// The busy handler's state; SQLite holds an unretained pointer to it, so the connection
     /// keeps it for as long as SQLite may call it.
     private var busyWait: SQLiteBusyWait?
+    /// Who checkpoints the journal after this connection's commits; SQLite holds an unretained
+    /// pointer to it, as to `busyWait`.
+    private(set) var checkpointer: JournalCheckpointer?
 
     /// Opens `path` (a `file:` URI when `flags` has `SQLITE_OPEN_URI`).
     package init(path: String, flags: Int32) throws(SQLiteError) {
@@ -38,6 +41,7 @@ package final class SQLiteConnection {
     }()
 
     deinit {
+        checkpointer?.stop()
         cache = [:]  // statements are finalized before the connection closes
         sqlite3_close_v2(handle)
     }
@@ -51,6 +55,24 @@ package final class SQLiteConnection {
             guard let context else { return 0 }
             return Unmanaged<SQLiteBusyWait>.fromOpaque(context).takeUnretainedValue().retry(attempt: attempt) ? 1 : 0
         }, Unmanaged.passUnretained(wait).toOpaque())
+    }
+
+    /// Hands the checkpoints that follow this connection's commits to `checkpointer`'s thread
+    /// (see `JournalCheckpointer`), in place of SQLite's automatic checkpoint.
+    package func checkpointInBackground(_ checkpointer: JournalCheckpointer) {
+        self.checkpointer = checkpointer
+        sqlite3_wal_hook(handle, { context, db, name, frames in
+            guard let context else { return SQLITE_OK }
+            let checkpointer = Unmanaged<JournalCheckpointer>.fromOpaque(context).takeUnretainedValue()
+            if checkpointer.committed(frames: frames) == .checkpointHere {
+                // As SQLite's own automatic checkpoint does, from its hook, once the thread's
+                // checkpoint (which would make this one give up) is done; a failure is met again
+                // at the next commit (the commit itself has happened).
+                checkpointer.waitUntilIdle()
+                _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     /// `sql` compiled once and kept: later calls return the same statement, reset by its next
