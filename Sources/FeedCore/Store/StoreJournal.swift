@@ -15,7 +15,10 @@ import Glibc
 ///
 /// The policy, from SQLite's own tools:
 /// - `journal_size_limit` on every writing connection: whenever SQLite restarts the journal
-///   (after a complete checkpoint) it truncates a longer file to `sizeLimit`;
+///   (after a complete checkpoint) it truncates a longer file to `sizeLimit`, which is above the
+///   length checkpoints keep it to (`JournalCheckpointer.boundFrames`): a restart inside a run
+///   then reuses the file rather than freeing its blocks (an `ftruncate` of tens of MiB held a
+///   fast `follow` for 80 ms) and allocating them again;
 /// - at close, a journal longer than `closeThreshold`, or holding more than `framesThreshold`
 ///   frames of the current generation, is checkpointed with `TRUNCATE` (every frame copied back,
 ///   the file cut to zero bytes). The frame count matters because the next process to open the
@@ -29,14 +32,15 @@ import Glibc
 /// A run killed before its close leaves the journal as it was: every committed transaction is in
 /// it, and the next run's close bounds it.
 package enum StoreJournal {
-    /// What SQLite's automatic checkpoint leaves at most (1,000 pages of 4 KiB, with frame
-    /// headers) plus headroom: a journal above it held a big transaction or a stalled checkpoint.
+    /// The longest journal a closing run leaves in place (the contract: at most 8 MiB after any
+    /// command); a longer one held a big transaction or a fast stream's commits.
     package static let closeThreshold: Int64 = 6 * 1024 * 1024
     /// Frames of the current generation (each a 4 KiB page) that the next process to open the
     /// store would read to rebuild the journal's index: about 1 MiB.
     package static let framesThreshold: UInt32 = 256
-    /// The size a restarted journal is cut to (`PRAGMA journal_size_limit`).
-    package static let sizeLimit = 4 * 1024 * 1024
+    /// The size a restarted journal is cut to (`PRAGMA journal_size_limit`): what the bound on
+    /// checkpoints lets it reach (frames of a 4 KiB page and a 24-byte header), and a margin.
+    package static let sizeLimit = Int(JournalCheckpointer.boundFrames + 1000) * 4120
     /// How long the closing checkpoint waits for another process's reader or writer.
     package static let busyWait: Int32 = 200
 
