@@ -97,7 +97,9 @@ read_delays() {  # read_delays MODE COMMAND...: COMMAND's stdout read by reader.
   cat "$work/summary"
 }
 if [ -z "${SUSTAINED_ONLY:-}" ]; then  # SUSTAINED_ONLY=1: just the sustained-rate row
-fresh="rm -rf $work/f.sqlite $work/f.sqlite-wal $work/f.sqlite-shm $work/f.sqlite.locks; $feedcli feeds add e http://127.0.0.1:$port/events?n=100000 --kind sse --state $work/f.sqlite"
+# Each measured run starts with the disk flushed (`sync`): the writeback of the run before it (a
+# follow writes hundreds of MiB) slowed whatever came next, the sustained row most.
+fresh="rm -rf $work/f.sqlite $work/f.sqlite-wal $work/f.sqlite-shm $work/f.sqlite.locks; sync; $feedcli feeds add e http://127.0.0.1:$port/events?n=100000 --kind sse --state $work/f.sqlite"
 hyperfine --style basic --runs 5 --warmup 1 --export-json "$out/follow.json" \
   --prepare "sh -c '$fresh'" "$feedcli follow --max-entries 100000 --jsonl --state $work/f.sqlite" \
   "sh -c \"curl -sN 'http://127.0.0.1:$port/events?n=100000&close=1' | sed -n 's/^data: //p' | jq -c . >/dev/null\"" >/dev/null 2>&1
@@ -106,13 +108,13 @@ printf '| follow --jsonl of 100,000 events vs curl -sN | sed | jq -c | %.0f ms |
   "$(python3 -c "print($f*1000)")" "$(python3 -c "print($b*1000)")" "$(python3 -c "print(f'{$f/$b:.2f}')")" \
   "$(python3 -c "print('met' if $f/$b <= 3.0 else 'NOT met')")"
 [ -n "${THROUGHPUT_ONLY:-}" ] && exit 0
-sh -c "rm -rf $work/m.sqlite*; $feedcli feeds add e 'http://127.0.0.1:$port/events?n=1000000' --kind sse --state $work/m.sqlite"
+sh -c "rm -rf $work/m.sqlite*; sync; $feedcli feeds add e 'http://127.0.0.1:$port/events?n=1000000' --kind sse --state $work/m.sqlite"
 peak=$(/usr/bin/time -f %M "$feedcli" follow --max-entries 1000000 --jsonl --state "$work/m.sqlite" 2>&1 >/dev/null | tail -n 1)
 printf '| follow of 1,000,000 events, peak memory | %s MiB | | | < 64 MiB |\n' "$((peak / 1024))"
-sh -c "rm -rf $work/p.sqlite*; $feedcli feeds add e 'http://127.0.0.1:$port/paced?n=200&ms=20' --kind sse --state $work/p.sqlite"
+sh -c "rm -rf $work/p.sqlite*; sync; $feedcli feeds add e 'http://127.0.0.1:$port/paced?n=200&ms=20' --kind sse --state $work/p.sqlite"
 latency=$(read_delays median "$feedcli" follow --max-entries 200 --jsonl --state "$work/p.sqlite")
 printf '| an event printed after its send, median of 200 paced 20 ms apart | %s | | | ≤ 50 ms |\n' "$latency"
 fi
-sh -c "rm -rf $work/s.sqlite*; $feedcli feeds add e 'http://127.0.0.1:$port/sustained?rate=10000&seconds=30' --kind sse --state $work/s.sqlite"
+sh -c "rm -rf $work/s.sqlite*; sync; $feedcli feeds add e 'http://127.0.0.1:$port/sustained?rate=10000&seconds=30' --kind sse --state $work/s.sqlite"
 sustained=$(read_delays p99 "$feedcli" follow --max-entries 300000 --max-time 90s --jsonl --state "$work/s.sqlite")
 printf '| 10,000 events a second for 30 s: 99th percentile of send to stdout | %s |\n' "$sustained"
