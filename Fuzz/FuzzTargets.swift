@@ -33,6 +33,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "server-message": serverMessage(data)
     case "sse": serverSentEvents(data)
     case "ndjson": jsonLines(data)
+    case "websocket": webSocketFrames(data)
     case "opml": opml(text)
     case "jq-wire": jqWire(data)
     case "jq-worker": jqWorker(data)
@@ -43,7 +44,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 enum FuzzTargets {
     static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
-                      "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson"]
+                      "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket"]
 }
 
 /// An event stream, whole and cut in two where its first byte says (and one byte at a time for
@@ -62,6 +63,31 @@ private func serverSentEvents(_ data: Data) {
     if stream.count <= 512 {
         var bytes = ServerSentEventParser(maxEventSize: 4096)
         precondition(stream.flatMap { bytes.parse([$0]) } == expected, "one byte at a time differs")
+    }
+}
+
+/// A server's WebSocket bytes, whole, cut in two where the first byte says, and one byte at a
+/// time for short ones: the same events whatever the chunks; no message kept past the limit (the
+/// second byte); nothing traps, whatever the bytes.
+private func webSocketFrames(_ data: Data) {
+    guard data.count >= 2 else { return }
+    let limit = Int(data[data.startIndex + 1]) * 64
+    let stream = Array(data.dropFirst(2))
+    var whole = WebSocketFraming(maxMessageSize: limit)
+    let expected = whole.parse(stream)
+    let cut = stream.isEmpty ? 0 : Int(data[data.startIndex]) % (stream.count + 1)
+    var parts = WebSocketFraming(maxMessageSize: limit)
+    precondition(parts.parse(stream[..<cut]) + parts.parse(stream[cut...]) == expected, "the events depend on the cut (\(cut))")
+    if stream.count <= 512 {
+        var bytes = WebSocketFraming(maxMessageSize: limit)
+        precondition(stream.flatMap { bytes.parse([$0]) } == expected, "one byte at a time differs")
+    }
+    for event in expected {
+        switch event {
+        case .text(let bytes), .binary(let bytes): precondition(bytes.count <= limit, "a message past the limit was kept")
+        case .ping(let bytes), .pong(let bytes): precondition(bytes.count <= 125, "a control frame past 125 bytes")
+        default: break
+        }
     }
 }
 

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -26,7 +26,7 @@ sources=(
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
   Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount}.swift
   Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines}.swift
-  Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter}.swift
+  Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter,WebSocketFraming}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
 )
@@ -90,6 +90,10 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
       printf '%s' $'\x07\xef\xbb\xbfdata:1\r\n\r\nid: 7\nretry: 100\nevent: x\ndata: a\ndata: b\n\n:c\rdata:\n\n' > "$dir/rules" ;;
     ndjson)
       printf '%s' $'\x05{"id":1}\r\n\n{"id":2}\n{"id":"3"' > "$dir/lines" ;;
+    websocket)  # cut, limit/64, then frames: a text in two fragments with a ping between, a close
+      printf '\x09\x02\x01\x03{"a\x89\x02hi\x80\x03":1}\x88\x05\x03\xe8bye' > "$dir/fragments"
+      printf '\x03\x01\x82\x7e\x01\x00' > "$dir/long"; head -c 256 /dev/zero >> "$dir/long"
+      printf '\x00\x10\x81\x82\x01\x02\x03\x04ab' > "$dir/masked" ;;
     markup)  # pages and documents a feed URL may answer with
       printf '%s' '<!DOCTYPE html><html><head><link rel="alternate" type="application/feed+json" href="/feed.json"><link rel=alternate type=application/feed+json href=x></head></html>' > "$dir/page"
       printf '%s' '<?xml version="1.0"?><rss version="2.0"><channel/></rss>' > "$dir/rss"

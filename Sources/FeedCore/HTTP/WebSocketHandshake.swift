@@ -1,0 +1,67 @@
+import FeedModel
+import FoundationEssentials
+import Glibc
+
+/// The opening handshake of RFC 6455 §4, as a client makes it: the upgrade request's headers,
+/// and the check of the server's answer (101, `Upgrade: websocket`, `Connection: Upgrade`, and
+/// `Sec-WebSocket-Accept` made from this request's key), so that a server that did not agree to
+/// speak WebSocket (a proxy, a plain HTTP server answering 200) is never read as one.
+package struct WebSocketHandshake: Sendable {
+    /// The request's `Sec-WebSocket-Key`: 16 random bytes, base64.
+    package let key: String
+
+    /// A handshake with a fresh key drawn from the system's random source.
+    package init() {
+        var generator = SystemRandomNumberGenerator()
+        key = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+    }
+
+    /// A handshake with `key` (tests, and RFC 6455's own example).
+    package init(key: String) {
+        self.key = key
+    }
+
+    /// The headers of the upgrade request (besides `Host`, which the connection writes).
+    package var requestHeaders: [(name: String, value: String)] {
+        [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", key), ("Sec-WebSocket-Version", "13")]
+    }
+
+    /// The `Sec-WebSocket-Accept` a server must answer this key with: base64(SHA-1(key + the
+    /// protocol's GUID)); nil when SHA-1 cannot be had (libcrypto not loaded).
+    package var expectedAccept: String? {
+        guard let digest = Self.sha1(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)) else { return nil }
+        return Data(digest).base64EncodedString()
+    }
+
+    /// Why the server's answer is not an agreement to speak WebSocket; nil when it is.
+    /// `headers` are the answer's, names in any case.
+    package func refusal(status: Int, headers: [(name: String, value: String)]) -> String? {
+        func value(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value.trimmingWhitespace()
+        }
+        guard status == 101 else { return "the server answered HTTP \(status), not 101 Switching Protocols" }
+        guard value("Upgrade")?.lowercased() == "websocket" else { return "the server's answer has no Upgrade: websocket" }
+        let connection = value("Connection")?.lowercased().split(separator: ",").map { String($0).trimmingWhitespace() } ?? []
+        guard connection.contains("upgrade") else { return "the server's answer has no Connection: Upgrade" }
+        guard let expected = expectedAccept else { return "SHA-1 (libcrypto) is not available to check the server's answer" }
+        guard let accept = value("Sec-WebSocket-Accept") else { return "the server's answer has no Sec-WebSocket-Accept" }
+        guard accept == expected else { return "the server's Sec-WebSocket-Accept does not match the key sent" }
+        return nil
+    }
+
+    /// SHA-1 of `bytes` through libcrypto, which libcurl's OpenSSL has already loaded into the
+    /// process (looked up by name, so that feedcli links no second copy); nil when it is not there.
+    package static func sha1(_ bytes: [UInt8]) -> [UInt8]? {
+        // OpenSSL's `unsigned char *SHA1(const unsigned char *d, size_t n, unsigned char *md)`.
+        typealias SHA1Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
+        let library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD)
+        defer { if let library { dlclose(library) } }
+        guard let symbol = dlsym(library ?? UnsafeMutableRawPointer(bitPattern: 0), "SHA1") else { return nil }
+        let function = unsafeBitCast(symbol, to: SHA1Function.self)
+        var digest = [UInt8](repeating: 0, count: 20)
+        let done = bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in function(input.baseAddress, input.count, output.baseAddress) != nil }
+        }
+        return done ? digest : nil
+    }
+}
