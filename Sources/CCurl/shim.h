@@ -50,6 +50,10 @@ static inline CURLcode feed_easy_getinfo_string(CURL *h, CURLINFO i, char **v) {
 static inline CURLcode feed_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) {
     return curl_easy_getinfo(h, i, v);
 }
+/// For CURLINFO_ACTIVESOCKET (a connect-only connection's socket).
+static inline CURLcode feed_easy_getinfo_socket(CURL *h, CURLINFO i, curl_socket_t *v) {
+    return curl_easy_getinfo(h, i, v);
+}
 
 // MARK: multi options
 
