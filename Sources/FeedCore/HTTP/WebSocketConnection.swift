@@ -90,25 +90,37 @@ package final class WebSocketConnection: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var waited = false
         while true {
-            var received = 0
-            let code = buffer.withUnsafeMutableBytes { curl_easy_recv(easy, $0.baseAddress, $0.count, &received) }
-            switch code {
-            case CURLE_OK where received == 0:
-                throw HTTPError(.connectionLost, message: "the server closed the connection")
-            case CURLE_OK:
+            if let received = try read(into: &buffer) {
                 let events = framing.parse(buffer[..<received])
                 if !events.isEmpty { return events }
                 // Part of a frame: TLS may hold more that poll(2) cannot see, so read on first.
-            case CURLE_AGAIN:
-                if waited { return [] }
-                var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-                let milliseconds = Int32(clamping: wait.milliseconds)
-                guard poll(&ready, 1, milliseconds) > 0 else { return [] }
-                waited = ready.revents & Int16(POLLIN) == 0
-            default:
-                throw HTTPError.from(curl: code, message: "")
+                continue
             }
+            if waited { return [] }
+            guard let readable = waitForBytes(milliseconds: Int32(clamping: wait.milliseconds)) else { return [] }
+            waited = !readable
         }
+    }
+
+    /// One read: how many bytes curl had, or nil when it has none now (poll before asking
+    /// again); a connection the server closed, or broke, throws.
+    private func read(into buffer: inout [UInt8]) throws -> Int? {
+        var received = 0
+        let code = buffer.withUnsafeMutableBytes { curl_easy_recv(easy, $0.baseAddress, $0.count, &received) }
+        switch code {
+        case CURLE_OK where received == 0: throw HTTPError(.connectionLost, message: "the server closed the connection")
+        case CURLE_OK: return received
+        case CURLE_AGAIN: return nil
+        default: throw HTTPError.from(curl: code, message: "")
+        }
+    }
+
+    /// Waits up to `milliseconds` for the socket: nil when nothing came, else whether it is
+    /// readable (false: an error or hang-up, which the next read reports).
+    private func waitForBytes(milliseconds: Int32) -> Bool? {
+        var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, milliseconds) > 0 else { return nil }
+        return ready.revents & Int16(POLLIN) != 0
     }
 
     /// Sends one frame of the client's (masked with fresh bytes).
@@ -162,18 +174,10 @@ package final class WebSocketConnection: @unchecked Sendable {
                 return (status, headers, Array(head[range.upperBound...]))
             }
             guard head.count < Self.maxHeadBytes else { throw HTTPError.headersTooLarge }
-            var received = 0
-            let code = buffer.withUnsafeMutableBytes { curl_easy_recv(easy, $0.baseAddress, $0.count, &received) }
-            switch code {
-            case CURLE_OK where received == 0:
-                throw HTTPError(.connectionLost, message: "the server closed the connection before answering the upgrade")
-            case CURLE_OK:
+            if let received = try read(into: &buffer) {
                 head += buffer[..<received]
-            case CURLE_AGAIN:
-                var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 30_000) > 0 else { throw HTTPError(.timedOut, message: "no answer to the upgrade") }
-            default:
-                throw HTTPError.from(curl: code, message: "")
+            } else if waitForBytes(milliseconds: 30_000) == nil {
+                throw HTTPError(.timedOut, message: "no answer to the upgrade")
             }
         }
     }
