@@ -53,6 +53,9 @@ enum FeedNameCompletion {
             return (try? PostgresStore.open(url: location, wait: .zero, access: .readOnly)) ?? nil
         }
         guard FileManager.default.fileExists(atPath: location) else { return nil }
-        return try? FeedStore.open(at: location, wait: .zero, access: .readOnly)
+        // A moment's wait: SQLite can answer "busy" to a reader while another connection sets
+        // up or recovers the journal's index, and a Tab that completes nothing (as one did while
+        // the test suite loaded the machine) reads as "no such feed".
+        return try? FeedStore.open(at: location, wait: .milliseconds(500), access: .readOnly)
     }
 }
