@@ -6,6 +6,10 @@ Paths:
   /echo       each text the client sends (unmasked here) sent back, until the client closes
   /badaccept  101 with a Sec-WebSocket-Accept made from another key
   /missing    404
+  /limited    429 with Retry-After: 120
+  /mixed      a binary message, a text that is not UTF-8, a text of 200 bytes, then {"ok":1}, close
+  /silent     nothing, and no pong for a ping
+  /ponging    nothing but a pong for each ping (for 3 s), then close 1001
 """
 import base64, hashlib, socket, socketserver, struct, sys
 
@@ -50,6 +54,9 @@ class Handler(socketserver.StreamRequestHandler):
         if path == "/missing":
             self.wfile.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
             return
+        if path == "/limited":
+            self.wfile.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 120\r\nContent-Length: 0\r\n\r\n")
+            return
         key = headers.get("sec-websocket-key", "") if path != "/badaccept" else "another key"
         accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
         self.wfile.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -65,6 +72,25 @@ class Handler(socketserver.StreamRequestHandler):
                         break
             except Exception:
                 pass
+        elif path == "/mixed":
+            self.wfile.write(frame(0x2, b"\x00\x01") + frame(0x1, b"\xff\xfe") + frame(0x1, b"x" * 200)
+                             + frame(0x1, b'{"ok":1}') + frame(0x8, struct.pack(">H", 1000)))
+            self.wfile.flush()
+            self.drain()
+        elif path == "/silent":
+            self.drain()
+        elif path == "/ponging":
+            import time
+            end = time.time() + 3
+            try:
+                while time.time() < end:  # the client pings whenever it has heard nothing for a while
+                    opcode, masked, data = read_frame(self.rfile)
+                    if opcode == 0x9:
+                        self.wfile.write(frame(0xA, data)); self.wfile.flush()
+                self.wfile.write(frame(0x8, struct.pack(">H", 1001))); self.wfile.flush()
+            except Exception:
+                pass
+            self.drain()
         elif path == "/echo":
             try:
                 while True:
@@ -76,6 +102,15 @@ class Handler(socketserver.StreamRequestHandler):
                     self.wfile.flush()
             except Exception:
                 pass
+
+
+    def drain(self):
+        """Reads (and ignores) what the client sends until it goes."""
+        try:
+            while self.rfile.read(1):
+                pass
+        except Exception:
+            pass
 
 
 class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):

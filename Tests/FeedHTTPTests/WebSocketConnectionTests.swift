@@ -72,3 +72,83 @@ struct WebSocketConnectionTests {
         }
     }
 }
+
+/// The connection as a cold observable (`WebSocketStream`): what a stream feed will read.
+@Suite("WebSocket stream", .timeLimit(.minutes(2)))
+struct WebSocketStreamTests {
+    private func server() async throws -> PythonServer {
+        let folder = TestScratch.folder("websocket-stream")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let portFile = folder.appendingPathComponent("port").path
+        return try await PythonServer.start([Fixtures.root.appendingPathComponent("streams/websocket_server.py").path, portFile],
+                                            portFile: portFile)
+    }
+
+    /// Subscribes to the connection at `path` and awaits its end.
+    private func parts(_ server: PythonServer, _ path: String, idle: Duration = .seconds(5), pongWait: Duration = .seconds(5),
+                       maxMessageSize: Int = 100) async -> Recorder<WebSocketPart> {
+        let recorder = Recorder<WebSocketPart>()
+        let subscription = WebSocketStream.connection(
+            url: "ws://127.0.0.1:\(server.port)\(path)", userAgent: "feedcli/test", connectTimeout: .seconds(5), idleTimeout: idle,
+            pongWait: pongWait, maxMessageSize: maxMessageSize
+        ).subscribe(recorder.handler)
+        await recorder.wait(seconds: 30)
+        subscription.dispose()
+        return recorder
+    }
+
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    /// The parts without their receipts (which compare by presence).
+    private func withoutReceipts(_ parts: [WebSocketPart]) -> [WebSocketPart] {
+        parts.map { if case .messages(let messages, _) = $0 { .messages(messages) } else { $0 } }
+    }
+
+    @Test func messagesComeTogetherAndTheServersCloseIsADroppedConnection() async throws {
+        let server = try await server()
+        let recorder = await parts(server, "/hello")
+        #expect(withoutReceipts(recorder.elements) == [.head(HTTPResponse(status: 101, effectiveURL: "ws://127.0.0.1:\(server.port)/hello")),
+                                      .messages([bytes(#"{"n":1}"#), bytes(#"{"n":2}"#)])])
+        let error = try #require(recorder.error as? HTTPError)
+        #expect(error.kind == .connectionLost, "a follow reconnects")
+        #expect(error.message.contains("(1000: bye)"))
+    }
+
+    @Test func messagesThatAreNotItemsAreSaidInTheirPlace() async throws {
+        let server = try await server()
+        let recorder = await parts(server, "/mixed")
+        #expect(withoutReceipts(Array(recorder.elements.dropFirst())) == [
+            .skipped("a binary message of 2 bytes (feeds are JSON text)"),
+            .skipped("a text message of 2 bytes that is not UTF-8"),
+            .skipped("a message of 200 bytes, over --max-size"),
+            .messages([bytes(#"{"ok":1}"#)]),
+        ])
+    }
+
+    @Test func aRefusalIsAHeadForTheReaderToJudge() async throws {
+        let server = try await server()
+        let missing = await parts(server, "/missing")
+        #expect(missing.elements.map { if case .head(let head) = $0 { head.status } else { 0 } } == [404])
+        #expect(missing.isCompleted)
+        let limited = await parts(server, "/limited")
+        guard case .head(let head)? = limited.elements.first else {
+            Issue.record("no head: \(limited.elements)")
+            return
+        }
+        #expect(head.status == 429 && head.retryAfter == .seconds(120))
+        let forged = await parts(server, "/badaccept")
+        #expect((forged.error as? HTTPError)?.kind == .malformedReply)
+    }
+
+    @Test func silenceIsPingedAndANoPongEndsTheConnection() async throws {
+        let server = try await server()
+        let started = ContinuousClock.now
+        let silent = await parts(server, "/silent", idle: .milliseconds(300), pongWait: .milliseconds(400))
+        #expect((silent.error as? HTTPError)?.kind == .idle)
+        #expect(ContinuousClock.now - started >= .milliseconds(700))
+        // A server that answers the pings keeps the connection past the same bounds, until it closes.
+        let ponging = await parts(server, "/ponging", idle: .milliseconds(300), pongWait: .milliseconds(400))
+        let error = try #require(ponging.error as? HTTPError)
+        #expect(error.kind == .connectionLost && error.message.contains("1001"), "\(error)")
+    }
+}
