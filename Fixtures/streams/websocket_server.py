@@ -10,6 +10,7 @@ Paths:
   /mixed      a binary message, a text that is not UTF-8, a text of 200 bytes, then {"ok":1}, close
   /silent     nothing, and no pong for a ping
   /ponging    nothing but a pong for each ping (for 3 s), then close 1001
+  /headers    the upgrade request's Authorization header (or "none") as a text, then close 1000
 """
 import base64, hashlib, socket, socketserver, struct, sys
 
@@ -72,6 +73,10 @@ class Handler(socketserver.StreamRequestHandler):
                         break
             except Exception:
                 pass
+        elif path == "/headers":
+            said = headers.get("authorization", "none").encode()
+            self.wfile.write(frame(0x1, said) + frame(0x8, struct.pack(">H", 1000))); self.wfile.flush()
+            self.drain()
         elif path == "/mixed":
             self.wfile.write(frame(0x2, b"\x00\x01") + frame(0x1, b"\xff\xfe") + frame(0x1, b"x" * 200)
                              + frame(0x1, b'{"ok":1}') + frame(0x8, struct.pack(">H", 1000)))

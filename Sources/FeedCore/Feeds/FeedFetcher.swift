@@ -151,6 +151,28 @@ package struct FeedFetcher: FeedFetching {
             .observe(on: DispatchQueue(label: "feedcli.stream"))
     }
 
+    package func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration) -> Observable<WebSocketPart> {
+        var request = HTTPRequest(url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
+                                  idleTimeout: idleTimeout)
+        // The token only to the feed URL's own origin, as for every request (no redirect is
+        // followed by a connect-only connection).
+        do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
+        let logger = self.logger, shown = Redaction.maskingSecrets(in: url)
+        return WebSocketStream.connection(url: url, headers: request.headers.fields, greeting: greeting, userAgent: HTTPClient.userAgent,
+                                          connectTimeout: request.connectTimeout, idleTimeout: idleTimeout,
+                                          maxMessageSize: options.maxBodySize)
+            .handleEvents(onSubscribe: { logger.info("GET \(shown) (WebSocket)") }, onNext: { part in
+                guard case .head(let head) = part else { return }
+                logger.info("GET \(shown) -> \(head.status)\(head.status == 101 ? ", connected" : "")")
+            }, onFailed: { error in
+                logger.info("GET \(shown) (WebSocket) -> \(error)")
+            })
+            .catch { error in
+                guard let http = error as? HTTPError, http.kind != .idle else { throw error }
+                throw FeedFailure(http, url: url)
+            }
+    }
+
     package func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T> {
         source.observe(on: workQueue)
     }

@@ -24,6 +24,10 @@ public protocol FeedFetching: Sendable {
     /// into items) beside the delivery of what it sent before; `handOver` brings what is read to
     /// where responses are.
     func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart>
+    /// A cold observable of one WebSocket connection to a stream feed's `ws://` or `wss://` URL
+    /// (`WebSocketStream`), sending `greeting` once connected, pinged after `idleTimeout` of
+    /// silence. Its parts arrive on the connection's own thread.
+    func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration) -> Observable<WebSocketPart>
     /// `source`'s events, passed on from where responses are delivered (the run's serial work
     /// queue), in order.
     func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T>
@@ -32,6 +36,11 @@ public protocol FeedFetching: Sendable {
 extension FeedFetching {
     /// A fetcher without streams (reactor tests of polled feeds) fails every one.
     public func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
+        .fail(FeedFailure.configuration("this fetcher does not read streams"))
+    }
+
+    /// A fetcher without streams fails every WebSocket connection too.
+    public func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration) -> Observable<WebSocketPart> {
         .fail(FeedFailure.configuration("this fetcher does not read streams"))
     }
 

@@ -16,15 +16,17 @@ public struct URLOrigin: Sendable, Hashable, CustomStringConvertible {
     public let host: String
     public let port: Int
 
-    /// The origin of an absolute `http` or `https` URL; nil for anything else (no scheme, another
-    /// scheme, no host, a port that is not a number from 0 to 65535).
+    /// The origin of an absolute `http`, `https`, `ws` or `wss` URL (a WebSocket stream's); nil
+    /// for anything else (no scheme, another scheme, no host, a port that is not a number from 0
+    /// to 65535). `ws` is not `http` (nor `wss` `https`): a stream's token is not sent to the
+    /// same host's web pages, which errs towards withholding it.
     public init?(_ url: String) {
         guard let separator = url.utf8.firstRange(of: "://".utf8) else { return nil }
         let scheme = String(Substring(url.utf8[..<separator.lowerBound])).lowercased()
         let defaultPort: Int
         switch scheme {
-        case "http": defaultPort = 80
-        case "https": defaultPort = 443
+        case "http", "ws": defaultPort = 80
+        case "https", "wss": defaultPort = 443
         default: return nil
         }
         let rest = url.utf8[separator.upperBound...]
