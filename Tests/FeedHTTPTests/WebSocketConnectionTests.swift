@@ -7,14 +7,6 @@ import Testing
 /// on 127.0.0.1 that speaks RFC 6455 by hand (`Fixtures/streams/websocket_server.py`).
 @Suite("WebSocket connection", .timeLimit(.minutes(2)))
 struct WebSocketConnectionTests {
-    private func server() async throws -> PythonServer {
-        let folder = TestScratch.folder("websocket")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let portFile = folder.appendingPathComponent("port").path
-        let script = Fixtures.root.appendingPathComponent("streams/websocket_server.py").path
-        return try await PythonServer.start([script, portFile], portFile: portFile)
-    }
-
     private func connect(_ url: String) async throws -> WebSocketConnection {
         try await onOwnThread {
             try WebSocketConnection(url: url, userAgent: "feedcli/test", connectTimeout: .seconds(5), maxMessageSize: 1 << 20)
@@ -34,7 +26,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func readsMessagesFragmentsPingsAndTheClose() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let connection = try await connect("ws://127.0.0.1:\(server.port)/hello")
         let events = try await readToClose(connection)
         #expect(events == [.text(Array(#"{"n":1}"#.utf8)), .ping(Array("are you there".utf8)), .text(Array(#"{"n":2}"#.utf8)),
@@ -43,7 +35,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func theClientsFramesAreMaskedAndArriveWhole() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let connection = try await connect("ws://127.0.0.1:\(server.port)/echo?x=1")
         let long = String(repeating: "a", count: 70_000)
         let events = try await onOwnThread { () throws -> [WebSocketFraming.Event] in
@@ -60,7 +52,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func aWrongAcceptKeyAndARefusalAreNotConnections() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         await #expect { try await connect("ws://127.0.0.1:\(server.port)/badaccept") } throws: { error in
             (error as? WebSocketConnection.Refused)?.why.contains("does not match") == true
         }
@@ -76,14 +68,6 @@ struct WebSocketConnectionTests {
 /// The connection as a cold observable (`WebSocketStream`): what a stream feed will read.
 @Suite("WebSocket stream", .timeLimit(.minutes(2)))
 struct WebSocketStreamTests {
-    private func server() async throws -> PythonServer {
-        let folder = TestScratch.folder("websocket-stream")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let portFile = folder.appendingPathComponent("port").path
-        return try await PythonServer.start([Fixtures.root.appendingPathComponent("streams/websocket_server.py").path, portFile],
-                                            portFile: portFile)
-    }
-
     /// Subscribes to the connection at `path` and awaits its end.
     private func parts(_ server: PythonServer, _ path: String, idle: Duration = .seconds(5), pongWait: Duration = .seconds(5),
                        maxMessageSize: Int = 100) async -> Recorder<WebSocketPart> {
@@ -105,7 +89,7 @@ struct WebSocketStreamTests {
     }
 
     @Test func messagesComeTogetherAndTheServersCloseIsADroppedConnection() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let recorder = await parts(server, "/hello")
         #expect(withoutReceipts(recorder.elements) == [.head(HTTPResponse(status: 101, effectiveURL: "ws://127.0.0.1:\(server.port)/hello")),
                                       .messages([bytes(#"{"n":1}"#), bytes(#"{"n":2}"#)])])
@@ -115,7 +99,7 @@ struct WebSocketStreamTests {
     }
 
     @Test func messagesThatAreNotItemsAreSaidInTheirPlace() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let recorder = await parts(server, "/mixed")
         #expect(withoutReceipts(Array(recorder.elements.dropFirst())) == [
             .skipped("a binary message of 2 bytes (feeds are JSON text)"),
@@ -126,7 +110,7 @@ struct WebSocketStreamTests {
     }
 
     @Test func aRefusalIsAHeadForTheReaderToJudge() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let missing = await parts(server, "/missing")
         #expect(missing.elements.map { if case .head(let head) = $0 { head.status } else { 0 } } == [404])
         #expect(missing.isCompleted)
@@ -141,7 +125,7 @@ struct WebSocketStreamTests {
     }
 
     @Test func silenceIsPingedAndANoPongEndsTheConnection() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let started = ContinuousClock.now
         let silent = await parts(server, "/silent", idle: .milliseconds(300), pongWait: .milliseconds(400))
         #expect((silent.error as? HTTPError)?.kind == .idle)

@@ -11,14 +11,6 @@ import FeedTesting
 /// connection, as for every request.
 @Suite("WebSocket connections of the fetcher", .timeLimit(.minutes(2)))
 struct WebSocketFetchTests {
-    private func server() async throws -> PythonServer {
-        let folder = TestScratch.folder("websocket-fetch")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let portFile = folder.appendingPathComponent("port").path
-        return try await PythonServer.start([Fixtures.root.appendingPathComponent("streams/websocket_server.py").path, portFile],
-                                            portFile: portFile)
-    }
-
     /// What the server at `url` said the connection's Authorization was, for a feed at `feedURL`.
     private func authorization(_ url: String, feedURL: String, environment: [String: String], tokenEnv: String? = nil)
         async throws -> (said: String?, error: (any Error)?) {
@@ -40,7 +32,7 @@ struct WebSocketFetchTests {
     }
 
     @Test func theTokenGoesToTheFeedsOwnOriginOnly() async throws {
-        let server = try await server()
+        let server = try await PythonServer.webSockets()
         let own = "ws://127.0.0.1:\(server.port)/headers"
         let mine = try await authorization(own, feedURL: own, environment: ["FEEDCLI_TOKEN": "s3cret"])
         #expect(mine.said == "Bearer s3cret", "\(String(describing: mine.error))")

@@ -16,6 +16,16 @@ public final class PythonServer: Sendable {
         return try await start([streams.appendingPathComponent("stream_server.py").path, portFile, streams.path], portFile: portFile)
     }
 
+    /// The WebSocket test server (`Fixtures/streams/websocket_server.py`: RFC 6455 by hand, on
+    /// the standard library), on a port of its own.
+    public static func webSockets() async throws -> PythonServer {
+        let folder = TestScratch.folder("websocket")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let portFile = folder.appendingPathComponent("port").path
+        let script = Fixtures.root.appendingPathComponent("streams/websocket_server.py").path
+        return try await start([script, portFile], portFile: portFile)
+    }
+
     /// Starts `python3 ARGUMENTS…` and awaits its port in `portFile`.
     public static func start(_ arguments: [String], portFile: String) async throws -> PythonServer {
         try await onOwnThread { try PythonServer(arguments, portFile: portFile) }

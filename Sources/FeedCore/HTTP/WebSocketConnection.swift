@@ -31,6 +31,8 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// Events read with the answer's head, not yet handed out.
     private var pending: [WebSocketFraming.Event] = []
     private var random = SystemRandomNumberGenerator()
+    /// Where reads land (one buffer for the connection's life, not one a read).
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The longest answer head read (as for any response's headers).
     private static let maxHeadBytes = HTTPError.maxHeaderBytes
 
@@ -87,10 +89,9 @@ package final class WebSocketConnection: @unchecked Sendable {
             defer { pending = [] }
             return pending
         }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var waited = false
         while true {
-            if let received = try read(into: &buffer) {
+            if let received = try read() {
                 let events = framing.parse(buffer[..<received])
                 if !events.isEmpty { return events }
                 // Part of a frame: TLS may hold more that poll(2) cannot see, so read on first.
@@ -104,7 +105,7 @@ package final class WebSocketConnection: @unchecked Sendable {
 
     /// One read: how many bytes curl had, or nil when it has none now (poll before asking
     /// again); a connection the server closed, or broke, throws.
-    private func read(into buffer: inout [UInt8]) throws -> Int? {
+    private func read() throws -> Int? {
         var received = 0
         let code = buffer.withUnsafeMutableBytes { curl_easy_recv(easy, $0.baseAddress, $0.count, &received) }
         switch code {
@@ -156,7 +157,6 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// Reads the answer's head: its status, headers, and the bytes after it (frames already).
     private func readHead() throws -> (Int, [(name: String, value: String)], [UInt8]) {
         var head: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
         let end: [UInt8] = [13, 10, 13, 10]
         while true {
             if let range = head.firstRange(of: end) {
@@ -174,7 +174,7 @@ package final class WebSocketConnection: @unchecked Sendable {
                 return (status, headers, Array(head[range.upperBound...]))
             }
             guard head.count < Self.maxHeadBytes else { throw HTTPError.headersTooLarge }
-            if let received = try read(into: &buffer) {
+            if let received = try read() {
                 head += buffer[..<received]
             } else if waitForBytes(milliseconds: 30_000) == nil {
                 throw HTTPError(.timedOut, message: "no answer to the upgrade")
