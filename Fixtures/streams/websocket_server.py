@@ -11,8 +11,28 @@ Paths:
   /silent     nothing, and no pong for a ping
   /ponging    nothing but a pong for each ping (for 3 s), then close 1001
   /headers    the upgrade request's Authorization header (or "none") as a text, then close 1000
+  /jetstream  the real Jetstream capture (jetstream-v1.jsonl beside this file), as Jetstream replays
+              it: every event whose time_us is at least the query's `cursor`, in the capture's
+              order. Query: `drop=N` ends the first connection abruptly after N events (later
+              ones send everything); `from=N` starts at line N whatever the cursor (a replay
+              window that has moved on); `hold=S` keeps the connection open S seconds after the
+              last event (default: close 1000 at once); `first=N` sends only the first N lines.
+              Each connection's query is logged: GET /log answers them as a JSON array.
+  /nostr      a relay (NIP-01) over the real events of nostr-events.jsonl: reads the client's REQ,
+              sends ["EVENT", id, e] for each event its filter matches (kinds, authors, #tags,
+              since), then ["EOSE", id], then holds the connection. Query: `echo=1` first sends
+              the REQ back as a NOTICE; `tamper=1` changes the content of the first matching
+              event (its id no longer checks out); `closed=REASON` sends ["CLOSED", id, REASON]
+              after EOSE; `drop=N` ends the first connection abruptly after N events.
 """
-import base64, hashlib, socket, socketserver, struct, sys
+import base64, hashlib, json, os, socket, socketserver, struct, sys, threading, time, urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JETSTREAM = [line.rstrip("\n") for line in open(os.path.join(HERE, "jetstream-v1.jsonl"), encoding="utf-8")]
+NOSTR = [json.loads(line) for line in open(os.path.join(HERE, "nostr-events.jsonl"), encoding="utf-8")]
+LOG = []
+CONNECTIONS = {}
+LOCK = threading.Lock()
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -44,7 +64,10 @@ def read_frame(rfile):
 class Handler(socketserver.StreamRequestHandler):
     def handle(self):
         request = self.rfile.readline().decode()
-        path = (request.split(" ")[1] if " " in request else "/").split("?")[0]
+        target = request.split(" ")[1] if " " in request else "/"
+        path = target.split("?")[0]
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(target).query))
+        query["_raw"] = urllib.parse.urlsplit(target).query
         headers = {}
         while True:
             line = self.rfile.readline().decode().strip()
@@ -52,6 +75,16 @@ class Handler(socketserver.StreamRequestHandler):
                 break
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
+        if path == "/log":
+            with LOCK:
+                body = json.dumps(LOG).encode()
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+            return
+        if path in ("/jetstream", "/nostr"):
+            with LOCK:
+                LOG.append(target)
+                CONNECTIONS[path] = CONNECTIONS.get(path, 0) + 1
+                number = CONNECTIONS[path]
         if path == "/missing":
             self.wfile.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
             return
@@ -96,6 +129,10 @@ class Handler(socketserver.StreamRequestHandler):
             except Exception:
                 pass
             self.drain()
+        elif path == "/jetstream":
+            self.jetstream(query, number)
+        elif path == "/nostr":
+            self.nostr(query, number)
         elif path == "/echo":
             try:
                 while True:
@@ -108,6 +145,71 @@ class Handler(socketserver.StreamRequestHandler):
             except Exception:
                 pass
 
+
+    def jetstream(self, query, number):
+        lines = JETSTREAM[: int(query["first"])] if "first" in query else JETSTREAM
+        # As Jetstream filters: commits by collection, every event by account.
+        wanted = urllib.parse.parse_qs(query.get("_raw", ""))
+        collections, dids = wanted.get("wantedCollections"), wanted.get("wantedDids")
+        def passes(line):
+            event = json.loads(line)
+            if dids and event["did"] not in dids:
+                return False
+            return not collections or event["kind"] != "commit" or event["commit"]["collection"] in collections
+        lines = [line for line in lines if passes(line)]
+        if "from" in query:
+            lines = lines[int(query["from"]):]
+        elif "cursor" in query:
+            lines = [line for line in lines if json.loads(line)["time_us"] >= int(query["cursor"])]
+        drop = int(query["drop"]) if "drop" in query and number == 1 else None
+        for index, line in enumerate(lines):
+            if drop is not None and index == drop:
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)  # abruptly: no close frame
+                return
+            self.wfile.write(frame(0x1, line.encode()))
+        self.wfile.flush()
+        if "hold" in query:
+            time.sleep(float(query["hold"]))
+        self.wfile.write(frame(0x8, struct.pack(">H", 1000))); self.wfile.flush()
+        self.drain()
+
+    def nostr(self, query, number):
+        opcode, masked, data = read_frame(self.rfile)
+        request = json.loads(data.decode())
+        subscription, wanted = request[1], request[2]
+        if query.get("echo"):
+            self.send_json(["NOTICE", data.decode()])
+        def matches(event):
+            if "kinds" in wanted and event["kind"] not in wanted["kinds"]:
+                return False
+            if "authors" in wanted and event["pubkey"] not in wanted["authors"]:
+                return False
+            if "since" in wanted and event["created_at"] < wanted["since"]:
+                return False
+            for name, values in wanted.items():
+                if name.startswith("#") and not any(t[:1] == [name[1:]] and t[1:2] and t[1] in values for t in event["tags"]):
+                    return False
+            return True
+        events = [dict(event) for event in NOSTR if matches(event)]
+        if query.get("tamper") and events:
+            events[0]["content"] += " (changed)"
+        drop = int(query["drop"]) if "drop" in query and number == 1 else None
+        for index, event in enumerate(events):
+            if drop is not None and index == drop:
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            self.send_json(["EVENT", subscription, event], flush=False)
+        self.send_json(["EOSE", subscription])
+        if "closed" in query:
+            self.send_json(["CLOSED", subscription, query["closed"]])
+        self.drain()
+
+    def send_json(self, value, flush=True):
+        self.wfile.write(frame(0x1, json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()))
+        if flush:
+            self.wfile.flush()
 
     def drain(self):
         """Reads (and ignores) what the client sends until it goes."""

@@ -21,7 +21,7 @@ struct WebSocketFetchTests {
         var feed = FeedRegistration(name: "w", url: feedURL, kind: .sse)
         feed.tokenEnv = tokenEnv
         let recorder = Recorder<WebSocketPart>()
-        let subscription = fetcher.webSocket(url, feed: feed, greeting: [], idleTimeout: .seconds(5)).subscribe(recorder.handler)
+        let subscription = fetcher.webSocket(url, feed: feed, greeting: [], idleTimeout: .seconds(5), pongWait: .seconds(10)).subscribe(recorder.handler)
         await recorder.wait(seconds: 20)
         subscription.dispose()
         let said = recorder.elements.compactMap { part -> String? in

@@ -14,10 +14,42 @@ enum FeedAdmission {
     /// Why `url` cannot be a feed's URL, in a sentence; nil when it can. Checked as a server's
     /// link is (host, port, length, control characters), so that `http://[::1` or port 99999 is
     /// refused here rather than at the first sync.
-    private static func whyRefused(_ url: String) -> String? {
-        guard let why = FeedRegistration.whyUnusableLink(url) else { return nil }
+    private static func whyRefused(_ url: String, webSocket: Bool = false) -> String? {
+        guard let why = FeedRegistration.whyUnusableLink(url, webSocket: webSocket) else { return nil }
         let shown = Redaction.maskingSecrets(in: url)
-        return FeedRegistration.isValidURL(url) ? "the URL \(shown) \(why)" : "not an http or https URL: \(shown)"
+        if FeedRegistration.isValidURL(url, webSocket: webSocket) { return "the URL \(shown) \(why)" }
+        if webSocket { return "not a ws or wss URL: \(shown)" }
+        if FeedRegistration.isValidURL(url, webSocket: true) { return "\(shown) is a WebSocket URL: give --kind jetstream or --kind nostr" }
+        return "not an http or https URL: \(shown)"
+    }
+
+    /// The URL and expressions of a feed of `kind` with its WebSocket options applied: a
+    /// Jetstream's accounts and collections in its URL, a Nostr feed's filter (its `--author`s
+    /// public keys, not an expression). Options of another kind are a usage error.
+    static func applying(
+        _ options: WebSocketOptions, authors: [String], kind: FeedKind?, url: String, expressions: FeedExpressions
+    ) throws(FeedFailure) -> (url: String, expressions: FeedExpressions) {
+        var expressions = expressions
+        switch kind {
+        case .jetstream?:
+            guard !options.givesNostrFilter else { throw .usage("--nostr-kind, --tag and --since are for --kind nostr") }
+            guard authors.count <= 1 else { throw .usage("--author is given once: a jq expression (for --kind nostr, public keys)") }
+            // A URL that cannot be one is refused as given, not with parameters added.
+            guard FeedRegistration.isValidURL(url, webSocket: true) else { return (url, expressions) }
+            return (Jetstream.feedURL(url, dids: options.dids, collections: options.collections), expressions)
+        case .nostr?:
+            guard options.dids.isEmpty, options.collections.isEmpty else { throw .usage("--did and --collection are for --kind jetstream") }
+            if let why = authors.lazy.compactMap(NostrFilter.whyNotAPublicKey).first { throw .usage(why) }
+            expressions.author = nil
+            expressions.nostr = options.nostrFilter(authors: authors)
+            return (url, expressions)
+        default:
+            guard !options.isGiven else {
+                throw .usage("--did and --collection are for --kind jetstream; --nostr-kind, --tag and --since for --kind nostr")
+            }
+            guard authors.count <= 1 else { throw .usage("--author is given once: a jq expression (for --kind nostr, public keys)") }
+            return (url, expressions)
+        }
     }
 
     static func validated(
@@ -26,12 +58,16 @@ enum FeedAdmission {
         guard FeedRegistration.isValidName(name) else {
             throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
         }
-        if let why = whyRefused(url) { throw FeedFailure.configuration(why) }
+        let webSocket = kind?.streamFormat?.isWebSocket ?? false
+        if let why = whyRefused(url, webSocket: webSocket) { throw FeedFailure.configuration(why) }
+        if webSocket, let kind, expressions.hasMapping || expressions.events != nil || expressions.catchUp != nil {
+            throw FeedFailure.usage("a \(kind.rawValue) feed's fields are the contract's; of the jq options it takes only --filter")
+        }
         if expressions.hasMapping, let kind, !kind.usesExpressions, !kind.isStream {
             throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
         }
         if expressions.catchUp != nil || expressions.catchUpItems != nil, !(kind?.isStream ?? false) {
-            throw FeedFailure.usage("--catch-up is for stream feeds (--kind sse, ndjson, mastodon, wikimedia)")
+            throw FeedFailure.usage("--catch-up is for stream feeds over HTTP (--kind sse, ndjson, mastodon, wikimedia)")
         }
         if let catchUp = expressions.catchUp, let why = whyRefused(catchUp) {
             throw FeedFailure.configuration("--catch-up: " + why)

@@ -11,9 +11,10 @@ public struct FeedsAdd: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Register a feed.")
     @Argument(help: "A name: letters and digits of any script, '.', '-', '_'.") var name: String
-    @Argument(help: "An http or https URL.") var url: String
-    @Option(help: ArgumentHelp("indexed, graph, jsonfeed, linked, json, or a preset: reddit, bluesky, discourse, hn, lemmy, "
-                               + "stackexchange (found out from the URL when left out)."))
+    @Argument(help: "An http or https URL (ws or wss for jetstream and nostr).") var url: String
+    @Option(help: ArgumentHelp("indexed, graph, jsonfeed, linked, json, a preset (reddit, bluesky, discourse, hn, lemmy, "
+                               + "stackexchange), a stream (sse, ndjson, mastodon, wikimedia; jetstream, nostr over WebSocket); "
+                               + "found out from the URL when left out."))
     var kind: FeedKind?
     @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
     var tokenEnv: String?
@@ -23,6 +24,7 @@ public struct FeedsAdd: FeedcliCommand {
     var every: String?
     @OptionGroup(title: "Retention") var retention: RetentionOptions
     @OptionGroup(title: "jq expressions (json feeds; --filter for any feed)") var jq: ExpressionOptions
+    @OptionGroup(title: "WebSocket streams") var webSocket: WebSocketOptions
     @OptionGroup var store: StoreOptions
 
     public init() {}
@@ -34,8 +36,10 @@ public struct FeedsAdd: FeedcliCommand {
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
+        let (url, expressions) = try FeedAdmission.applying(webSocket, authors: jq.authors, kind: kind, url: url,
+                                                            expressions: jq.expressions)
         let feed = try FeedAdmission.validated(name: name, url: url, kind: kind, tokenEnv: tokenEnv,
-                                               expressions: jq.expressions, context: context)
+                                               expressions: expressions, context: context)
         let store = try context.openStore()
         if !replace, try store.hasFeed(named: name) {
             throw FeedFailure.usage("feed \(name) exists; use --replace to change it")

@@ -31,6 +31,7 @@ public struct FeedsSet: FeedcliCommand {
             throw ValidationError("feeds set does not change a feed's kind: add it again with "
                                   + "feeds add \(name) URL --kind KIND --replace (its entries are kept)")
         }
+        if jq.authors.count > 1 { throw ValidationError("--author is given once (a nostr feed's authors change with feeds add --replace)") }
         if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
             throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
         }

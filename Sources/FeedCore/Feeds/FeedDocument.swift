@@ -108,6 +108,8 @@ extension FeedKind {
         case .json: "JSON read by jq expressions"
         case .sse: "a stream of Server-Sent Events"
         case .ndjson: "a stream of JSON lines"
+        case .jetstream: "a Bluesky Jetstream (WebSocket)"
+        case .nostr: "a Nostr relay (WebSocket)"
         case .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange, .mastodon, .wikimedia: preset?.describedAs ?? rawValue
         }
     }

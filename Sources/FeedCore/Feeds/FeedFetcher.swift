@@ -151,7 +151,8 @@ package struct FeedFetcher: FeedFetching {
             .observe(on: DispatchQueue(label: "feedcli.stream"))
     }
 
-    package func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration) -> Observable<WebSocketPart> {
+    package func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
+                           pongWait: Duration) -> Observable<WebSocketPart> {
         var request = HTTPRequest(url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
                                   idleTimeout: idleTimeout)
         // The token only to the feed URL's own origin, as for every request (no redirect is
@@ -159,7 +160,7 @@ package struct FeedFetcher: FeedFetching {
         do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
         let logger = self.logger, shown = Redaction.maskingSecrets(in: url)
         return WebSocketStream.connection(url: url, headers: request.headers.fields, greeting: greeting, userAgent: HTTPClient.userAgent,
-                                          connectTimeout: request.connectTimeout, idleTimeout: idleTimeout,
+                                          connectTimeout: request.connectTimeout, idleTimeout: idleTimeout, pongWait: pongWait,
                                           maxMessageSize: options.maxBodySize)
             .handleEvents(onSubscribe: { logger.info("GET \(shown) (WebSocket)") }, onNext: { part in
                 guard case .head(let head) = part else { return }

@@ -26,8 +26,10 @@ public protocol FeedFetching: Sendable {
     func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart>
     /// A cold observable of one WebSocket connection to a stream feed's `ws://` or `wss://` URL
     /// (`WebSocketStream`), sending `greeting` once connected, pinged after `idleTimeout` of
-    /// silence. Its parts arrive on the connection's own thread.
-    func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration) -> Observable<WebSocketPart>
+    /// silence and ended when no frame follows for `pongWait` more (zero: silence ends it, as
+    /// `sync` wants). Its parts arrive on the connection's own thread.
+    func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
+                   pongWait: Duration) -> Observable<WebSocketPart>
     /// `source`'s events, passed on from where responses are delivered (the run's serial work
     /// queue), in order.
     func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T>
@@ -40,7 +42,8 @@ extension FeedFetching {
     }
 
     /// A fetcher without streams fails every WebSocket connection too.
-    public func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration) -> Observable<WebSocketPart> {
+    public func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
+                          pongWait: Duration) -> Observable<WebSocketPart> {
         .fail(FeedFailure.configuration("this fetcher does not read streams"))
     }
 

@@ -59,6 +59,8 @@ extension FeedRegistration {
         case .graph: format = GraphFeed()
         case .jsonfeed: format = JSONFeedKind()
         case .linked: format = LinkedFeed()
+        case .jetstream: format = JetstreamFeed()
+        case .nostr: format = NostrFeed()
         case _ where kind.isStream && !effectiveExpressions.hasMapping:
             // A stream's items read by `linked`'s rules unless field expressions are given.
             format = LinkedFeed()

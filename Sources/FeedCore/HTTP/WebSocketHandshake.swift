@@ -1,6 +1,5 @@
 import FeedModel
 import FoundationEssentials
-import Glibc
 
 /// The opening handshake of RFC 6455 §4, as a client makes it: the upgrade request's headers,
 /// and the check of the server's answer (101, `Upgrade: websocket`, `Connection: Upgrade`, and
@@ -29,7 +28,7 @@ package struct WebSocketHandshake: Sendable {
     /// The `Sec-WebSocket-Accept` a server must answer this key with: base64(SHA-1(key + the
     /// protocol's GUID)); nil when SHA-1 cannot be had (libcrypto not loaded).
     package var expectedAccept: String? {
-        guard let digest = Self.sha1(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)) else { return nil }
+        guard let digest = Digest.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8) else { return nil }
         return Data(digest).base64EncodedString()
     }
 
@@ -47,21 +46,5 @@ package struct WebSocketHandshake: Sendable {
         guard let accept = value("Sec-WebSocket-Accept") else { return "the server's answer has no Sec-WebSocket-Accept" }
         guard accept == expected else { return "the server's Sec-WebSocket-Accept does not match the key sent" }
         return nil
-    }
-
-    /// SHA-1 of `bytes` through libcrypto, which libcurl's OpenSSL has already loaded into the
-    /// process (looked up by name, so that feedcli links no second copy); nil when it is not there.
-    package static func sha1(_ bytes: [UInt8]) -> [UInt8]? {
-        // OpenSSL's `unsigned char *SHA1(const unsigned char *d, size_t n, unsigned char *md)`.
-        typealias SHA1Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
-        let library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD)
-        defer { if let library { dlclose(library) } }
-        guard let symbol = dlsym(library ?? UnsafeMutableRawPointer(bitPattern: 0), "SHA1") else { return nil }
-        let function = unsafeBitCast(symbol, to: SHA1Function.self)
-        var digest = [UInt8](repeating: 0, count: 20)
-        let done = bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in function(input.baseAddress, input.count, output.baseAddress) != nil }
-        }
-        return done ? digest : nil
     }
 }

@@ -15,15 +15,19 @@ public enum WebSocketPart: Sendable, Equatable {
     case messages([[UInt8]], receipt: StreamReceipt? = nil)
     /// A message that is not an item, and why (binary, not UTF-8, over `--max-size`).
     case skipped(String)
+    /// The server closed the connection with this code and reason (answered), after which the
+    /// connection completes: an orderly end, which `sync` takes as the end of what the server
+    /// had and a follow reconnects after.
+    case closed(code: UInt16?, reason: String)
 }
 
 /// A WebSocket connection as a cold observable: subscribing connects (on a thread of its own,
 /// since every call of a `WebSocketConnection` blocks), sends `greeting` (a Nostr `REQ`), then
 /// emits what the server sends until it closes, breaks the protocol, or goes silent.
 ///
-/// - A ping is answered with a pong at once; a close is answered and ends the connection as a
-///   dropped one (`HTTPError.connectionLost`, so a follow reconnects); a frame no server may send
-///   is answered with a close of its code and fails the connection (`.malformedReply`).
+/// - A ping is answered with a pong at once; a close is answered, said (`.closed`) and completes
+///   the connection; a frame no server may send is answered with a close of its code and fails
+///   the connection (`.malformedReply`).
 /// - No frame for `idleTimeout` sends a ping; no frame for 10 s more (the pong included) fails
 ///   with `HTTPError.idle` (a follow reconnects).
 /// - Disposing closes the connection (1000) and ends the thread; nothing is emitted after.
@@ -93,7 +97,9 @@ package enum WebSocketStream {
                 }
                 lastFrame = ContinuousClock.now
                 pinged = false
-                guard try deliver(events, connection: connection, backlog: backlog, observer: observer) else { break }
+                let delivery = try deliver(events, connection: connection, backlog: backlog, observer: observer)
+                if delivery == .closedByServer { return observer.complete() }
+                if delivery == .readerGone { break }
             }
             try? connection.close(code: 1000, reason: "")
         } catch {
@@ -102,13 +108,22 @@ package enum WebSocketStream {
         }
     }
 
+    /// How a delivery of events ended.
+    private enum Delivery {
+        case delivered
+        /// The reader has gone (the backlog abandoned).
+        case readerGone
+        /// The server closed the connection (answered, and said as `.closed`).
+        case closedByServer
+    }
+
     /// Hands `events` on in order: texts together, a skipped message in its place, a ping
-    /// answered; false when the reader has gone (the backlog abandoned). A close or a violation
-    /// is answered and thrown, after what came before it.
+    /// answered, a close answered and said. A violation is answered and thrown, after what came
+    /// before it.
     private static func deliver(
         _ events: [WebSocketFraming.Event], connection: WebSocketConnection, backlog: StreamBacklog,
         observer: Observer<WebSocketPart>
-    ) throws -> Bool {
+    ) throws -> Delivery {
         var texts: [[UInt8]] = []
         func flush() -> Bool {
             guard !texts.isEmpty else { return true }
@@ -126,25 +141,25 @@ package enum WebSocketStream {
             case .pong:
                 break
             case .binary(let bytes):
-                guard flush() else { return false }
+                guard flush() else { return .readerGone }
                 observer.next(.skipped("a binary message of \(bytes.count) bytes (feeds are JSON text)"))
             case .invalidText(let size):
-                guard flush() else { return false }
+                guard flush() else { return .readerGone }
                 observer.next(.skipped("a text message of \(size) bytes that is not UTF-8"))
             case .oversized(let size):
-                guard flush() else { return false }
+                guard flush() else { return .readerGone }
                 observer.next(.skipped("a message of \(size) bytes, over --max-size"))
             case .close(let code, let reason):
-                guard flush() else { return false }
+                guard flush() else { return .readerGone }
                 try? connection.close(code: code ?? 1000, reason: "")
-                let said = code.map { " (\($0)\(reason.isEmpty ? "" : ": " + Excerpt.of(reason, limit: 120)))" } ?? ""
-                throw HTTPError(.connectionLost, message: "the server closed the connection\(said)")
+                observer.next(.closed(code: code, reason: reason))
+                return .closedByServer
             case .violation(let code, let why):
-                guard flush() else { return false }
+                guard flush() else { return .readerGone }
                 try? connection.close(code: code, reason: why)
                 throw HTTPError(.malformedReply, message: "the server broke the WebSocket protocol: \(why)")
             }
         }
-        return flush()
+        return flush() ? .delivered : .readerGone
     }
 }

@@ -12,7 +12,12 @@ public struct ExpressionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("jq, on an item: its text.", valueName: "expr")) public var text: String?
     @Option(name: .customLong("url"), help: ArgumentHelp("jq, on an item: its web address (relative ones resolved).", valueName: "expr"))
     public var urlExpression: String?
-    @Option(help: ArgumentHelp("jq, on an item: its author.", valueName: "expr")) public var author: String?
+    @Option(name: .customLong("author"),
+            help: ArgumentHelp("jq, on an item: its author. Nostr feeds: an author's public key in hex (repeatable).",
+                               valueName: "expr"))
+    public var authors: [String] = []
+    /// The `--author` expression (the last one given; `feeds add` refuses several but for nostr).
+    public var author: String? { authors.last }
     @Option(help: ArgumentHelp("jq, on an item: when it was published (RFC 3339, RFC 2822, Unix seconds or ms).",
                                valueName: "expr"))
     public var published: String?

@@ -140,6 +140,9 @@ private struct ReadState: Sendable {
                     }
                 }
             }
+        case .jetstream, .nostr:
+            // Messages, not bytes: read by `read(webSocket:position:endsAtReplay:)`.
+            break
         }
         return signals
     }

@@ -16,6 +16,14 @@ package enum StreamSignal: Sendable {
     case skipped(line: Int, why: String)
     /// The server's `retry:`: the time to wait before reconnecting.
     case retry(Duration)
+    /// Something the server (or the reader) has to tell the user, said on stderr: a relay's
+    /// `NOTICE`, a replay that did not reach back to the stored position.
+    case notice(String)
+    /// The server has sent every stored event (a relay's `EOSE`): `sync` ends its read here.
+    case endOfReplay
+    /// The server ended the feed for good, in its words (a relay's `CLOSED`): the feed fails
+    /// with 69 once what came before is delivered.
+    case closed(why: String)
 }
 
 /// One item of a stream: the JSON text of an event's data (or of a line) and the stream's last

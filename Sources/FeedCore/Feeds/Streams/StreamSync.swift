@@ -67,7 +67,7 @@ package struct StreamSync: Sendable {
     /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
     package func once(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
         let progress = Locked(startingProgress())
-        return connection(idle: idle, stop: stop, progress: progress).catch { error in
+        return connection(idle: idle, stop: stop, progress: progress, once: true).catch { error in
             if let http = error as? HTTPError, http.kind == .idle { return .empty() }
             throw error
         }
@@ -179,12 +179,18 @@ package struct StreamSync: Sendable {
     /// stream's next group is parsed while the one before is printed and stored. Nothing that
     /// decides what is new runs ahead: that stage sees every commit before it. A group read
     /// by jq waits for its worker off the work queue (`FeedFetching.blocking`), as a page does.
-    private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>) -> Observable<SyncStep> {
+    private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>, once: Bool = false) -> Observable<SyncStep> {
         let (lastEventID, resumeURL) = progress.withLock { ($0.lastEventID, $0.resumeURL) }
-        let parts = fetcher.stream(resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
-                                   idleTimeout: idle)
+        let chunks: Observable<StreamChunk>
+        if reader.format.isWebSocket {
+            chunks = webSocketChunks(idle: idle, stop: stop, position: lastEventID, once: once)
+        } else {
+            let parts = fetcher.stream(resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
+                                       idleTimeout: idle)
+            chunks = reader.read(parts.take(until: stop), lastEventID: lastEventID)
+        }
         let format = self.format
-        let readGroups = reader.read(parts.take(until: stop), lastEventID: lastEventID).map { chunk in
+        let readGroups = chunks.map { chunk in
             try Self.groups(of: chunk.signals).map { signals in
                 format.waitsForJQ ? ReadGroup(signals: signals, receipt: chunk.receipt)
                     : ReadGroup(signals: signals, receipt: chunk.receipt, isRead: true, items: try items(of: signals))
@@ -207,6 +213,25 @@ package struct StreamSync: Sendable {
                 else { return steps }
                 return .concat([catchingUp(catchUp), steps])
             }
+    }
+
+    /// One WebSocket connection's chunks from `position`: Jetstream's URL with its `cursor`, a
+    /// Nostr relay's `REQ` with its `since`. Read by `sync` (`once`), silence for `idle` ends
+    /// it at once, as a quiet SSE stream's does; a follow pings first and waits for the pong.
+    private func webSocketChunks(idle: Duration, stop: Observable<Void>, position: String?, once: Bool) -> Observable<StreamChunk> {
+        let registration = record.registration
+        let url: String, greeting: [[UInt8]]
+        switch reader.format {
+        case .nostr:
+            url = registration.url
+            greeting = [Nostr.request(registration.expressions.nostr ?? NostrFilter(), resumingFrom: position, now: now())]
+        default:
+            url = Jetstream.url(registration.url, resumingFrom: position)
+            greeting = []
+        }
+        let parts = fetcher.webSocket(url, feed: registration, greeting: greeting, idleTimeout: idle,
+                                      pongWait: once ? .zero : WebSocketStream.pongWait)
+        return reader.read(webSocket: parts.take(until: stop), position: position, endsAtReplay: once)
     }
 
     /// A group of signals and, once read, its items as a page (nil: it holds none); the
@@ -297,6 +322,7 @@ package struct StreamSync: Sendable {
     /// new entries with the position after them (none when it holds nothing to deliver or commit).
     private func syncSteps(of group: ReadGroup, progress: Locked<Progress>) throws -> [SyncStep] {
         var skipped: [SkippedItem] = []
+        var notices: [SyncStep] = []
         var longIDs = 0
         for signal in group.signals {
             switch signal {
@@ -306,6 +332,8 @@ package struct StreamSync: Sendable {
                 longIDs += 1
             case .ignored(_, let eventID) where !Self.isUsablePosition(eventID):
                 longIDs += 1
+            case .notice(let notice):
+                notices.append(.warning(notice))
             default:
                 break
             }
@@ -318,7 +346,7 @@ package struct StreamSync: Sendable {
         let longIDWarning: [SyncStep] = !firstLongID ? [] : [.warning(
             "an event id longer than \(Self.longestEventID) bytes is ignored: not a position to resume from "
             + "(it would be a request header); the last usable one is kept")]
-        return skipped.map { .warning($0.message) } + longIDWarning + (batch.map { [$0] } ?? [])
+        return notices + skipped.map { .warning($0.message) } + longIDWarning + (batch.map { [$0] } ?? [])
     }
 
     /// The longest event id kept as the stream's position: it becomes the `Last-Event-ID`
@@ -338,7 +366,7 @@ package struct StreamSync: Sendable {
         var lastEventAt: Date?
         for signal in group.signals {
             switch signal {
-            case .connected, .retry, .skipped:
+            case .connected, .retry, .skipped, .notice, .endOfReplay, .closed:
                 if case .retry(let delay) = signal { progress.withLock { $0.retry = delay } }
             case .item(let item):
                 if Self.isUsablePosition(item.lastEventID) { lastEventID = item.lastEventID ?? lastEventID }

@@ -30,12 +30,14 @@ public struct FeedExpressions: Sendable, Equatable {
     /// (`--catch-up-items`, default `.[]`) and the feed's own field expressions.
     public var catchUp: String?
     public var catchUpItems: String?
+    /// A `nostr` feed's filter (`--author`, `--nostr-kind`, `--tag`, `--since`).
+    public var nostr: NostrFilter?
 
     public init(
         items: String? = nil, id: String? = nil, title: String? = nil, text: String? = nil, url: String? = nil,
         author: String? = nil, published: String? = nil, nextURL: String? = nil, cursor: String? = nil,
         cursorParam: String? = nil, pageParam: String? = nil, firstPage: Int? = nil, filter: String? = nil,
-        events: [String]? = nil, catchUp: String? = nil, catchUpItems: String? = nil
+        events: [String]? = nil, catchUp: String? = nil, catchUpItems: String? = nil, nostr: NostrFilter? = nil
     ) {
         (self.items, self.id, self.title, self.text, self.url, self.author, self.published) = (items, id, title, text, url, author, published)
         (self.nextURL, self.cursor, self.cursorParam, self.pageParam, self.firstPage) = (nextURL, cursor, cursorParam, pageParam, firstPage)
@@ -43,6 +45,7 @@ public struct FeedExpressions: Sendable, Equatable {
         self.events = events
         self.catchUp = catchUp
         self.catchUpItems = catchUpItems
+        self.nostr = nostr
     }
 
     /// Each member: its name in the stored object and `feeds list --json`, its option, and the
@@ -67,6 +70,7 @@ public struct FeedExpressions: Sendable, Equatable {
         mapping.events = nil
         mapping.catchUp = nil
         mapping.catchUpItems = nil
+        mapping.nostr = nil
         return !mapping.isEmpty
     }
 
@@ -86,6 +90,7 @@ public struct FeedExpressions: Sendable, Equatable {
         }
         if let first = changes.firstPage { merged.firstPage = first }
         if let events = changes.events { merged.events = events.isEmpty ? nil : events }
+        if let nostr = changes.nostr { merged.nostr = nostr }
         return merged
     }
 
@@ -140,6 +145,7 @@ public struct FeedExpressions: Sendable, Equatable {
                 writer.raw("]")
             }))
         }
+        if let nostr { fields.append(("nostr", { nostr.write(to: &$0) })) }
         writer.object(fields)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -152,5 +158,6 @@ public struct FeedExpressions: Sendable, Equatable {
         }
         firstPage = object["first_page"]?.text.flatMap { Int($0) }
         events = object["events"]?.array?.compactMap(\.string)
+        nostr = object["nostr"].flatMap { NostrFilter(stored: $0) }
     }
 }

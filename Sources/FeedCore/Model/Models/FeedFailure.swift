@@ -12,6 +12,8 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     /// 69: the server refused for good (4xx other than 401/403/404-as-end/408/429).
     case refused(status: Int, url: String)
+    /// 69: the server ended the feed for good in its own words (a Nostr relay's `CLOSED`).
+    case unavailable(String)
     /// 73: the state store cannot be created.
     case storeCreate(String)
     /// 74: the state store cannot be read or written, or is not a feedcli store.
@@ -38,7 +40,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .usage: 64
         case .badData: 65
         case .notFound: 66
-        case .refused: 69
+        case .refused, .unavailable: 69
         case .storeCreate: 73
         case .storeAccess, .output: 74
         case .temporary, .commandFailed: 75
@@ -63,6 +65,7 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .badData(let message): "bad data: \(message)"
         case .notFound(let message): message
         case .refused(let status, let url): "the server refused with HTTP \(status): \(url)"
+        case .unavailable(let message): message
         case .storeCreate(let message): "cannot create the state store: \(message)"
         case .storeAccess(let message): "cannot use the state store: \(message)"
         case .output(let message): message

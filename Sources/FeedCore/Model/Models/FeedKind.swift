@@ -22,6 +22,9 @@ public enum FeedKind: String, Sendable, CaseIterable {
     /// Stream presets: Mastodon's streaming API (SSE, `update` events are statuses) and
     /// Wikimedia's EventStreams (SSE, entries keyed by `meta.id`).
     case mastodon, wikimedia
+    /// WebSocket streams: Bluesky's Jetstream (`commit` events that create a record are
+    /// entries, resumed by `time_us`) and a Nostr relay (NIP-01: one `REQ`, its `EVENT`s).
+    case jetstream, nostr
 
     /// The default `--max-pages` for a walk of this kind.
     public var defaultMaxPages: Int { self == .indexed ? 100 : 10 }
@@ -35,6 +38,8 @@ public enum FeedKind: String, Sendable, CaseIterable {
         switch self {
         case .sse, .mastodon, .wikimedia: .serverSentEvents
         case .ndjson: .jsonLines
+        case .jetstream: .jetstream
+        case .nostr: .nostr
         default: nil
         }
     }

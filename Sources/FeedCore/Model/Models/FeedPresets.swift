@@ -21,7 +21,7 @@ extension FeedKind {
     /// The shipped mapping of a preset kind; nil for the others.
     package var preset: FeedPreset? {
         switch self {
-        case .indexed, .graph, .jsonfeed, .linked, .json, .sse, .ndjson: nil
+        case .indexed, .graph, .jsonfeed, .linked, .json, .sse, .ndjson, .jetstream, .nostr: nil
         case .mastodon:
             // /api/v1/streaming/…: `update` events carry a status (the default fields read it:
             // id, content, account.acct, created_at, url); `delete` (a bare id), `notification`

@@ -49,10 +49,12 @@ public struct FeedRegistration: Sendable, Equatable {
         }
     }
 
-    /// Only absolute http and https URLs with a host.
-    public static func isValidURL(_ url: String) -> Bool {
+    /// Only absolute http and https URLs with a host; with `webSocket`, ws and wss ones instead
+    /// (the feed URLs of the WebSocket kinds).
+    public static func isValidURL(_ url: String, webSocket: Bool = false) -> Bool {
         let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return false }
+        let schemes = webSocket ? ["ws://", "wss://"] : ["http://", "https://"]
+        guard schemes.contains(where: { lower.hasPrefix($0) }) else { return false }
         let rest = url.drop(while: { $0 != ":" }).dropFirst(3)
         return !rest.isEmpty && !rest.hasPrefix("/") && !url.contains(where: { $0.isWhitespace })
     }
@@ -61,10 +63,10 @@ public struct FeedRegistration: Sendable, Equatable {
     package static let linkLengthLimit = 8192
 
     /// Why a server's link (a next page) cannot be requested, as the end of a sentence ("is not
-    /// an http or https URL"); nil when it can.
-    package static func whyUnusableLink(_ url: String) -> String? {
-        guard isValidURL(url) else {
-            return url.contains(where: { $0.isWhitespace }) ? "holds white space" : "is not an http or https URL"
+    /// an http or https URL"); nil when it can. With `webSocket`, the same of a ws or wss URL.
+    package static func whyUnusableLink(_ url: String, webSocket: Bool = false) -> String? {
+        guard isValidURL(url, webSocket: webSocket) else {
+            return url.contains(where: { $0.isWhitespace }) ? "holds white space" : webSocket ? "is not a ws or wss URL" : "is not an http or https URL"
         }
         if url.utf8.count > linkLengthLimit { return "is longer than \(linkLengthLimit) bytes" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "holds a control character" }

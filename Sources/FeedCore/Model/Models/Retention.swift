@@ -99,8 +99,8 @@ extension Retention.Remember {
 
 /// The durations `--keep` and `--remember` take: a whole number and one unit of `s`, `m`, `h`,
 /// `d`, at most 100 years (a number from the command line or a file never overflows).
-enum RetentionDuration {
-    static func seconds(_ text: String, allowsZero: Bool = false) -> Int? {
+package enum RetentionDuration {
+    package static func seconds(_ text: String, allowsZero: Bool = false) -> Int? {
         guard let unit = text.last, text.dropLast().allSatisfy(\.isASCII),
               let number = Int(text.dropLast()), number > 0 || (allowsZero && number == 0) else { return nil }
         let size = switch unit {

@@ -6,6 +6,14 @@ public enum StreamFormat: String, Sendable {
     case serverSentEvents
     /// One JSON value a line.
     case jsonLines
+    /// Bluesky's Jetstream over WebSocket: one JSON event a text message.
+    case jetstream
+    /// A Nostr relay over WebSocket (NIP-01): JSON arrays, `["EVENT", sub, event]` and the rest.
+    case nostr
+
+    /// Whether the stream is a WebSocket connection (an upgrade, then messages) rather than an
+    /// HTTP response read as it arrives.
+    public var isWebSocket: Bool { self == .jetstream || self == .nostr }
 
     /// Whether a response's `Content-Type` is this format's (parameters and case ignored).
     public func accepts(contentType: String?) -> Bool {
@@ -17,6 +25,7 @@ public enum StreamFormat: String, Sendable {
         case .jsonLines:
             return ["application/x-ndjson", "application/jsonl", "application/json-seq", "application/jsonlines",
                     "application/x-jsonlines", "application/stream+json"].contains(type)
+        case .jetstream, .nostr: return false
         }
     }
 

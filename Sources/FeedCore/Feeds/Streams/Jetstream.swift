@@ -1,0 +1,151 @@
+import FeedBase
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+
+/// Bluesky's Jetstream (`wss://jetstream2.us-east.bsky.network/subscribe`): one JSON event a
+/// text message, `{did, time_us, kind, commit?|identity?|account?}`
+/// (https://github.com/bluesky-social/jetstream#consuming-jetstream).
+///
+/// A `commit` event that creates a record is an entry; every other event (deletes, updates,
+/// `identity`, `account`) is not, but its `time_us` moves the position all the same. The
+/// position is the largest `time_us` received, not the last: events do not arrive in `time_us`
+/// order (in Jetstream's own capture, 42 of 151 adjacent pairs go down), so each connection asks
+/// from 5 s before it (`cursor`) and the store drops what it already holds by id.
+package enum Jetstream {
+    /// How far before the position a connection asks the server to replay from (µs).
+    package static let replayOverlap: Int64 = 5_000_000
+
+    /// The collection a feed follows when neither `--collection` nor its URL names one.
+    package static let defaultCollection = "app.bsky.feed.post"
+
+    /// The URL a connection asks: the feed's own, with `cursor` = the position minus the
+    /// overlap when there is a position (none: from now on).
+    package static func url(_ feedURL: String, resumingFrom position: String?) -> String {
+        guard let position = position.flatMap({ Int64($0) }) else { return feedURL }
+        let (cursor, overflow) = position.subtractingReportingOverflow(replayOverlap)
+        return URLQuery.setting("cursor", to: String(overflow ? 0 : max(cursor, 0)), in: feedURL)
+    }
+
+    /// The feed URL `feeds add` registers: `url` with each `--did` as `wantedDids` and each
+    /// `--collection` as `wantedCollections`, and the default collection when none is named.
+    package static func feedURL(_ url: String, dids: [String], collections: [String]) -> String {
+        var url = url
+        for did in dids { url = appending("wantedDids", did, to: url) }
+        for collection in collections { url = appending("wantedCollections", collection, to: url) }
+        if URLQuery.value(of: "wantedCollections", in: url) == nil { url = appending("wantedCollections", defaultCollection, to: url) }
+        return url
+    }
+
+    /// `url` with one more `name=value` (Jetstream repeats a parameter for several values).
+    private static func appending(_ name: String, _ value: String, to url: String) -> String {
+        let fragment = url.firstIndex(of: "#").map { String(url[$0...]) } ?? ""
+        let base = String(url.dropLast(fragment.count))
+        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        return base + separator + URLQuery.encode(name) + "=" + URLQuery.encode(value) + fragment
+    }
+
+    /// The parts of an event the reader looks at.
+    static let eventProjection = JSONProjection.parts([
+        "did": .whole, "time_us": .whole, "kind": .whole,
+        "commit": .members(["operation", "collection", "rkey"]),
+    ])
+
+    /// The parts of an entry's event its fields come from.
+    static let entryProjection = JSONProjection.parts([
+        "did": .whole, "time_us": .whole,
+        "commit": .parts(["operation": .whole, "collection": .whole, "rkey": .whole, "record": .members(["text", "createdAt"])]),
+    ])
+
+    /// The entry an event that creates a record is (nil for any other: the reader passed only
+    /// those, and a damaged one is not an entry).
+    static func item(_ event: JSON, source: RawJSON) -> FeedItem? {
+        guard event[["commit", "operation"]]?.string == "create", let did = event["did"]?.string,
+              let collection = event[["commit", "collection"]]?.string,
+              let rkey = event[["commit", "rkey"]]?.string, !did.isEmpty, !collection.isEmpty, !rkey.isEmpty
+        else { return nil }
+        let record = event[["commit", "record"]]
+        let published = Timestamp.normalize(record?["createdAt"]?.string)
+            ?? event["time_us"]?.text.flatMap { Int64($0) }.map { Timestamp.format(Date(timeIntervalSince1970: Double($0) / 1_000_000)) }
+        let url = collection == "app.bsky.feed.post" ? "https://bsky.app/profile/\(did)/post/\(rkey)" : nil
+        return FeedItem(id: "at://\(did)/\(collection)/\(rkey)", text: record?["text"]?.string, author: did, url: url,
+                        published: published, source: source)
+    }
+}
+
+/// What a Jetstream connection's messages are, one by one: entries, other events (with the
+/// position after them), and messages that are not events (named skipped items).
+package struct JetstreamMessages: WebSocketMessageReading {
+    /// The largest `time_us` received (the stored position, to begin with).
+    private(set) var position: Int64?
+    /// The position the connection resumed from: its first event, when newer, says the replay
+    /// did not reach back to it.
+    private let resumedFrom: Int64?
+    private var sawEvent = false
+
+    package init(position: String?) {
+        self.position = position.flatMap { Int64($0) }
+        resumedFrom = self.position
+    }
+
+    package mutating func signals(of message: [UInt8], number: Int, now: Date) -> [StreamSignal] {
+        let event: JSON
+        do {
+            event = try JSONParser.value(of: Data(message), Jetstream.eventProjection)
+        } catch {
+            return [.skipped(line: number, why: "it is not JSON (\(error))")]
+        }
+        guard case .object = event, let time = event["time_us"]?.text.flatMap({ Int64($0) }) else {
+            return [.skipped(line: number, why: "it is not a Jetstream event (no time_us)")]
+        }
+        var signals: [StreamSignal] = []
+        if !sawEvent, let resumedFrom, time > resumedFrom {
+            signals.append(.notice("the first event replayed (\(Self.shown(time))) is newer than the stored position "
+                                   + "(\(Self.shown(resumedFrom))): if the server's replay window no longer reaches back "
+                                   + "that far, the events between are missing"))
+        }
+        sawEvent = true
+        position = max(position ?? time, time)
+        let positionText = position.map(String.init)
+        let kind = event["kind"]?.string ?? "?"
+        let operation = event[["commit", "operation"]]?.string
+        if kind == "commit", operation == "create", event[["commit", "collection"]]?.string != nil, event[["commit", "rkey"]]?.string != nil,
+           event["did"]?.string != nil {
+            signals.append(.item(StreamItem(json: message, lastEventID: positionText, arrivedAt: now)))
+        } else {
+            let what = kind == "commit" ? "a commit that \(operation.map { $0 + "s" } ?? "does something unknown to")"
+                + " \(event[["commit", "collection"]]?.string ?? "a record")" : "an \(kind) event"
+            signals.append(.ignored(why: "\(what) of \(event["did"]?.string ?? "no one")", lastEventID: positionText))
+        }
+        return signals
+    }
+
+    /// A `time_us` as the time it is.
+    private static func shown(_ time: Int64) -> String {
+        Timestamp.format(Date(timeIntervalSince1970: Double(time) / 1_000_000))
+    }
+}
+
+/// The `jetstream` kind's entries: read natively (no jq), from events the reader passed.
+package struct JetstreamFeed: PageFormat {
+    package init() {}
+
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+        throw .badData("a Jetstream feed is read from its WebSocket stream, not from pages")
+    }
+
+    package func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage {
+        var read: [FeedItem] = []
+        read.reserveCapacity(items.count)
+        var skipped = SkippedItems()
+        for (index, bytes) in items.enumerated() {
+            if let document = try? JSONParser.parse(Data(bytes), Jetstream.entryProjection),
+               let item = Jetstream.item(document.value, source: document.source) {
+                read.append(item)
+            } else {
+                skipped.add(SkippedItem(position: index + 1, page: url, why: "it is not an event that creates a record"))
+            }
+        }
+        return FeedPage(items: PageItems(read), skipped: skipped)
+    }
+}

@@ -1,0 +1,190 @@
+import FeedBase
+import FeedHTTP
+import FeedModel
+import FoundationEssentials
+
+/// A Nostr relay (NIP-01, https://github.com/nostr-protocol/nips/blob/master/01.md): the client
+/// sends `["REQ", id, filter]`; the relay answers `["EVENT", id, event]` for each stored event
+/// that matches, `["EOSE", id]` when the stored ones are done, then new ones as they come;
+/// `["NOTICE", text]` and `["CLOSED", id, reason]` are its words to the user.
+///
+/// The position is the newest `created_at` received (of events whose id checks out): each
+/// connection asks `since` 10 minutes before it, as relays and clocks disagree by minutes.
+package enum Nostr {
+    /// The one subscription a connection holds.
+    package static let subscriptionID = "feedcli"
+    /// How far before the position a connection asks from (seconds).
+    package static let replayOverlap: Int64 = 600
+
+    /// The connection's `REQ`: the feed's filter with `since` = the position minus the overlap,
+    /// or, before anything is stored, now minus the feed's `--since`.
+    package static func request(_ filter: NostrFilter, resumingFrom position: String?, now: Date) -> [UInt8] {
+        let since: Int64
+        if let position = position.flatMap({ Int64($0) }) {
+            let (value, overflow) = position.subtractingReportingOverflow(replayOverlap)
+            since = overflow ? 0 : max(value, 0)
+        } else {
+            since = max(Int64(now.timeIntervalSince1970.rounded(.down)) - filter.since.components.seconds, 0)
+        }
+        var writer = JSONWriter()
+        writer.raw("[\"REQ\",")
+        writer.string(subscriptionID)
+        writer.raw(",")
+        var fields: [(String, (inout JSONWriter) -> Void)] = [("kinds", { writer in writer.raw("[" + filter.kinds.map(String.init).joined(separator: ",") + "]") })]
+        func strings(_ values: [String]) -> (inout JSONWriter) -> Void {
+            { writer in
+                writer.raw("[")
+                for (index, value) in values.enumerated() {
+                    if index > 0 { writer.raw(",") }
+                    writer.string(value)
+                }
+                writer.raw("]")
+            }
+        }
+        if !filter.authors.isEmpty { fields.append(("authors", strings(filter.authors.map { $0.lowercased() }))) }
+        var tagNames: [String] = []
+        for tag in filter.tags where !tagNames.contains(tag.name) { tagNames.append(tag.name) }
+        for name in tagNames {
+            fields.append(("#" + name, strings(filter.tags.filter { $0.name == name }.map(\.value))))
+        }
+        fields.append(("since", { $0.raw(String(since)) }))
+        writer.object(fields)
+        writer.raw("]")
+        return writer.bytes
+    }
+
+    /// Why `event` is not an event its id vouches for: its `id` must be the SHA-256 of its
+    /// NIP-01 serialisation `[0,pubkey,created_at,kind,tags,content]`; nil when it is.
+    package static func whyUnverified(_ event: JSON) -> String? {
+        guard let id = event["id"]?.string else { return "it has no id" }
+        guard let pubkey = event["pubkey"]?.string, let createdAt = event["created_at"], case .number(let created) = createdAt,
+              let kind = event["kind"], case .number(let kindText) = kind, let tags = event["tags"]?.array,
+              let content = event["content"]?.string
+        else { return "it lacks pubkey, created_at, kind, tags or content" }
+        var bytes: [UInt8] = Array("[0,".utf8)
+        guard serialise(.string(pubkey), into: &bytes) else { return "its pubkey is not text" }
+        bytes += Array(",\(created),\(kindText),".utf8)
+        guard serialise(.array(tags), into: &bytes) else { return "its tags are not arrays of strings" }
+        bytes.append(UInt8(ascii: ","))
+        guard case .string = event["content"], serialise(.string(content), into: &bytes) else { return "its content is not text" }
+        bytes.append(UInt8(ascii: "]"))
+        guard let digest = Digest.sha256(bytes) else { return "SHA-256 (libcrypto) is not available to check its id" }
+        return Digest.hex(digest) == id.lowercased() ? nil : "its id is not the SHA-256 of its content (NIP-01)"
+    }
+
+    /// `value` as NIP-01 serialises it (no white space; in strings only `\n`, `"`, `\\`, `\r`,
+    /// `\t`, `\b` and `\f` escaped, everything else verbatim); false for what an event's
+    /// serialisation cannot hold (a number or object inside tags, a string that is not exact).
+    private static func serialise(_ value: JSON, into bytes: inout [UInt8]) -> Bool {
+        switch value {
+        case .string(let text):
+            bytes.append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                switch byte {
+                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+                case 0x22: bytes += [0x5C, 0x22]
+                case 0x5C: bytes += [0x5C, 0x5C]
+                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+                case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+                case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
+                default: bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                guard serialise(element, into: &bytes) else { return false }
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The parts of an event its entry is made of.
+    static let entryProjection = JSONProjection.members(["id", "pubkey", "created_at", "content"])
+
+    /// The entry an event is (nil without an id).
+    static func item(_ event: JSON, source: RawJSON) -> FeedItem? {
+        guard let id = event["id"]?.string, !id.isEmpty else { return nil }
+        let published = event["created_at"]?.text.flatMap { Int64($0) }.map { Timestamp.format(Date(timeIntervalSince1970: Double($0))) }
+        return FeedItem(id: id, text: event["content"]?.string, author: event["pubkey"]?.string, url: "nostr:" + id,
+                        published: published, source: source)
+    }
+}
+
+/// What a relay's messages are, one by one: entries (events whose ids check out), skipped
+/// items (those whose ids do not, and messages that are not NIP-01), the end of the stored
+/// events, and the relay's notices.
+package struct NostrMessages: WebSocketMessageReading {
+    /// The newest `created_at` received (the stored position, to begin with).
+    private(set) var position: Int64?
+
+    package init(position: String?) {
+        self.position = position.flatMap { Int64($0) }
+    }
+
+    package mutating func signals(of message: [UInt8], number: Int, now: Date) -> [StreamSignal] {
+        let document: JSONParser.PageDocument
+        do {
+            document = try JSONParser.parsePage(Data(message), items: .topLevel, rest: .kindOnly)
+        } catch {
+            return [.skipped(line: number, why: "it is not JSON (\(error))")]
+        }
+        guard let parts = document.items, parts.count > 0, let type = parts.value(0).string else {
+            return [.skipped(line: number, why: "it is not a NIP-01 message (an array that starts with its type)")]
+        }
+        func text(_ index: Int) -> String { index < parts.count ? parts.value(index).text ?? "" : "" }
+        switch type {
+        case "EVENT":
+            guard parts.count >= 3, text(1) == Nostr.subscriptionID else {
+                return [.ignored(why: "an event of another subscription", lastEventID: position.map(String.init))]
+            }
+            let event = parts.element(2)
+            if let why = Nostr.whyUnverified(event.value) {
+                let id = event.value["id"]?.string.map { " " + Excerpt.of($0, limit: 64) } ?? ""
+                return [.skipped(line: number, why: "event\(id): \(why)")]
+            }
+            if let created = event.value["created_at"]?.text.flatMap({ Int64($0) }) { position = max(position ?? created, created) }
+            return [.item(StreamItem(json: Array(event.source.text.utf8), lastEventID: position.map(String.init), arrivedAt: now))]
+        case "EOSE":
+            return [.endOfReplay]
+        case "NOTICE":
+            return [.notice("the relay says: \(Excerpt.of(text(1), limit: 300))")]
+        case "CLOSED":
+            return [.closed(why: "the relay closed the subscription: \(Excerpt.of(text(2).isEmpty ? "no reason given" : text(2), limit: 300))")]
+        default:
+            // OK, AUTH, COUNT and what later NIPs add: not for a reader.
+            return [.ignored(why: "a relay's \(Excerpt.of(type, limit: 20)) message", lastEventID: position.map(String.init))]
+        }
+    }
+}
+
+/// The `nostr` kind's entries: read natively (no jq), from events the reader verified.
+package struct NostrFeed: PageFormat {
+    package init() {}
+
+    package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
+        throw .badData("a Nostr feed is read from its relay's WebSocket, not from pages")
+    }
+
+    package func page(ofItems items: [[UInt8]], url: String) throws(FeedFailure) -> FeedPage {
+        var read: [FeedItem] = []
+        read.reserveCapacity(items.count)
+        var skipped = SkippedItems()
+        for (index, bytes) in items.enumerated() {
+            if let document = try? JSONParser.parse(Data(bytes), Nostr.entryProjection),
+               let item = Nostr.item(document.value, source: document.source) {
+                read.append(item)
+            } else {
+                skipped.add(SkippedItem(position: index + 1, page: url, why: "it is not a Nostr event with an id"))
+            }
+        }
+        return FeedPage(items: PageItems(read), skipped: skipped)
+    }
+}

@@ -1,0 +1,87 @@
+import FeedBase
+import FeedHTTP
+import FeedModel
+import FeedReactive
+import FoundationEssentials
+
+extension StreamReader {
+    /// The signals of one WebSocket connection's `parts` for a feed that stood at `position`:
+    /// the upgrade's answer judged as a stream's head is (101 connected; 401/403 77; 404/410 69;
+    /// 408/429/5xx reconnect), then each group of messages that came together read by the
+    /// kind's message reader, with the group's receipt.
+    ///
+    /// `endsAtReplay`: the read completes after the server's end of stored events (`sync` of a
+    /// Nostr feed). A relay's `CLOSED` fails the read (69) after what came before it.
+    package func read(
+        webSocket parts: Observable<WebSocketPart>, position: String?, endsAtReplay: Bool
+    ) -> Observable<StreamChunk> {
+        Observable { observer in
+            let state = Locked((reader: messageReader(position: position), count: 0))
+            let shown = Redaction.maskingSecrets(in: url)
+            return parts.subscribe { event in
+                switch event {
+                case .next(.head(let head)):
+                    guard head.status == 101 else {
+                        return observer.fail(HTTPStatusFailure(status: head.status, url: shown, retryAfter: head.retryAfter))
+                    }
+                    observer.next(StreamChunk([.connected(head)]))
+                case .next(.messages(let messages, let receipt)):
+                    let now = self.now()
+                    let signals = state.withLock { state -> [StreamSignal] in
+                        var signals: [StreamSignal] = []
+                        for message in messages {
+                            state.count += 1
+                            signals += state.reader.signals(of: message, number: state.count, now: now)
+                        }
+                        return signals
+                    }
+                    deliver(signals, receipt: receipt, endsAtReplay: endsAtReplay, to: observer)
+                case .next(.skipped(let why)):
+                    let number = state.withLock { state -> Int in
+                        state.count += 1
+                        return state.count
+                    }
+                    observer.next(StreamChunk([.skipped(line: number, why: why)]))
+                case .next(.closed(let code, let reason)):
+                    let said = code.map { " (\($0)\(reason.isEmpty ? "" : ": " + Excerpt.of(reason, limit: 120)))" } ?? ""
+                    observer.next(StreamChunk([.ignored(why: "the server closed the connection\(said)", lastEventID: nil)]))
+                case .failed(let error):
+                    observer.fail(error)
+                case .completed:
+                    observer.complete()
+                }
+            }
+        }
+    }
+
+    /// Passes `signals` on, ending the read at a `CLOSED` (failed) or, with `endsAtReplay`, at
+    /// the end of the stored events (completed), after what came before it.
+    private func deliver(_ signals: [StreamSignal], receipt: StreamReceipt?, endsAtReplay: Bool, to observer: Observer<StreamChunk>) {
+        let end = signals.firstIndex { signal in
+            switch signal {
+            case .closed: true
+            case .endOfReplay: endsAtReplay
+            default: false
+            }
+        }
+        guard let end else {
+            if !signals.isEmpty { observer.next(StreamChunk(signals, receipt: receipt)) }
+            return
+        }
+        let before = Array(signals[..<end])
+        if !before.isEmpty { observer.next(StreamChunk(before, receipt: receipt)) }
+        if case .closed(let why) = signals[end] {
+            observer.fail(FeedFailure.unavailable("\(Redaction.maskingSecrets(in: url)): \(why)"))
+        } else {
+            observer.complete()
+        }
+    }
+
+    /// The kind's reader of messages, from `position`.
+    private func messageReader(position: String?) -> any WebSocketMessageReading {
+        switch format {
+        case .nostr: NostrMessages(position: position)
+        default: JetstreamMessages(position: position)
+        }
+    }
+}
