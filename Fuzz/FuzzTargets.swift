@@ -34,6 +34,8 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "sse": serverSentEvents(data)
     case "ndjson": jsonLines(data)
     case "websocket": webSocketFrames(data)
+    case "jetstream": jetstream(Array(data))
+    case "nostr": nostr(Array(data))
     case "opml": opml(text)
     case "jq-wire": jqWire(data)
     case "jq-worker": jqWorker(data)
@@ -44,7 +46,8 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 enum FuzzTargets {
     static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
-                      "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket"]
+                      "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket",
+                      "jetstream", "nostr"]
 }
 
 /// An event stream, whole and cut in two where its first byte says (and one byte at a time for
@@ -63,6 +66,38 @@ private func serverSentEvents(_ data: Data) {
     if stream.count <= 512 {
         var bytes = ServerSentEventParser(maxEventSize: 4096)
         precondition(stream.flatMap { bytes.parse([$0]) } == expected, "one byte at a time differs")
+    }
+}
+
+/// A Jetstream message, read twice in a row as a connection would: the position never goes
+/// down; an event passed as an entry is one (`at://` its id) or a named skipped item, never a
+/// failure; nothing traps, whatever the bytes.
+private func jetstream(_ message: [UInt8]) {
+    var reader = JetstreamMessages(position: "1783175888085434")
+    let signals = reader.signals(of: message, number: 1, now: Date(timeIntervalSince1970: 0))
+    let position = reader.position
+    _ = reader.signals(of: message, number: 2, now: Date(timeIntervalSince1970: 0))
+    precondition((position ?? 0) >= 1_783_175_888_085_434 && reader.position == position, "the position went down or moved on a replay")
+    for case .item(let item) in signals {
+        guard let page = try? JetstreamFeed().page(ofItems: [item.json], url: "wss://j/subscribe") else {
+            preconditionFailure("an entry's page failed")
+        }
+        precondition(page.items.count + page.skipped.count == 1, "an event neither an entry nor skipped")
+        precondition(page.items.allSatisfy { $0.id.hasPrefix("at://") }, "an id that is not an at:// URI")
+    }
+}
+
+/// A relay's message: an event passed as an entry has an id that checks out and makes an entry
+/// with that id; the position never goes down; nothing traps, whatever the bytes.
+private func nostr(_ message: [UInt8]) {
+    var reader = NostrMessages(position: "1711469000")
+    let signals = reader.signals(of: message, number: 1, now: Date(timeIntervalSince1970: 0))
+    precondition((reader.position ?? 0) >= 1_711_469_000, "the position went down")
+    for case .item(let item) in signals {
+        guard let event = try? JSONParser.value(of: Data(item.json)) else { preconditionFailure("an entry that is not JSON") }
+        precondition(Nostr.whyUnverified(event) == nil, "an event whose id does not check out passed")
+        let page = try? NostrFeed().page(ofItems: [item.json], url: "wss://relay")
+        precondition(page?.items.count == 1 && Array(page?.items ?? PageItems([])).first?.id == event["id"]?.string, "an entry of another id")
     }
 }
 

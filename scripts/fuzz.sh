@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket jetstream nostr)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -24,9 +24,9 @@ sources=(
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
-  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount}.swift
-  Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines}.swift
-  Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter,WebSocketFraming}.swift
+  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount,NostrFilter}.swift
+  Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines,Jetstream,Nostr,WebSocketMessageReading,StreamSignal}.swift
+  Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter,WebSocketFraming,Digest}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
   Fuzz/FuzzTargets.swift
 )
@@ -46,7 +46,7 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binar
   done
   # The linker warns about every ASan helper symbol; keep its output unless the build fails.
   if ! swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
-      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" "$out/confine.o" -ldl -o "$binary" >"$out/build.log" 2>&1; then
+      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" "$out/confine.o" -ldl -lcrypto -o "$binary" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     exit 1
   fi
@@ -94,6 +94,12 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
       printf '\x09\x02\x01\x03{"a\x89\x02hi\x80\x03":1}\x88\x05\x03\xe8bye' > "$dir/fragments"
       printf '\x03\x01\x82\x7e\x01\x00' > "$dir/long"; head -c 256 /dev/zero >> "$dir/long"
       printf '\x00\x10\x81\x82\x01\x02\x03\x04ab' > "$dir/masked" ;;
+    jetstream)  # each real event of Jetstream's capture, one an input
+      n=0; while IFS= read -r line; do n=$((n + 1)); printf '%s' "$line" > "$dir/event-$n"; done < Fixtures/streams/jetstream-v1.jsonl ;;
+    nostr)  # real events as a relay sends them, and its other messages
+      n=0; head -n 40 Fixtures/streams/nostr-events.jsonl | while IFS= read -r line; do n=$((n + 1)); printf '["EVENT","feedcli",%s]' "$line" > "$dir/event-$n"; done
+      printf '%s' '["EOSE","feedcli"]' > "$dir/eose"; printf '%s' '["CLOSED","feedcli","auth-required: x"]' > "$dir/closed"
+      printf '%s' '["NOTICE","slow down"]' > "$dir/notice" ;;
     markup)  # pages and documents a feed URL may answer with
       printf '%s' '<!DOCTYPE html><html><head><link rel="alternate" type="application/feed+json" href="/feed.json"><link rel=alternate type=application/feed+json href=x></head></html>' > "$dir/page"
       printf '%s' '<?xml version="1.0"?><rss version="2.0"><channel/></rss>' > "$dir/rss"

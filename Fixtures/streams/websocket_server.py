@@ -6,6 +6,7 @@ Paths:
   /echo       each text the client sends (unmasked here) sent back, until the client closes
   /badaccept  101 with a Sec-WebSocket-Accept made from another key
   /missing    404
+  /unauthorized 401
   /limited    429 with Retry-After: 120
   /mixed      a binary message, a text that is not UTF-8, a text of 200 bytes, then {"ok":1}, close
   /silent     nothing, and no pong for a ping
@@ -13,10 +14,12 @@ Paths:
   /headers    the upgrade request's Authorization header (or "none") as a text, then close 1000
   /jetstream  the real Jetstream capture (jetstream-v1.jsonl beside this file), as Jetstream replays
               it: every event whose time_us is at least the query's `cursor`, in the capture's
-              order. Query: `drop=N` ends the first connection abruptly after N events (later
-              ones send everything); `from=N` starts at line N whatever the cursor (a replay
-              window that has moved on); `hold=S` keeps the connection open S seconds after the
-              last event (default: close 1000 at once); `first=N` sends only the first N lines.
+              order, filtered by `wantedCollections` and `wantedDids`. Query: `drop=N` ends the
+              first connection abruptly after N events (later ones send everything); `first=N`:
+              the first connection sends only the first N lines; `gap=N`: later connections start
+              at line N whatever the cursor (a replay window that has moved on); `pace=S` waits S
+              seconds before each event; `hold=S` keeps the connection open S seconds after the
+              last event (default: close 1000 at once).
               Each connection's query is logged: GET /log answers them as a JSON array.
   /nostr      a relay (NIP-01) over the real events of nostr-events.jsonl: reads the client's REQ,
               sends ["EVENT", id, e] for each event its filter matches (kinds, authors, #tags,
@@ -88,6 +91,9 @@ class Handler(socketserver.StreamRequestHandler):
         if path == "/missing":
             self.wfile.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
             return
+        if path == "/unauthorized":
+            self.wfile.write(b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n")
+            return
         if path == "/limited":
             self.wfile.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 120\r\nContent-Length: 0\r\n\r\n")
             return
@@ -147,7 +153,7 @@ class Handler(socketserver.StreamRequestHandler):
 
 
     def jetstream(self, query, number):
-        lines = JETSTREAM[: int(query["first"])] if "first" in query else JETSTREAM
+        lines = JETSTREAM[: int(query["first"])] if "first" in query and number == 1 else JETSTREAM
         # As Jetstream filters: commits by collection, every event by account.
         wanted = urllib.parse.parse_qs(query.get("_raw", ""))
         collections, dids = wanted.get("wantedCollections"), wanted.get("wantedDids")
@@ -157,8 +163,8 @@ class Handler(socketserver.StreamRequestHandler):
                 return False
             return not collections or event["kind"] != "commit" or event["commit"]["collection"] in collections
         lines = [line for line in lines if passes(line)]
-        if "from" in query:
-            lines = lines[int(query["from"]):]
+        if "gap" in query and number > 1:
+            lines = lines[int(query["gap"]):]
         elif "cursor" in query:
             lines = [line for line in lines if json.loads(line)["time_us"] >= int(query["cursor"])]
         drop = int(query["drop"]) if "drop" in query and number == 1 else None
@@ -167,6 +173,9 @@ class Handler(socketserver.StreamRequestHandler):
                 self.wfile.flush()
                 self.connection.shutdown(socket.SHUT_RDWR)  # abruptly: no close frame
                 return
+            if "pace" in query:
+                self.wfile.flush()
+                time.sleep(float(query["pace"]))
             self.wfile.write(frame(0x1, line.encode()))
         self.wfile.flush()
         if "hold" in query:
