@@ -10,10 +10,4 @@ static inline int feed_sqlite_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
-/// Keeps a statement's journal in memory up to `bytes` before it spills to a temporary file
-/// (SQLite's default: 64 KiB). Process-wide: only before SQLite is first used.
-static inline int feed_sqlite_statement_journal_spill(int bytes) {
-    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
-}
-
 #endif

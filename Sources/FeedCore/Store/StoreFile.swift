@@ -140,7 +140,7 @@ package enum StoreFile {
         switch database.code {
         case SQLITE_BUSY, SQLITE_LOCKED: return .temporary("\(path) is busy in another feedcli run")
         case SQLITE_READONLY: return .storeAccess("the store is read-only: \(path)")
-        case SQLITE_FULL: return .storeAccess("the disk is full: \(path)")
+        case SQLITE_FULL: return .storeAccess("the disk is full: \(path) (\(describe(error)))")
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .storeAccess("\(path) is damaged or not a feedcli store")
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: return .storeAccess("cannot open the store: \(path)")
         default: return .storeAccess("\(path): \(describe(error))")

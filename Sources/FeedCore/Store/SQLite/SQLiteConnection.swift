@@ -19,7 +19,6 @@ package final class SQLiteConnection {
 
     /// Opens `path` (a `file:` URI when `flags` has `SQLITE_OPEN_URI`).
     package init(path: String, flags: Int32) throws(SQLiteError) {
-        Self.configure
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -29,16 +28,6 @@ package final class SQLiteConnection {
         }
         self.handle = handle
     }
-
-    /// SQLite's process-wide settings, made once before the first connection opens (a Swift
-    /// global's initializer runs once, under a lock, before any `init` goes on).
-    ///
-    /// A statement's journal (what `INSERT` of several rows keeps to undo itself should one row
-    /// fail) stays in memory up to 1 MiB: at SQLite's 64 KiB a batch of entries spilled it to a
-    /// temporary file, created and removed at every commit of a stream's batch.
-    private static let configure: Void = {
-        _ = feed_sqlite_statement_journal_spill(1 << 20)
-    }()
 
     deinit {
         checkpointer?.stop()

@@ -1,6 +1,7 @@
 import CSQLite
 import FeedStoreContract
 import FoundationEssentials
+import Glibc
 
 /// A failure reported by SQLite: its primary result code and message.
 package struct SQLiteError: Error, CustomStringConvertible {
@@ -13,10 +14,18 @@ package struct SQLiteError: Error, CustomStringConvertible {
         self.message = message
     }
 
-    /// The connection's last error, for a call that returned `code`.
+    /// The connection's last error, for a call that returned `code`; with the extended code and
+    /// the operating system's error when SQLite has them (a "disk is full" whose disk is not
+    /// full says why: the write's errno).
     package init(code: Int32, connection: OpaquePointer?) {
-        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        self.init(code: code, message: message ?? String(cString: sqlite3_errstr(code)))
+        var message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        if let connection {
+            let extended = sqlite3_extended_errcode(connection), system = sqlite3_system_errno(connection)
+            if extended != code & 0xFF || system != 0 {
+                message += " (SQLite code \(extended)\(system != 0 ? ", errno \(system): " + String(cString: strerror(system)) : ""))"
+            }
+        }
+        self.init(code: code, message: message)
     }
 
     package var description: String { message }
