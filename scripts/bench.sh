@@ -24,6 +24,8 @@
 #             disk, so that no command pays for another's dirty pages or the machine's phase
 #   streams   `feedcli follow` of 100,000 events vs curl | sed | jq, its memory over 1,000,000,
 #             and an event's latency (scripts/bench-streams.sh)
+#   websocket `feedcli follow` of 100,000 Jetstream events vs a Python websockets client | jq,
+#             its memory over 1,000,000, and an event's latency (scripts/bench-websocket.sh)
 #   retention `feedcli follow` of Wikimedia-shaped events with --keep 100000: the store's size
 #             over time, memory, time vs no --keep, reading the pruned store
 #             (scripts/bench-retention.sh; RETENTION_EVENTS, default 2,000,000)
@@ -336,6 +338,8 @@ fi
 printf '| list FEED --limit 10 over 1,000,000 entries | %.1f ms | | | milliseconds |\n' "$(python3 -c "print($(mean limit 0)*1000)")"
 # The live-stream rows (follow's throughput, memory and latency), measured by their own script.
 FEEDCLI="$feedcli" bash scripts/bench-streams.sh "$out/streams"
+# The WebSocket rows (a Jetstream follow's throughput against a websockets client, memory, latency).
+FEEDCLI="$feedcli" bash scripts/bench-websocket.sh "$out/websocket"
 # The "Running for months" rows: a follow with --keep (RETENTION_EVENTS events, default 2,000,000).
 FEEDCLI="$feedcli" bash scripts/bench-retention.sh "${RETENTION_EVENTS:-2000000}"
 # The "One command that stays" rows: --exec's cost an entry, and a follow of idle polled feeds.
