@@ -18,8 +18,9 @@ Paths:
               first connection abruptly after N events (later ones send everything); `first=N`:
               the first connection sends only the first N lines; `gap=N`: later connections start
               at line N whatever the cursor (a replay window that has moved on); `pace=S` waits S
-              seconds before each event; `hold=S` keeps the connection open S seconds after the
-              last event (default: close 1000 at once).
+              seconds before each event; `pings=N` sends N pings before each event (a ping
+              storm); `hold=S` keeps the connection open S seconds after the last event
+              (default: close 1000 at once).
               Each connection's query is logged: GET /log answers them as a JSON array.
   /nostr      a relay (NIP-01) over the real events of nostr-events.jsonl: reads the client's REQ,
               sends ["EVENT", id, e] for each event its filter matches (kinds, authors, #tags,
@@ -176,6 +177,8 @@ class Handler(socketserver.StreamRequestHandler):
             if "pace" in query:
                 self.wfile.flush()
                 time.sleep(float(query["pace"]))
+            for _ in range(int(query.get("pings", "0"))):
+                self.wfile.write(frame(0x9, b"storm"))
             self.wfile.write(frame(0x1, line.encode()))
         self.wfile.flush()
         if "hold" in query:

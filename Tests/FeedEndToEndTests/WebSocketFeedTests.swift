@@ -179,6 +179,34 @@ struct WebSocketFeedTests {
         #expect(try await session.requireStatus("paced")["entries"] as? Int == likes.count, "each stored once")
     }
 
+    @Test func sigtermMidStreamEndsWithEverythingPrintedCommitted() async throws {
+        try await addJetstream("termed", "?pace=0.01&hold=60", "--collection", "app.bsky.feed.like")
+        let likes = Self.jetstreamEntries(collections: ["app.bsky.feed.like"])
+        let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
+        #expect(await waitUntilStored(atLeast: 20, feed: "termed"))
+        kill(started.process.processIdentifier, SIGTERM)
+        let run = await started.finish()
+        #expect(run.status == 0, "SIGTERM is how a follow ends: \(run.stderr)")
+        let printed = JSONLines.ids(run.stdout)
+        #expect(try await session.requireStatus("termed")["entries"] as? Int == printed.count, "what was printed is stored, no more")
+        let again = try await session.feedcli("sync", "termed", "--jsonl", "--timeout", "30")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(printed + JSONLines.ids(again.stdout) == likes, "the rest once, in order")
+    }
+
+    @Test func aPingStormIsAnsweredAndEveryEventStillDelivered() async throws {
+        try await addJetstream("storm", "?pings=50&first=40", "--collection", "app.bsky.feed.like", "--collection", "app.bsky.feed.post")
+        let run = try await session.feedcli("sync", "storm", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = Array(Self.jetstreamEvents().prefix(40).compactMap { event -> String? in
+            guard let commit = event["commit"] as? [String: Any], commit["operation"] as? String == "create",
+                  let collection = commit["collection"] as? String, ["app.bsky.feed.like", "app.bsky.feed.post"].contains(collection),
+                  let did = event["did"] as? String, let rkey = commit["rkey"] as? String else { return nil }
+            return "at://\(did)/\(collection)/\(rkey)"
+        })
+        #expect(!expected.isEmpty && JSONLines.ids(run.stdout) == expected, "2,000 pings answered between 40 events")
+    }
+
     @Test func aStoreInPostgreSQLKeepsAJetstreamPosition() async throws {
         let onServer = try await StoreSession.onPostgres()
         try await addJetstream("pg", "?drop=10", on: onServer)
