@@ -83,7 +83,9 @@ private func jetstream(_ message: [UInt8]) {
             preconditionFailure("an entry's page failed")
         }
         precondition(page.items.count + page.skipped.count == 1, "an event neither an entry nor skipped")
-        precondition(page.items.allSatisfy { $0.id.hasPrefix("at://") }, "an id that is not an at:// URI")
+        // Bytes, not characters: a `did` that begins with a combining mark joins the `/` before it
+        // into one character, and `hasPrefix` compares characters.
+        precondition(page.items.allSatisfy { $0.id.utf8.starts(with: "at://".utf8) }, "an id that is not an at:// URI")
     }
 }
 

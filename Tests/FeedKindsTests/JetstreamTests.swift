@@ -109,4 +109,19 @@ struct JetstreamTests {
         #expect(Jetstream.feedURL("wss://j/subscribe", dids: [], collections: ["app.bsky.feed.post", "app.bsky.feed.repost"])
                 == "wss://j/subscribe?wantedCollections=app.bsky.feed.post&wantedCollections=app.bsky.feed.repost")
     }
+
+    /// The fuzzer's find: a `did` that begins with a combining mark (U+0598) makes an id whose
+    /// last `/` and that mark are one character, so the id does not `hasPrefix("at://")`; its
+    /// bytes still are `at://`, the did's and the rest, as stored and printed.
+    @Test func anIdIsItsEventsBytesWhateverTheDidBeginsWith() throws {
+        let did = "\u{598}:plc:x"
+        let event = #"{"did":"\#(did)","time_us":1783175888352946,"kind":"commit","commit":{"operation":"create","#
+            + #""collection":"app.bsky.feed.post","rkey":"3mp"}}"#
+        let (signals, _) = read([Array(event.utf8)])
+        let items = signals.compactMap { if case .item(let item) = $0 { item.json } else { nil } }
+        let page = try JetstreamFeed().page(ofItems: items, url: "wss://j/subscribe")
+        let id = try #require(Array(page.items).first?.id)
+        #expect(Array(id.utf8) == Array("at://\(did)/app.bsky.feed.post/3mp".utf8))
+        #expect(id.utf8.starts(with: "at://".utf8) && !id.hasPrefix("at://"), "a character comparison would call it no at:// URI")
+    }
 }
