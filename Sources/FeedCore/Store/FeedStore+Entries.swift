@@ -39,34 +39,17 @@ extension FeedStore {
             for index in numbered.indices where numbered[index].seq == 0 {
                 if let number = numbers.next() { numbered[index].seq = number }
             }
-            // As few statements as the sizes make, largest first (100 entries: three of 32,
-            // four of one).
-            var start = 0
-            for insert in Self.inserts {
-                while numbered.count - start >= insert.rows {
-                    let chunk = numbered[start..<(start + insert.rows)]
-                    start += insert.rows
-                    var arguments: [SQLiteValue] = []
-                    arguments.reserveCapacity(insert.rows * 11)
-                    for entry in chunk {
-                        arguments += [
-                            .integer(entry.seq), .text(feed), .blob(entry.id), .blob(entry.title),
-                            .blob(entry.text), .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published),
-                            .text(entry.fetchedAt), SQLiteValue(entry.read), .text(entry.source.text),
-                        ]
-                    }
-                    try db.statement(insert.sql).run(arguments)
-                    if db.changes == insert.rows {
-                        inserted += chunk
-                    } else {
-                        // Some were stored already (by id): the ones stored now are those under
-                        // their new numbers, which nothing else holds.
-                        let stored = try db.statement("SELECT 1 FROM entry WHERE seq = ?")
-                        for entry in chunk where try stored.first([.integer(entry.seq)], { _ in true }) != nil {
-                            inserted.append(entry)
-                        }
-                    }
-                }
+            // One row a statement: a statement of several rows that may abort (the foreign key
+            // on `feed`, the primary key) makes SQLite keep a statement journal, which past 64 KiB
+            // goes to a temporary file, opened, written and removed at every commit.
+            let insert = try db.statement(Self.insert)
+            for entry in numbered {
+                try insert.run([
+                    .integer(entry.seq), .text(feed), .blob(entry.id), .blob(entry.title),
+                    .blob(entry.text), .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published),
+                    .text(entry.fetchedAt), SQLiteValue(entry.read), .text(entry.source.text),
+                ])
+                if db.changes == 1 { inserted.append(entry) }
             }
             // The feed's counts, once for the batch (a trigger a row cost a third of each insert).
             if !inserted.isEmpty {
@@ -78,16 +61,11 @@ extension FeedStore {
         }
     }
 
-    /// The `INSERT`s a batch goes in as, largest first, each of `rows` entries (an entry whose
-    /// id is stored already skipped). A statement's own cost (its cursors, bindings and end) was a
-    /// third of storing one entry alone; the one of a single row takes whatever is left.
-    private static let inserts: [(rows: Int, sql: String)] = [32, 8, 1].map { rows in
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-        return (rows, """
-            INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
-            VALUES \(values) ON CONFLICT (feed, id) DO NOTHING
-            """)
-    }
+    /// Stores one entry, unless its id is stored already (then nothing changes).
+    private static let insert = """
+        INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (feed, id) DO NOTHING
+        """
 
     /// The feed's side of a successful fetch: its time, validators, index and backfill cursor
     /// as `commit` says, the last error and retry time cleared. Returns the record after it.
