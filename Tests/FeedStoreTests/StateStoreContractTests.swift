@@ -98,7 +98,7 @@ struct StateStoreContractTests {
         let changed = try store.feed(named: "a")
         #expect(changed.every == .seconds(600) && changed.registration.tokenEnv == "TOKEN" && changed.registration.expressions.filter == ".x")
         #expect { try store.setEvery(feed: "zz", nil) } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
-        try store.addFeeds([(FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .linked), .seconds(60))])
+        try store.addFeeds([(FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .linked), FeedSettings(every: .seconds(60)))])
         #expect(try store.feed(named: "b").every == .seconds(60))
         try store.removeFeed(named: "a")
         #expect(try store.feeds().map(\.name) == ["b"])
@@ -106,11 +106,36 @@ struct StateStoreContractTests {
         #expect { try store.removeFeed(named: "a") } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
     }
 
+    /// `feeds add --every --keep` and `feeds import` store a feed and its settings in one
+    /// transaction (they were three: a run could see the feed without them).
+    @Test(arguments: Kind.allCases)
+    func aFeedComesWithItsSettingsAndReplacingChangesOnlyThoseGiven(kind: Kind) async throws {
+        let store = try await store(kind)
+        try store.addFeed(FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse),
+                          settings: FeedSettings(every: .seconds(120), keep: .newest(50)), replace: false)
+        var record = try store.feed(named: "s")
+        #expect(record.every == .seconds(120))
+        #expect(record.retention == Retention(keep: .newest(50), remember: Retention.defaultRemember(for: .sse)),
+                "the part not given is the kind's default")
+        try store.addFeed(FeedRegistration(name: "s", url: "http://127.0.0.1:1/s2", kind: .sse),
+                          settings: FeedSettings(remember: .forever), replace: true)
+        record = try store.feed(named: "s")
+        #expect(record.registration.url == "http://127.0.0.1:1/s2" && record.every == .seconds(120))
+        #expect(record.retention == Retention(keep: .newest(50), remember: .forever), "replacing changes only what is given")
+        #expect {
+            try store.addFeed(FeedRegistration(name: "s", url: "http://x/", kind: .sse), settings: FeedSettings(every: .seconds(5)), replace: false)
+        } throws: { ($0 as? FeedFailure)?.exitCode == 64 }
+        #expect(try store.feed(named: "s").every == .seconds(120), "a refused add changes no setting")
+        try store.addFeeds([(FeedRegistration(name: "i", url: "http://127.0.0.1:1/i", kind: .linked),
+                             FeedSettings(keep: .storedWithin(.seconds(3600))))])
+        #expect(try store.feed(named: "i").retention == Retention(keep: .storedWithin(.seconds(3600)), remember: Retention.defaultRemember(for: .linked)))
+    }
+
     @Test(arguments: Kind.allCases)
     func readMarksByIdAndHandleCountAndRefuseAnAmbiguousId(kind: Kind) async throws {
         let store = try await store(kind)
-        try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), nil),
-                            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), nil)])
+        try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), FeedSettings()),
+                            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), FeedSettings())])
         _ = try store.commitFetch(feed: "a", entries: ["1", "2", "3"].map { entry($0) }, FetchCommit(fetchedAt: t0))
         _ = try store.commitFetch(feed: "b", entries: [entry("1", feed: "b")], FetchCommit(fetchedAt: t0))
         #expect { _ = try store.setRead(true, references: ["1"], feed: nil) } throws: { ($0 as? FeedFailure)?.exitCode == 64 }
@@ -145,8 +170,8 @@ struct StateStoreContractTests {
     @Test(arguments: Kind.allCases)
     func entriesAreListedInEveryOrderWithTheirTextByteForByte(kind: Kind) async throws {
         let store = try await store(kind)
-        try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), nil),
-                            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), nil)])
+        try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), FeedSettings()),
+                            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), FeedSettings())])
         let odd = "nul\u{0}inside \u{1F600} \"quoted\" \\ back"
         _ = try store.commitFetch(feed: "a", entries: [entry("x\u{0}1", title: odd, published: "2026-11-03T00:00:00Z"),
                                                        entry("2", published: "2026-11-01T00:00:00Z")], FetchCommit(fetchedAt: t0))
@@ -220,8 +245,8 @@ struct StateStoreContractTests {
     func aCopyCarriesEveryFeedAndEntryAndOnlyIntoAnEmptyStore(from: Kind, to: Kind) async throws {
         let source = try await store(from)
         try source.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph, tokenEnv: "T",
-                                               expressions: FeedExpressions(filter: ".ok")), .seconds(300)),
-                             (FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse), nil)])
+                                               expressions: FeedExpressions(filter: ".ok")), FeedSettings(every: .seconds(300))),
+                             (FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse), FeedSettings())])
         _ = try source.commitFetch(feed: "a", entries: (1...300).map { entry("\($0)") },
                                    FetchCommit(fetchedAt: t0, nextIndex: 7, validators: Validators(etag: "\"e\"", lastModified: "lm"),
                                                resume: .set("http://127.0.0.1:1/a?page=2"), skipped: .set(2)))

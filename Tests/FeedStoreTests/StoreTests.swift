@@ -194,7 +194,7 @@ struct StoreTests {
         #expect(try names(fresh) == ["mine"], "a failed fetch is no use")
 
         let imported = try FeedStore.open(at: temporaryStorePath())
-        try imported.addFeeds([(mine, nil)])
+        try imported.addFeeds([(mine, FeedSettings())])
         #expect(try names(imported) == ["mine"])
 
         let read = try FeedStore.open(at: temporaryStorePath())

@@ -45,12 +45,15 @@ public struct FeedsAdd: FeedcliCommand {
             throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
         }
         let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
-        // Replacing a feed waits for a run on it, as a sync does: that run's cursor and validators
-        // belong to the old URL and must not land on the new one.
-        let lock = replace ? try store.lock(feed: name) : nil
-        try withExtendedLifetime(lock) { try store.addFeed(chosen, replace: replace) }
-        if let every = every.flatMap(EveryDuration.parse) { try store.setEvery(feed: name, every) }
-        if retention.isGiven { try store.setRetention(feed: name, retention.applied(to: try store.feed(named: name).retention)) }
+        var settings = retention.settings
+        settings.every = every.flatMap(EveryDuration.parse)
+        if replace {
+            // Replacing a feed waits for a run on it, as a sync does: that run's cursor and
+            // validators belong to the old URL and must not land on the new one.
+            try store.withFeedLock(name) { () throws(FeedFailure) in try store.addFeed(chosen, settings: settings, replace: true) }
+        } else {
+            try store.addFeed(chosen, settings: settings, replace: false)
+        }
         // What detection found, for the person who asked (a diagnostic: stdout stays empty).
         if let found { try? context.stderr.write("feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n") }
         return 0

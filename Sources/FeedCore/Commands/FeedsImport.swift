@@ -37,8 +37,8 @@ public struct FeedsImport: FeedcliCommand {
         var names = Set(existing.map(\.name))
         // The feeds on each URL: one URL may be several feeds (different filters, kinds).
         var urls = Dictionary(grouping: existing.map(\.registration), by: \.url)
-        var adding: [(feed: FeedRegistration, every: Duration?)] = []
-        var retentionOutlines: [String: (keep: String?, remember: String?)] = [:]
+        var adding: [(feed: FeedRegistration, settings: FeedSettings)] = []
+        var unreadableRetention: [String] = []
         var present = 0, skipped = 0
         func note(_ text: String) {
             // A diagnostic: one that cannot be written changes nothing.
@@ -79,9 +79,13 @@ public struct FeedsImport: FeedcliCommand {
                 let feed = try FeedAdmission.validated(name: name, url: url, kind: kind, tokenEnv: nil,
                                                        expressions: expressions, context: context)
                 let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
-                adding.append((chosen, OPML.value(.every, in: outline).flatMap(EveryDuration.parse)))
+                // A retention the file gives (an export of a feed that chose one); one it cannot
+                // read leaves the kind's default, and is said below.
                 let keep = OPML.value(.keep, in: outline), remember = OPML.value(.remember, in: outline)
-                if keep != nil || remember != nil { retentionOutlines[name] = (keep, remember) }
+                let settings = FeedSettings(every: OPML.value(.every, in: outline).flatMap(EveryDuration.parse),
+                                            keep: keep.flatMap(Retention.Keep.init), remember: remember.flatMap(Retention.Remember.init))
+                if (keep != nil && settings.keep == nil) || (remember != nil && settings.remember == nil) { unreadableRetention.append(name) }
+                adding.append((chosen, settings))
                 names.insert(name)
                 urls[url, default: []].append(chosen)
                 note("added \(name): \(found ?? "\(chosen.kind.rawValue), as the file says")")
@@ -97,19 +101,8 @@ public struct FeedsImport: FeedcliCommand {
             }
         }
         try store.addFeeds(adding)
-        // A retention the file gives (an export of a feed that chose one); one it cannot read
-        // leaves the kind's default, and says so.
-        for (feed, _) in adding {
-            guard let outline = retentionOutlines[feed.name] else { continue }
-            let keep = outline.keep.flatMap(Retention.Keep.init), remember = outline.remember.flatMap(Retention.Remember.init)
-            if (outline.keep != nil && keep == nil) || (outline.remember != nil && remember == nil) {
-                note("\(feed.name): the file's keep or remember is not one feedcli reads; it keeps the default")
-            }
-            guard keep != nil || remember != nil else { continue }
-            var retention = Retention.defaults(for: feed.kind)
-            if let keep { retention.keep = keep }
-            if let remember { retention.remember = remember }
-            try store.setRetention(feed: feed.name, retention)
+        for name in unreadableRetention {
+            note("\(name): the file's keep or remember is not one feedcli reads; it keeps the default")
         }
         note("imported \(adding.count) of \(outlines.count) feeds from \(file) (\(present) already there, \(skipped) skipped)")
         // Something skipped is the file's data not being what feedcli can add (65).

@@ -20,8 +20,7 @@ public struct FeedsRemove: FeedcliCommand {
             // A row this feedcli cannot read (expressions a newer feedcli wrote, a hand edit) is
             // still a feed the user can remove; a store that cannot be used fails again just below.
         }
-        let lock = try store.lock(feed: name)
-        try withExtendedLifetime(lock) { try store.removeFeed(named: name) }
+        try store.withFeedLock(name) { () throws(FeedFailure) in try store.removeFeed(named: name) }
         return 0
     }
 }

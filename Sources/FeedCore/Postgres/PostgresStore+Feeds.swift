@@ -25,7 +25,7 @@ extension PostgresStore {
         }
     }
 
-    public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
+    public func addFeed(_ feed: FeedRegistration, settings: FeedSettings, replace: Bool) throws(FeedFailure) {
         try transaction { (db: PostgresConnection) throws(FeedFailure) in
             // The row lock of an existing feed, so two machines replacing it take turns.
             let exists = try db.execute("SELECT 1 FROM feed WHERE name = $1 FOR UPDATE", [.text(feed.name)]).count > 0
@@ -36,28 +36,37 @@ extension PostgresStore {
                         retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = $5
                     """, [.text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
                           PostgresValue(feed.expressions.json), .text(feed.name)])
+                if let every = settings.every {
+                    try db.execute("UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
+                                   [PostgresValue(every.components.seconds), .text(feed.name)])
+                }
+                if settings.changesRetention {
+                    let retention = settings.retention(over: try Self.record(db, name: feed.name).retention)
+                    try db.execute("UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
+                                   [.text(retention.keep.text), .text(retention.remember.text), .text(feed.name)])
+                }
             } else {
-                try Self.insert(db, feed, every: nil, now: Timestamp.format(.now))
+                try Self.insert(db, feed, settings, now: Timestamp.format(.now))
             }
             try Self.retireUnusedDefaultFeed(db, adding: [feed.name])
         }
     }
 
-    public func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure) {
+    public func addFeeds(_ feeds: [(feed: FeedRegistration, settings: FeedSettings)]) throws(FeedFailure) {
         try transaction { (db: PostgresConnection) throws(FeedFailure) in
             let now = Timestamp.format(.now)
-            for (feed, every) in feeds { try Self.insert(db, feed, every: every, now: now) }
+            for (feed, settings) in feeds { try Self.insert(db, feed, settings, now: now) }
             try Self.retireUnusedDefaultFeed(db, adding: feeds.map(\.feed.name))
         }
     }
 
-    private static func insert(_ db: PostgresConnection, _ feed: FeedRegistration, every: Duration?, now: String) throws(FeedFailure) {
-        let retention = Retention.defaults(for: feed.kind)
+    private static func insert(_ db: PostgresConnection, _ feed: FeedRegistration, _ settings: FeedSettings, now: String) throws(FeedFailure) {
+        let retention = settings.retention(over: Retention.defaults(for: feed.kind))
         try db.execute("""
             INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
             VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8, $9)
             """, [.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
-                  PostgresValue(feed.expressions.json), .text(now), PostgresValue(every.map { $0.components.seconds }),
+                  PostgresValue(feed.expressions.json), .text(now), PostgresValue(settings.every.map { $0.components.seconds }),
                   .text(retention.keep.text), .text(retention.remember.text)])
     }
 

@@ -54,11 +54,12 @@ extension FeedStore {
         }
     }
 
-    /// Registers a feed. An existing name is a usage error unless `replace`; replacing keeps the
-    /// entries but forgets validators, retry time and last error (the URL may have changed).
-    /// A first feed of one's own retires the built-in `posts` while it is unused (see
-    /// `retireUnusedDefaultFeed`), silently: nobody used it.
-    public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
+    /// Registers a feed with its settings, in one transaction. An existing name is a usage error
+    /// unless `replace`; replacing keeps the entries and the settings not given, but forgets
+    /// validators, retry time and last error (the URL may have changed). A first feed of one's
+    /// own retires the built-in `posts` while it is unused (see `retireUnusedDefaultFeed`),
+    /// silently: nobody used it.
+    public func addFeed(_ feed: FeedRegistration, settings: FeedSettings, replace: Bool) throws(FeedFailure) {
         try write { db in
             let exists = try db.statement("SELECT 1 FROM feed WHERE name = ?").first([.text(feed.name)]) { _ in true } ?? false
             if exists {
@@ -70,16 +71,30 @@ extension FeedStore {
                         retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
                     """).run([.text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
                               SQLiteValue(feed.expressions.json), .text(feed.name)])
+                if let every = settings.every {
+                    try db.statement("UPDATE feed SET every_seconds = ? WHERE name = ?").run([.integer(Int64(every.components.seconds)), .text(feed.name)])
+                }
+                if settings.changesRetention {
+                    let retention = settings.retention(over: try Self.record(db, name: feed.name).retention)
+                    try db.statement("UPDATE feed SET keep = ?, remember = ? WHERE name = ?")
+                        .run([.text(retention.keep.text), .text(retention.remember.text), .text(feed.name)])
+                }
             } else {
-                let retention = Retention.defaults(for: feed.kind)
-                try db.statement("""
-                    INSERT INTO feed (name, url, kind, token_env, expressions, created_at, keep, remember) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """).run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                              SQLiteValue(feed.expressions.json), .text(Timestamp.format(.now)), .text(retention.keep.text),
-                              .text(retention.remember.text)])
+                try Self.insert(db, feed, settings, now: Timestamp.format(.now))
             }
             try Self.retireUnusedDefaultFeed(db, adding: [feed.name])
         }
+    }
+
+    /// A new feed's row, with `settings` over its kind's defaults.
+    private static func insert(_ db: SQLiteConnection, _ feed: FeedRegistration, _ settings: FeedSettings, now: String) throws {
+        let retention = settings.retention(over: Retention.defaults(for: feed.kind))
+        try db.statement("""
+            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+                      SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(settings.every.map { Int64($0.components.seconds) }),
+                      .text(retention.keep.text), .text(retention.remember.text)])
     }
 
     /// The built-in `posts` is there so that a bare `feedcli next` works on a new machine; it is
@@ -95,22 +110,13 @@ extension FeedStore {
             """).run([.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)])
     }
 
-    /// Registers new feeds (none of their names may exist), each with how often a plain `sync`
-    /// fetches it, in one transaction: `feeds import` of thousands of outlines. Retires an unused
-    /// built-in `posts` as `addFeed` does.
-    public func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure) {
+    /// Registers new feeds (none of their names may exist), each with its settings, in one
+    /// transaction: `feeds import` of thousands of outlines. Retires an unused built-in `posts`
+    /// as `addFeed` does.
+    public func addFeeds(_ feeds: [(feed: FeedRegistration, settings: FeedSettings)]) throws(FeedFailure) {
         try write { db in
-            let insert = try db.statement("""
-                INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
             let now = Timestamp.format(.now)
-            for (feed, every) in feeds {
-                let retention = Retention.defaults(for: feed.kind)
-                try insert.run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                                SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(every.map { Int64($0.components.seconds) }),
-                                .text(retention.keep.text), .text(retention.remember.text)])
-            }
+            for (feed, settings) in feeds { try Self.insert(db, feed, settings, now: now) }
             try Self.retireUnusedDefaultFeed(db, adding: feeds.map(\.feed.name))
         }
     }

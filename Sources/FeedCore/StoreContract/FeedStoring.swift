@@ -58,6 +58,15 @@ public protocol FeedStoring: Sendable {
 extension FeedStoring {
     public var locksNeedKnownFeeds: Bool { true }
 
+    /// Runs `body` holding the feed's lock (taken as `lock(feed:)` takes it, waiting as
+    /// configured), and lets it go when `body` returns or throws: a command that changes a feed
+    /// under a run's feet (replacing or removing it) waits for that run, and never holds the lock
+    /// longer than the change.
+    public func withFeedLock<T>(_ feed: String, _ body: () throws(FeedFailure) -> T) throws(FeedFailure) -> T {
+        let lock = try self.lock(feed: feed)
+        return try withExtendedLifetime(lock) { () throws(FeedFailure) -> T in try body() }
+    }
+
     public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? {
         guard let lock = try attemptLock(feed: feed) else { return nil }
         return (lock, Result { () throws(FeedFailure) in try self.feed(named: feed) })

@@ -12,12 +12,13 @@ public protocol StateStore: FeedStoring {
     var location: String { get }
     /// Whether a feed of that name is registered.
     func hasFeed(named name: String) throws(FeedFailure) -> Bool
-    /// Registers a feed; an existing name is a usage error (64) unless `replace`, which keeps its
-    /// entries and forgets validators, retry time, backfill cursor and last error. A first feed of
-    /// one's own retires the unused built-in `posts`.
-    func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure)
-    /// Registers new feeds, each with its `--every`, in one transaction (`feeds import`).
-    func addFeeds(_ feeds: [(feed: FeedRegistration, every: Duration?)]) throws(FeedFailure)
+    /// Registers a feed with its settings, in one transaction; an existing name is a usage error
+    /// (64) unless `replace`, which keeps its entries and the settings not given, and forgets
+    /// validators, retry time, backfill cursor and last error. A first feed of one's own retires
+    /// the unused built-in `posts`.
+    func addFeed(_ feed: FeedRegistration, settings: FeedSettings, replace: Bool) throws(FeedFailure)
+    /// Registers new feeds, each with its settings, in one transaction (`feeds import`).
+    func addFeeds(_ feeds: [(feed: FeedRegistration, settings: FeedSettings)]) throws(FeedFailure)
     func setTokenEnv(feed: String, _ variable: String?) throws(FeedFailure)
     func setEvery(feed: String, _ every: Duration?) throws(FeedFailure)
     /// Prunes every feed to what it keeps now (no step bound), forgets expired remembered ids,
@@ -110,5 +111,12 @@ public enum StoreRules {
     /// The `store copy` refusal of a target that holds something.
     public static func notEmpty(_ location: String) -> FeedFailure {
         .usage("\(location) is not empty: store copy writes only into a new store (a new file, or a database without feedcli's feeds)")
+    }
+}
+
+extension StateStore {
+    /// A feed with no settings but its kind's defaults.
+    public func addFeed(_ feed: FeedRegistration, replace: Bool) throws(FeedFailure) {
+        try addFeed(feed, settings: FeedSettings(), replace: replace)
     }
 }

@@ -25,6 +25,11 @@ public struct RetentionOptions: ParsableArguments {
     /// Whether either option was given.
     var isGiven: Bool { keep != nil || remember != nil }
 
+    /// What was given, as the settings `feeds add` stores with the feed.
+    var settings: FeedSettings {
+        FeedSettings(keep: keep.flatMap(Retention.Keep.init), remember: remember.flatMap(Retention.Remember.init))
+    }
+
     /// `current` with what was given changed.
     func applied(to current: Retention) -> Retention {
         var retention = current
