@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // FeedCore is built as layered targets, one a folder of Sources/FeedCore, each naming only what
@@ -22,16 +22,26 @@ import PackageDescription
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
-// SQLite is linked as the shared library, except by scripts/build-release.sh, which sets
-// FEEDCLI_STATIC_SQLITE and links the archive into the binary instead (loading libsqlite3.so and
-// binding its symbols is a measurable share of a `next`).
-let sqlite: [LinkerSetting] = Context.environment["FEEDCLI_STATIC_SQLITE"] == nil ? [.linkedLibrary("sqlite3")] : []
+// SQLite is linked as the shared library (the default trait, `SharedSQLite`), or, with
+// `--traits StaticSQLite` (scripts/build-release.sh), its archive is linked whole into the binary
+// instead: loading libsqlite3.so and binding its symbols is a measurable share of a `next`. The
+// archive is one object (SQLite's amalgamation), linked whole wherever the linker meets it.
+let sqlite: [LinkerSetting] = [
+    .linkedLibrary("sqlite3", .when(traits: ["SharedSQLite"])),
+    .unsafeFlags(["-Xlinker", "--whole-archive", "-Xlinker", "-l:libsqlite3.a", "-Xlinker", "--no-whole-archive"],
+                 .when(traits: ["StaticSQLite"])),
+]
 
 let package = Package(
     name: "feedcli",
     products: [
         .executable(name: "feedcli", targets: ["FeedCLI"]),
         .library(name: "FeedCore", targets: ["FeedCore"]),
+    ],
+    traits: [
+        .trait(name: "SharedSQLite", description: "Link the system's libsqlite3.so (the default)."),
+        .trait(name: "StaticSQLite", description: "Link libsqlite3.a into the binary, in place of SharedSQLite (the release build)."),
+        .default(enabledTraits: ["SharedSQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -17,11 +17,9 @@ if [ -n "$archive" ]; then
   ln -sf "$archive" .build-static/static-libs/libstdc++.a
   flags+=(-Xlinker -L"$PWD/.build-static/static-libs")
 fi
-# SQLite inside the binary, so no start binds its symbols: with FEEDCLI_STATIC_SQLITE the package
-# links no shared SQLite (Package.swift), and the archive (one object, SQLite's amalgamation) is
-# linked whole, wherever the linker meets it on the line.
-export FEEDCLI_STATIC_SQLITE=1
-flags+=(-Xlinker --whole-archive -Xlinker -l:libsqlite3.a -Xlinker --no-whole-archive)
+# SQLite inside the binary, so no start binds its symbols: the package's StaticSQLite trait links
+# the archive in place of the shared library (Package.swift).
+flags+=(--traits StaticSQLite)
 # FeedCore is several modules: generic code of one (the reactive operators, the store's rows) is
 # specialized where another uses it, as it was when they were one module.
 flags+=(-Xswiftc -cross-module-optimization)

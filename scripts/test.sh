@@ -52,17 +52,20 @@ fi
 swift build --build-tests --explicit-target-dependency-import-check error
 # A test that hangs must fail the run, with every thread's stack printed, rather than hold CI
 # until its own time limit (Swift Testing's `.timeLimit` cannot end a test blocked in a wait).
+# The watchdog ends only what this run started: the processes below `swift test`, found by PID.
+descendants() { local child; for child in $(pgrep -P "$1" || true); do echo "$child"; descendants "$child"; done; }
 swift test &
 tests=$!
 (
   sleep "${TEST_MINUTES:-15}m" </dev/null >/dev/null 2>&1
   kill -0 "$tests" 2>/dev/null || exit 0
   echo "swift test still running after ${TEST_MINUTES:-15} minutes; the stacks of its processes:" >&2
-  for pid in $(pgrep -f 'PackageTests.xctest|/debug/feedcli ' || true); do
+  started=$(descendants "$tests")
+  for pid in $started; do
     ps -o pid,etime,args -p "$pid" >&2 || true
     command -v gdb >/dev/null && gdb -p "$pid" -batch -ex 'thread apply all bt 30' 2>/dev/null >&2
   done
-  pkill -KILL -f 'PackageTests.xctest' || true
+  kill -KILL $started 2>/dev/null || true
   kill "$tests" 2>/dev/null || true
 ) &
 watchdog=$!
