@@ -95,29 +95,6 @@ const char *cpg_load(void) {
     return load_failure;
 }
 
-void cpg_warm_random(void) {
-    // Looked up in the process rather than linked: feedcli does not link OpenSSL itself.
-    int (*rand_bytes)(unsigned char *, int) = (int (*)(unsigned char *, int))dlsym(RTLD_DEFAULT, "RAND_bytes");
-    unsigned char byte;
-    if (rand_bytes) (void)rand_bytes(&byte, 1);
-}
-
-// GSS-API's two calls, declared here rather than from <gssapi/gssapi.h> (libkrb5-dev is not a
-// build dependency): every handle is a pointer, the status an unsigned 32-bit number.
-typedef uint32_t (*gss_acquire_cred_fn)(uint32_t *minor, void *name, uint32_t time, void *mechs, int usage,
-                                        void **cred, void **actual_mechs, uint32_t *actual_time);
-typedef uint32_t (*gss_release_cred_fn)(uint32_t *minor, void **cred);
-
-void cpg_warm_gss(void) {
-    gss_acquire_cred_fn acquire = (gss_acquire_cred_fn)dlsym(RTLD_DEFAULT, "gss_acquire_cred");
-    gss_release_cred_fn release = (gss_release_cred_fn)dlsym(RTLD_DEFAULT, "gss_release_cred");
-    if (!acquire || !release) return;
-    uint32_t minor = 0;
-    void *cred = NULL;
-    // GSS_C_NO_NAME, GSS_C_INDEFINITE (0), GSS_C_NO_OID_SET, GSS_C_INITIATE (1): libpq's own call.
-    if (acquire(&minor, NULL, 0, NULL, 1, &cred, NULL, NULL) == 0 && cred) (void)release(&minor, &cred);
-}
-
 static void ignore_notice(void *arg, const char *message) {
     (void)arg;
     (void)message;

@@ -4,10 +4,9 @@
 ///
 /// Why: ArgumentParser builds a command's argument set by reflection, and the first time a
 /// process does that it instantiates the option types and looks up a few hundred protocol
-/// conformances, each a scan of the binary's conformance records: about 2.5 ms, a sixth of a
-/// whole `feedcli next` (scripts/bench.sh, `next` row; callgrind puts it at 38% of the
-/// instructions the process runs). `next` is the command people and scripts run most, and this
-/// is how they run it.
+/// conformances, each a scan of the binary's conformance records: a tenth of a whole `feedcli
+/// next` (docs/PERFORMANCE.md). `next` is the command people and scripts run most, and this is
+/// how they run it.
 ///
 /// What it takes: the command name `next` first, then in any order at most one feed name and at
 /// most one `--state PATH` or `--state=PATH`. A feed name or path that is empty or starts with

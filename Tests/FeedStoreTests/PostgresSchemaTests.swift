@@ -56,7 +56,6 @@ struct PostgresSchemaTests {
             try PostgresStore.open(url: url, wait: .seconds(10))
         }
         #expect(try PostgresStore.open(url: url, wait: .seconds(10), access: .readOnly) != nil, "read as it is")
-        #expect(PostgresStore.openIfReady(url: url, wait: .seconds(10)) == nil, "never opened ahead: the command decides")
         #expect(try admin.script("SELECT feedcli.schema_version()").row(0).text(0) == "99", "nothing migrated back")
     }
 

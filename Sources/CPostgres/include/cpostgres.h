@@ -15,19 +15,6 @@ typedef struct cpg_result cpg_result;
 /// Loads libpq once; NULL when it is there, else why not (a static string).
 const char *cpg_load(void);
 
-/// Draws one byte from OpenSSL's random generator when OpenSSL is in the process (curl's TLS
-/// loads it), so that its one-time set-up (its configuration read, the generator seeded, about
-/// 1 ms) is done before libpq's SCRAM authentication draws its nonce: called on another thread
-/// while the connection waits for the server's new backend. Nothing when OpenSSL is absent.
-void cpg_warm_random(void);
-
-/// Asks GSS-API once for the user's Kerberos credentials, as libpq does on connecting (its
-/// default `gssencmode=prefer` looks for them before anything else is sent), so that the
-/// library's one-time set-up (its mechanisms and configuration read, about 0.2 ms) is done on
-/// another thread meanwhile. Nothing when GSS-API is not in the process (curl links it on
-/// Debian); the credentials found are let go at once.
-void cpg_warm_gss(void);
-
 /// Connects to the database a connection string or URL names (libpq's syntax, its environment
 /// variables and `~/.pgpass`), giving up after `timeout_seconds` where the URL sets no
 /// `connect_timeout`, named `feedcli` to the server unless the URL names itself; notices are

@@ -1,10 +1,10 @@
 import FoundationEssentials
 import Glibc
 
-/// A plain detached pthread, for work that lives on a thread of its own: curl's worker loop, and
-/// the set-up at launch (which blocks in SQLite and OpenSSL, and so should not hold one of
-/// Dispatch's pool threads that the command's own queues are about to need). Full Foundation's
-/// `Thread` is not linked.
+/// A plain detached pthread, for work that lives on a thread of its own and blocks (curl's worker
+/// loop, a WebSocket connection, the journal's checkpoints, signal waits), so that it never holds
+/// one of Dispatch's pool threads that the command's own queues need. Full Foundation's `Thread`
+/// is not linked.
 package enum DetachedThread {
     /// Starts a detached thread named `name` (for debuggers and tests) running `body`; the
     /// `pthread_create` error code when it could not.

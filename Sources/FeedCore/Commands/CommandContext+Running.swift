@@ -14,10 +14,6 @@ import FoundationEssentials
 extension CommandContext {
     /// Opens the store, runs one action through a fresh reactor printing to `output`, and tears
     /// the HTTP client down before returning (so no curl handle outlives the command).
-    ///
-    /// The HTTP client is made before the store is opened, which launch has been opening on
-    /// another thread meanwhile: the client's set-up (its thread, curl's multi handle) overlaps
-    /// the open rather than following it (SQLite's `next`: 12.4 → 11.1 ms).
     func runReactor(
         _ action: FeedAction, output: any EntryOutput, progress: ProgressLine?, stop: Observable<Void> = Subject<Void>().observable
     ) throws -> FeedReactorState {

@@ -32,9 +32,6 @@ public struct CommandContext: Sendable {
     /// Told of each step of a run around its output (see `RunStep`); tests interrupt there.
     public var onStep: @Sendable (RunStep) -> Void
     public var makeHTTPClient: @Sendable () throws(HTTPError) -> HTTPClient
-    /// The set-up started at launch, whose store the first read-write open takes when it is
-    /// the same (see `openStore`).
-    public var launch: LaunchPreparation?
 
     /// How long a run waits for another by default (`--wait`).
     public static let defaultWait: Duration = .seconds(30)
@@ -47,8 +44,7 @@ public struct CommandContext: Sendable {
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
         interruption: Interruption = Interruption(),
         onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
-        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() },
-        launch: LaunchPreparation? = nil
+        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() }
     ) {
         self.statePath = statePath
         self.wait = wait
@@ -64,17 +60,14 @@ public struct CommandContext: Sendable {
         self.interruption = interruption
         self.onStep = onStep
         self.makeHTTPClient = makeHTTPClient
-        self.launch = launch
     }
 
-    /// The store at `statePath`: the one `launch` opened ahead when it is this store and a
-    /// read-write open is asked for, else opened now.
+    /// The store at `statePath`.
     /// A command that only reads never creates the store: where there is none, it reads an
     /// empty one and says so on stderr (a diagnostic; one that cannot be written changes nothing).
     /// A `postgresql://` URL opens the store in that database (`PostgresStore`), where a command
     /// that only reads likewise never creates the schema.
     package func openStore(access: FeedStore.Access = .readWrite) throws(FeedFailure) -> any StateStore {
-        if access == .readWrite, let store = try launch?.takeStore(path: statePath, wait: wait) { return store }
         if let store = try openStore(at: statePath, access: access) { return store }
         return try standIn(for: statePath)
     }

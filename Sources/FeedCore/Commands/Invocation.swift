@@ -5,25 +5,22 @@ import FoundationEssentials
 import Logging
 
 /// What the executable hands a command besides its options: the process's environment, its
-/// standard output and error, the interruption that Ctrl-C and SIGTERM trigger, and the set-up
-/// started at launch. A command's context is made of these and its options, once
+/// standard output and error, and the interruption that Ctrl-C and SIGTERM trigger. A command's context is made of these and its options, once
 /// (`context(_:)`).
 public struct Invocation: Sendable {
     public var environment: [String: String]
     public var standardOutput: FileDescriptorSink
     public var standardError: FileDescriptorSink
     public var interruption: Interruption
-    public var launch: LaunchPreparation?
 
     public init(
         environment: [String: String], standardOutput: FileDescriptorSink, standardError: FileDescriptorSink,
-        interruption: Interruption, launch: LaunchPreparation?
+        interruption: Interruption
     ) {
         self.environment = environment
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.interruption = interruption
-        self.launch = launch
     }
 
     /// The context `options` describe, on the process's sinks and clock.
@@ -68,6 +65,6 @@ public struct Invocation: Sendable {
             statePath: statePath ?? CommandContext.defaultStatePath(environment: environment),
             wait: wait, fetch: fetch ?? FetchOptions(), format: format, stdout: standardOutput, stderr: stderr,
             showsProgress: showsProgress && stderr.isTerminal && environment["TERM"] != "dumb",
-            environment: environment, logger: logger, interruption: interruption, launch: launch)
+            environment: environment, logger: logger, interruption: interruption)
     }
 }

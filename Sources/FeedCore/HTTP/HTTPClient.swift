@@ -63,11 +63,4 @@ public final class HTTPClient: Sendable {
 
     /// Whether `shutdown` has finished freeing every handle.
     package var hasShutDown: Bool { worker.hasFinished }
-
-    /// Does curl's process-wide set-up (`curl_global_init`: OpenSSL reads its configuration,
-    /// about 0.7 ms) now, once per process; a client made meanwhile on another thread waits for
-    /// it. `LaunchPreparation` calls it on the other core while the arguments are parsed.
-    public static func prepare() {
-        CurlGlobal.initialize()
-    }
 }

@@ -57,32 +57,6 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         return PostgresStore(connection: connection, wait: wait, clock: clock)
     }
 
-    /// Does ahead, on the calling thread, the client's one-time set-up that connecting would
-    /// otherwise wait for, in the order a connection needs it: GSS-API's (libpq looks for
-    /// Kerberos credentials as soon as the TCP connection is up), then OpenSSL's random generator
-    /// (SCRAM draws its nonce from it once the server's new backend asks for the password).
-    /// `LaunchPreparation` calls it on a thread of its own while another connects, so the set-up
-    /// overlaps the connection's waits.
-    public static func prepareClient() {
-        cpg_warm_gss()
-        cpg_warm_random()
-    }
-
-    /// The store at `url` when it is ready to use as it is (its schema current), for opening
-    /// ahead of need (`LaunchPreparation`): nil when it needs a migration (the command's own open
-    /// does it), the failure when the server cannot be reached or refuses.
-    public static func openIfReady(url: String, wait: Duration) -> Result<any StateStore, FeedFailure>? {
-        do throws(FeedFailure) {
-            let connection = try PostgresConnection.connect(url: url, timeout: wait)
-            // Current only: an older schema needs a migration, a newer one the command's own
-            // open to decide whether it may be used (read, never written).
-            guard let version = try PostgresSchema.enter(connection), version == PostgresSchema.migrations.count else { return nil }
-            return .success(PostgresStore(connection: connection, wait: wait, clock: .live))
-        } catch {
-            return .failure(error)
-        }
-    }
-
     public func finish() {}
 
     /// Runs `body` with the connection, excluding every other thread of this process meanwhile.

@@ -138,27 +138,6 @@ public final class FeedStore: Sendable {
         FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + "-wal")
     }
 
-    /// Opens the store at `path` for reading and writing only when that changes no file: it
-    /// exists, is a writable feedcli store in WAL mode, and has the current schema. nil
-    /// otherwise, and for any failure: `open(at:wait:access:)` then sets it up or says what is
-    /// wrong. For opening ahead of need (`LaunchPreparation`), where a mistyped command must
-    /// leave nothing behind.
-    public static func openIfReady(at path: String, wait: Duration) -> FeedStore? {
-        guard let header = try? StoreFile.checkIsFeedcliStore(path), header.isWAL else { return nil }
-        let resolvedPath = StoreFile.resolve(path)
-        guard StoreFile.isWritable(resolvedPath),
-              let connection = try? connect(resolvedPath, flags: SQLITE_OPEN_READWRITE, wait: wait, clock: .live, writes: true)
-        else { return nil }
-        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
-                              writes: true)
-        // Current only: a store to migrate, or one a newer feedcli migrated, is the command's own
-        // open to handle.
-        guard let standing = try? store.read({ db in try StoreSchema.migrator.standing(db) }),
-              standing.isComplete, standing.unknown == 0,
-              (try? store.read({ db in try givesBackSpace(db) })) == true else { return nil }
-        return store
-    }
-
     /// A connection set up as every run needs it: busy timeout, foreign keys, and for a writer
     /// the sync level and no checkpoint at close.
     private static func connect(

@@ -1,0 +1,33 @@
+@testable import FeedCore
+@testable import FeedCLI
+import ArgumentParser
+import Testing
+
+/// The executable's one look at its command line: each line goes to exactly one place, and only
+/// the parser's lines reach the parser.
+@Suite("The launch plan: argv read once")
+struct LaunchPlanTests {
+    @Test func eachLineGoesToOnePlace() {
+        #expect(LaunchPlan([]) == .overview)
+        #expect(LaunchPlan(["next"]) == .plainNext(PlainNextCommandLine()))
+        #expect(LaunchPlan(["next", "b", "--state", "/s.db"]) == .plainNext(PlainNextCommandLine(feed: "b", statePath: "/s.db")))
+        #expect(LaunchPlan(["next", "b", "--json"]) == .parse(["next", "b", "--json"]))
+        #expect(LaunchPlan(["sync", "--quiet"]) == .parse(["sync", "--quiet"]))
+        #expect(LaunchPlan(["--generate-completion-script", "zsh"]) == .completionScript(.zsh))
+        #expect(LaunchPlan(["--generate-completion-script=fish"]) == .completionScript(.fish))
+        #expect(LaunchPlan(["--generate-completion-script", "tcsh"]) == .parse(["--generate-completion-script", "tcsh"]),
+                "a shell feedcli has no script for is the parser's to refuse")
+    }
+
+    @Test func aMistypedCommandIsCaughtBeforeAnyOtherReading() {
+        guard case .mistake(let message) = LaunchPlan(["snyc"]) else {
+            Issue.record("a mistyped command reached the parser")
+            return
+        }
+        #expect(message.contains("sync"), "the nearest command is named: \(message)")
+        guard case .mistake = LaunchPlan(["feeds", "ad", "x", "http://127.0.0.1/"]) else {
+            Issue.record("a mistyped subcommand reached the parser")
+            return
+        }
+    }
+}
