@@ -14,7 +14,7 @@ import PackageDescription
 //   FeedStoreContract  what a store is: protocols, rows, shared rules   (on FeedModel only)
 //   FeedStore     the store in SQLite, on one machine               (on FeedStoreContract)
 //   FeedPostgres  the store in PostgreSQL, for several machines     (on FeedStoreContract)
-//   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStoreContract)
+//   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStoreContract: no HTTP, no engine)
 //   FeedRendering text, JSON, Atom, OPML of model values            (on FeedModel only)
 //   FeedTerminal  stdout/stderr sinks, the printer, pager, progress (on FeedReactor, FeedRendering)
 //   FeedCore      the commands: the composition root                (on all of the above)
@@ -104,7 +104,7 @@ let package = Package(
         ),
         .target(
             name: "FeedReactor",
-            dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedKinds", "FeedStoreContract", logging],
+            dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedKinds", "FeedStoreContract", logging],
             path: "Sources/FeedCore/Reactor"
         ),
         .target(name: "FeedRendering", dependencies: ["FeedBase", "FeedModel"], path: "Sources/FeedCore/Rendering"),
@@ -172,7 +172,7 @@ let package = Package(
             name: "FeedReactorTests",
             dependencies: [
                 "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP",
-                "FeedKinds", "FeedStore", "FeedStoreContract", "FeedReactor",
+                "FeedKinds", "FeedStore", "FeedStoreContract", "FeedReactor", logging,
             ]
         ),
         .testTarget(

@@ -2,10 +2,12 @@ import FeedBase
 import FeedModel
 import FeedHTTP
 import FeedKinds
+import FeedReactive
 import FeedStore
 import FeedStoreContract
 import FeedReactor
 import Foundation
+import Logging
 import Testing
 import FeedTesting
 import FeedStoreTesting
@@ -26,9 +28,12 @@ struct FeedReactorTests {
         try store.addFeed(FeedRegistration(name: "local", url: posts.url, kind: .indexed), replace: false)
         var options = FetchOptions()
         options.retries = 0
-        let environment = FeedEnvironment.live(
-            store: store, http: try HTTPClient(), options: options,
-            output: RecordingOutput(), tracksActivity: true)
+        let fetcher = FeedFetcher(http: try HTTPClient(), workQueue: FeedEnvironment.workQueue, options: options,
+                                  scheduler: DispatchScheduler(), random: { 0.5 }, environment: [:],
+                                  logger: Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let environment = FeedEnvironment(store: store, fetcher: fetcher, options: options, output: RecordingOutput(),
+                                          lockQueue: FeedEnvironment.lockQueue, commitQueue: FeedEnvironment.workQueue,
+                                          tracksActivity: true)
         host = ReactorHost(reactor: FeedReactor(environment: environment))
         _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
     }

@@ -1,5 +1,4 @@
 import Dispatch
-import FeedHTTP
 import FeedKinds
 import FeedReactive
 import FeedStoreContract
@@ -66,27 +65,6 @@ public struct FeedEnvironment: Sendable {
         self.random = random
         self.stop = stop
         self.logger = logger
-    }
-
-    /// The program's environment: the SQLite store, curl through `FeedFetcher` (retries with
-    /// backoff on `scheduler`, tokens from `environment`, requests logged to `logger`), lock
-    /// waits on their own queue, responses handled on the work queue; activity tracked when a
-    /// progress line is drawn, unless `tracksActivity` says otherwise.
-    public static func live(
-        store: any FeedStoring, http: HTTPClient, options: FetchOptions, output: any EntryOutput,
-        scheduler: any Scheduler = DispatchScheduler(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-        now: @escaping @Sendable () -> Date = { Date() }, environment: [String: String] = [:],
-        logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
-        progress: (any RunProgress)? = nil, tracksActivity: Bool? = nil, onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
-        stop: Observable<Void> = Subject<Void>().observable
-    ) -> FeedEnvironment {
-        let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
-                                  random: random, environment: environment, logger: logger)
-        return FeedEnvironment(store: store, fetcher: fetcher, options: options, output: output, now: now,
-                               lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
-                               tracksActivity: tracksActivity ?? (progress != nil), onStep: onStep,
-                               scheduler: scheduler, random: random, stop: stop, logger: logger)
     }
 
     /// Decoding, store work and printing run here, one at a time, never on the HTTP client's
