@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The "One command that stays" rows of the benchmark (issue 40), printed as table rows:
+# The "One command that stays" rows of the benchmark, printed as table rows:
 #   exec      `sync --exec true` of 1,000 new entries against `sync --jsonl` of the same entries
 #             plus 1,000 runs of `sh -c true`: feedcli's own cost per entry handed over  ≤ 1 ms
 #   idle      `follow` of FEEDS polled feeds due every EVERY seconds, nothing new, for SECONDS:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PostgreSQL store's rows (issue 28): the same commands on the same data, once on a SQLite
+# The PostgreSQL store's rows: the same commands on the same data, once on a SQLite
 # file and once on a database of a private cluster on loopback (scripts/postgres-cluster.sh),
 # each ratio against SQLite's:
 #   next      `feedcli next` on an indexed feed (one request), a fresh store each run    ≤ 2.0×

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The "Running for months" rows of the benchmark (issue 39), printed as table rows:
+# The "Running for months" rows of the benchmark, printed as table rows:
 #   size      `feedcli follow` of N Wikimedia-shaped events (the captured recentchange event,
 #             its meta.id rewritten per event) with `--keep 100000 --remember 1m`: the store file
 #             and its journal, sampled every 100,000 events, against its size at 100,000   ≤ 1.25×

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The live-stream rows of the benchmark (issue 27), printed as table rows:
+# The live-stream rows of the benchmark, printed as table rows:
 #   follow    `feedcli follow --jsonl` of 100,000 small events sent as fast as loopback allows vs
 #             `curl -sN URL | sed -n 's/^data: //p' | jq -c .` printing them         ≤ 3.0×
 #   memory    the same over 1,000,000 events, peak memory                               < 64 MiB

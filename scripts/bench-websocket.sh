@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The WebSocket rows of the benchmark (issue 41), printed as table rows:
+# The WebSocket rows of the benchmark, printed as table rows:
 #   follow    `feedcli follow --jsonl` of 100,000 Jetstream-shaped events sent as fast as loopback
 #             allows vs a Python `websockets` client printing each message, piped through
 #             `jq -c .` (the client's exact code is below: baseline.py)                    ≤ 3.0×

@@ -39,7 +39,7 @@ for reader in newsboat sfeed systemd-analyze; do
 done
 "$python" -c 'import feedparser' 2>/dev/null || echo "test.sh: feedparser could not be installed: its RealReaderTests are skipped" >&2
 
-# A private PostgreSQL cluster for the store's tests on PostgreSQL (issue 28), stopped and
+# A private PostgreSQL cluster for the store's tests on PostgreSQL, stopped and
 # removed however the run ends. A cluster given in FEEDCLI_TEST_POSTGRES is used instead.
 if [ -z "${FEEDCLI_TEST_POSTGRES:-}" ]; then
   cluster=$(mktemp -d /tmp/feedcli-postgres.XXXXXX)

@@ -73,8 +73,8 @@ struct HTMLTextTests {
     }
 }
 
-/// One-line forms (`list`, `sync`) show a text that is HTML as text, as `show` does (issue 26,
-/// item 2: an untitled Mastodon status showed `<p>I have never stolen a ham…</p>`).
+/// One-line forms (`list`, `sync`) show a text that is HTML as text, as `show` does (an
+/// untitled Mastodon status showed `<p>I have never stolen a ham…</p>`).
 @Suite("One-line plain output")
 struct PlainLineTests {
     @Test func anUntitledEntryShowsItsHTMLTextAsText() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FeedTesting
 
-/// The man page has what readers of man pages look for (issue 20, item 15): EXIT STATUS with
+/// The man page has what readers of man pages look for: EXIT STATUS with
 /// every code, ENVIRONMENT, FILES and EXAMPLES (scripts/check-manual.sh keeps it generated).
 @Suite("The man page", .timeLimit(.minutes(1)))
 struct ManualTests {

@@ -11,7 +11,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Names, paths and secrets; store edges; honest status (issue 7, items 4 and 5).
+/// Names, paths and secrets; store edges; honest status.
 @Suite("Store edges, names and secrets", .serialized, .timeLimit(.minutes(3)))
 struct StoreEdgeTests {
     let session = StoreSession()
@@ -49,7 +49,7 @@ struct StoreEdgeTests {
         #expect(chmod(session.state, 0o600) == 0)
     }
 
-    /// Names keep letters of every script (issue 26, item 3), and the longest of them still
+    /// Names keep letters of every script, and the longest of them still
     /// makes a lock file the file system takes (64 CJK characters are 576 bytes percent-encoded).
     @Test func aLongNameInAnotherScriptSyncs() async throws {
         let server = try PagedServer(kind: .linked, count: 2)

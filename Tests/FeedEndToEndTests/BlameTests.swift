@@ -3,9 +3,9 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Exit codes blame the right party (issue 19, item 10): a server's `file:` or `ftp:` next link
+/// Exit codes blame the right party: a server's `file:` or `ftp:` next link
 /// is the server's, never the user's configuration (78): it ends the walk with a warning, keeping
-/// what was fetched (issue 24, item 5); a feed removed while a `sync` of all feeds runs is
+/// what was fetched; a feed removed while a `sync` of all feeds runs is
 /// skipped, not 66.
 @Suite("Exit codes blame the right party", .timeLimit(.minutes(3)))
 struct BlameTests {

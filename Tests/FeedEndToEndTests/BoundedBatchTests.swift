@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// A nearly full disk records what fits (issue 19, item 7): a sync commits in batches of about a
+/// A nearly full disk records what fits: a sync commits in batches of about a
 /// page, so when the store cannot grow any more the run stops at its first failed commit (74),
 /// having printed at most one batch it could not record, and the next run delivers only the rest.
 /// Before, a 1,000-entry walk was one commit: every run printed all 1,000 and stored none.

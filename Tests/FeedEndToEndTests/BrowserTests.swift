@@ -8,7 +8,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// `$BROWSER` as other Unix tools read it (issue 20, item 11): a colon-separated list of command
+/// `$BROWSER` as other Unix tools read it: a colon-separated list of command
 /// lines, `%s` for the URL. Before, `BROWSER="firefox --new-tab"` looked for a program of that
 /// whole name and failed (78).
 @Suite("$BROWSER", .timeLimit(.minutes(2)))
@@ -47,7 +47,7 @@ struct BrowserTests {
     }
 }
 
-/// `open` says what it refuses and why (issue 24, item 7): a feed's `javascript:` link, or one
+/// `open` says what it refuses and why: a feed's `javascript:` link, or one
 /// that a browser would read as an option, is never handed to a browser.
 @Suite("open refuses links that are not web addresses", .timeLimit(.minutes(2)))
 struct OpenRefusalTests {

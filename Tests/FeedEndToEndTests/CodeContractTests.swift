@@ -10,7 +10,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// The code's own contracts (issue 19, item 12): every caller of `shutdown` waits for curl's
+/// The code's own contracts: every caller of `shutdown` waits for curl's
 /// clean-up, the SQLite layer refuses a wrong number of arguments, and a NULL in a required
 /// column is a damaged store, never an empty value.
 @Suite("The code's own contracts", .timeLimit(.minutes(3)))

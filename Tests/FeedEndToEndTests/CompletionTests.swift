@@ -3,8 +3,8 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Every FEED argument completes feed names in the shells' own completion machinery (issue 20,
-/// item 3): the scripts feedcli generates are loaded into a real bash and zsh, and a Tab is
+/// Every FEED argument completes feed names in the shells' own completion machinery: the
+/// scripts feedcli generates are loaded into a real bash and zsh, and a Tab is
 /// pressed. Before, `feedcli feeds rm <TAB>` offered subcommand names: ArgumentParser's scripts
 /// know no aliases, so `rm` is now a command of its own.
 @Suite("Shell completion of feed names", .serialized, .timeLimit(.minutes(2)))
@@ -75,7 +75,7 @@ struct CompletionTests {
     }
 
     /// bash completes with `-o filenames`, which made a feed name that is also a folder in the
-    /// current directory `alpha/` (issue 26, item 11); fish's script asked feedcli without the
+    /// current directory `alpha/`; fish's script asked feedcli without the
     /// cursor's place and got nothing. Both are driven as a person would, Tab in a terminal.
     @Test(.enabled(if: installed("bash") && installed("fish"))) func aTabInBashAndFishOffersFeedNamesAsTheyAre() async throws {
         let setup = try await Setup()
@@ -93,7 +93,7 @@ struct CompletionTests {
             printf '%s\\n' "${COMPREPLY[@]}"
             """], environment: setup.environment)
         #expect(!read.contains("alpha"), "read without --all takes entries, not feeds: \(read)")
-        // `help <TAB>` offers the commands (issue 26, item 11: it offered nothing).
+        // `help <TAB>` offers the commands (it offered nothing).
         let help = try await run("bash", ["--norc", "-c", """
             source '\(setup.folder)/bash/_feedcli'
             COMP_WORDS=(feedcli help ''); COMP_CWORD=2; COMP_LINE="feedcli help "; COMP_POINT=${#COMP_LINE}

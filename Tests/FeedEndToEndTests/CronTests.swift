@@ -8,7 +8,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// What a crontab line needs (issue 20, item 14): stderr lines that say when they were written
+/// What a crontab line needs: stderr lines that say when they were written
 /// when stderr is a log file, and a README line that names feedcli by a path cron can find.
 @Suite("Cron's view: timed log lines, an absolute path", .timeLimit(.minutes(2)))
 struct CronTests {

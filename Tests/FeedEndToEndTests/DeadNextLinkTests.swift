@@ -7,7 +7,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// A next-page link that answers 404 or 410 ends the walk like a last page (issue 19, item 4):
+/// A next-page link that answers 404 or 410 ends the walk like a last page:
 /// what was fetched is kept and delivered, one warning on stderr, exit 0. Before, the feed failed
 /// with 69, stored nothing of its first page, and did so on every later run.
 @Suite("A dead next-page link ends the walk", .timeLimit(.minutes(3)))

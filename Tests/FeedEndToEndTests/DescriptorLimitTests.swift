@@ -7,7 +7,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// A run lives within its file-descriptor limit (issue 19, item 6): `sync` of 80 feeds under a
+/// A run lives within its file-descriptor limit: `sync` of 80 feeds under a
 /// low `ulimit -n` takes only the jobs the descriptors carry and finishes; a limit too low for
 /// even one is a clear failure (78). Before, lock files failed with EMFILE and the run hung.
 @Suite("Within the file-descriptor limit", .timeLimit(.minutes(3)))

@@ -4,8 +4,7 @@ import FeedTesting
 import FeedStoreTesting
 import FeedReactorTesting
 
-/// What `feeds add` finds out, and what a feed added under the wrong kind says (issue 20, items
-/// 4, 5 and 9).
+/// What `feeds add` finds out, and what a feed added under the wrong kind says.
 @Suite("feeds add: what detection finds and whom it blames", .timeLimit(.minutes(2)))
 struct DetectionTests {
     /// Before, every one of these was 65 ("bad data"): the data was never the problem.
@@ -19,7 +18,7 @@ struct DetectionTests {
         #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false, "nothing registered")
     }
 
-    /// `URL/1` is asked only of a URL without a query string (issue 26, item 6: the probe asked
+    /// `URL/1` is asked only of a URL without a query string (the probe asked
     /// `…getQuotes?uri=at://…/1`): one request, then 65 saying what was seen.
     @Test func aURLWithAQueryStringIsNotProbedAsIndexed() async throws {
         let server = try LoopbackServer { _, connection in connection.respond(200, text: #"{"odd":true}"#) }
@@ -30,7 +29,7 @@ struct DetectionTests {
         #expect(server.requests.map(\.path) == ["/xrpc/getQuotes?uri=at://did/post"], "no /1 probe")
     }
 
-    /// An array whose items have no `id` is not a linked feed (issue 26, item 1: Lobsters'
+    /// An array whose items have no `id` is not a linked feed (Lobsters'
     /// `newest.json` was "linked, 25 entries", then every sync skipped all 25): 65, naming
     /// fields that could serve, and nothing registered. Items of the shape Lobsters sends.
     @Test func itemsWithoutIdsAreNotALinkedFeed() async throws {
@@ -46,7 +45,7 @@ struct DetectionTests {
                 "the way it names works")
     }
 
-    /// RSS and Atom are named as such, after the one request that tells (issue 26, item 5: they
+    /// RSS and Atom are named as such, after the one request that tells (they
     /// were "bad data … give --kind", with an extra request to URL/1).
     @Test(arguments: [
         #"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>"#,
@@ -61,8 +60,8 @@ struct DetectionTests {
         #expect(server.requests.count == 1, "no URL/1")
     }
 
-    /// An HTML page that names its JSON Feed is followed to it, and `feeds add` says so (issue
-    /// 26, item 4); the feed is registered under the JSON Feed's own URL.
+    /// An HTML page that names its JSON Feed is followed to it, and `feeds add` says so; the
+    /// feed is registered under the JSON Feed's own URL.
     @Test func aPageThatNamesItsJSONFeedIsFollowed() async throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/feed.json" {

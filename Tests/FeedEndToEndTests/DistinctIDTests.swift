@@ -7,7 +7,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Two different ids never become one (issue 19, item 2): an id that Unicode text cannot hold as
+/// Two different ids never become one: an id that Unicode text cannot hold as
 /// sent (a lone surrogate escape, bytes that are not UTF-8) keeps an escaped form of its own.
 /// Before, `"\ud800"`, `"\ud801"` and `"\udc00"` all read as U+FFFD: one entry kept, two dropped,
 /// exit 0, nothing said.
@@ -79,7 +79,7 @@ struct DistinctIDTests {
         return titles
     }
 
-    /// The issue's page: five ids that all read U+FFFD, and a title with a lone surrogate.
+    /// A page of five ids that all read U+FFFD, and a title with a lone surrogate.
     @Test func fiveSuchIdsAreFiveEntriesThatReadAndShowFindByTheirIDs() async throws {
         var body = Array(#"[{"id":"\ud800","title":"a\udc00b"},{"id":"\ud801"},{"id":"\udc00"},{"id":""#.utf8)
         body += [0xFF] + Array(#""},{"id":""#.utf8) + [0xFE] + Array(#""},{"id":"\ufffd"}]"#.utf8)

@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// `--exec CMD` (issue 40, item 2): each new entry handed to a real `/bin/sh -c CMD`, committed
+/// `--exec CMD`: each new entry handed to a real `/bin/sh -c CMD`, committed
 /// only once the command exited 0; a failing command stops its feed at that entry (75) and the
 /// other feeds go on. The built `feedcli` against `Fixtures/streams/stream_server.py`.
 @Suite("--exec: entries handed to a command, at least once", .serialized, .timeLimit(.minutes(3)))

@@ -105,7 +105,7 @@ struct ExportTests {
         #expect(try await session.feedcli("export", "h").status == 64, "--format is required")
     }
 
-    /// What the W3C Feed Validation Service checks and readers trip on (issue 26, item 7): every
+    /// What the W3C Feed Validation Service checks and readers trip on: every
     /// Atom entry has content or an alternate link; no blank title; text typed as the server sent
     /// it (a `body` holding `<p>` is text); links absolute and http(s) only; CR kept as `&#13;`;
     /// the all-feeds id unchanged when a feed is added; `--self` for `rel="self"` and `feed_url`.

@@ -130,7 +130,7 @@ struct ExpressionFeedTests {
                 && mapped["filter"] as? String == ".score >= 100", "feeds list --json shows every expression")
     }
 
-    /// A killfile set afterwards (issue 26): `feeds set --filter` applies to the stored unread
+    /// A killfile set afterwards: `feeds set --filter` applies to the stored unread
     /// entries too, marking read those it drops and saying how many; read ones stay as they are,
     /// and a filter that fails on a stored entry changes nothing (65).
     @Test func aFilterSetLaterMarksTheStoredUnreadEntriesItDropsRead() async throws {
@@ -155,7 +155,7 @@ struct ExpressionFeedTests {
         #expect(JSONLines.ids(try await session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
     }
 
-    /// A filter that drops everything is not silent (issue 26): `status --json` counts what the
+    /// A filter that drops everything is not silent: `status --json` counts what the
     /// last sync filtered out, and `status` marks a feed whose last sync's filter kept out every
     /// item, for paged and indexed feeds alike; items skipped for want of an id are marked too.
     @Test func statusMarksAFilterThatKeptOutEverything() async throws {
@@ -229,7 +229,7 @@ struct ExpressionFeedTests {
     }
 
     /// An item whose field cannot be made (an expression gives it the wrong type) is a skipped
-    /// item, named with why; the page and its other items go on (issue 24, item 4).
+    /// item, named with why; the page and its other items go on.
     @Test(arguments: [
         (["--id", "{a: 1}"], "--id gave an object, not a string or number"),
         (["--title", ".headline | {x: .}"], "--title gave an object, not a string"),
@@ -247,8 +247,8 @@ struct ExpressionFeedTests {
     }
 
     /// What expressions build from a page is bounded as a response is, by `--max-size`, all
-    /// items together: the item that would pass it is skipped, named (issue 38, finding 9:
-    /// `--title '"x" * 15000000'` printed and stored 150 MB from ten items).
+    /// items together: the item that would pass it is skipped, named
+    /// (`--title '"x" * 15000000'` printed and stored 150 MB from ten items).
     @Test func whatExpressionsBuildIsBoundedByMaxSize() async throws {
         let api = try ProductAPI(count: 2)
         let session = StoreSession()

@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// `follow` of every feed (issue 40, item 1): stream feeds live and polled feeds when they are
+/// `follow` of every feed: stream feeds live and polled feeds when they are
 /// due, in one output, with every limit counting entries of every kind. The built `feedcli`
 /// against `Fixtures/streams/stream_server.py` (its `/sse` streams and `/polled/NAME` feeds).
 @Suite("follow of every feed: streams live, polled feeds when due", .serialized, .timeLimit(.minutes(3)))

@@ -54,7 +54,7 @@ struct HostileServerTests {
     }
 
     /// A server that closes without a byte of answer is "try later", as a reset is: retried,
-    /// then 75. It was 76 ("not HTTP") after one request (issue 38, finding 12).
+    /// then 75. It was 76 ("not HTTP") after one request.
     @Test func aServerClosingWithoutAnAnswerIsRetriedThenTryLater() async throws {
         let server = try LoopbackServer { _, connection in connection.close() }
         try await session.add("silent", server.baseURL + "/feed", kind: "linked")

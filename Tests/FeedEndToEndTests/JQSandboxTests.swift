@@ -9,7 +9,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Expressions from anywhere, safely (issue 24): jq runs in a sandboxed worker process, so an
+/// Expressions from anywhere, safely: jq runs in a sandboxed worker process, so an
 /// expression that crashes jq, runs away or eats memory fails only its own feed, sees no
 /// environment and reads no file; what jq 1.6 cannot read or tell apart is handled by feedcli.
 /// Each test runs the built `feedcli`, so a signal death would show as a status of 128 or more.
@@ -48,7 +48,7 @@ struct JQSandboxTests {
     }
 
     /// The worker keeps no privilege of feedcli's (run as root, it had every capability) and
-    /// runs under a seccomp filter with no new privileges (issue 38, finding 14). Read from
+    /// runs under a seccomp filter with no new privileges. Read from
     /// /proc while the worker waits for page 2.
     @Test func theWorkerHasNoPrivilegesAndAFilter() async throws {
         let gate = RequestGate()

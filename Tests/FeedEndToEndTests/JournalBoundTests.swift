@@ -7,7 +7,7 @@ import FeedStoreTesting
 
 /// The store's journal (`-wal`) is at most 8 MiB after any command exits (contract,
 /// Performance), so no short command pays for an earlier big one; stores whose journal an older
-/// feedcli let grow heal on their next run (issue 15).
+/// feedcli let grow heal on their next run.
 @Suite("a bounded journal", .serialized, .timeLimit(.minutes(3)))
 struct JournalBoundTests {
     let session = StoreSession()

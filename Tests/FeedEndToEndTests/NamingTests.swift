@@ -7,7 +7,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// A mistyped feed name gets the nearest names (issue 20, item 12), and an id that several feeds
+/// A mistyped feed name gets the nearest names, and an id that several feeds
 /// hold names no entry by itself (item 13: `read 2` marked entry 2 of every feed).
 @Suite("Names: near misses and ids in several feeds", .timeLimit(.minutes(2)))
 struct NamingTests {
@@ -52,7 +52,7 @@ struct NamingTests {
     }
 }
 
-/// Messages say a thing once, and say what is wrong (issue 26, item 9).
+/// Messages say a thing once, and say what is wrong.
 @Suite("Messages")
 struct MessageTests {
     /// On PostgreSQL the name is looked up under the feed's advisory lock, not before it.
@@ -106,7 +106,7 @@ struct MessageTests {
         #expect(sync.stderr.contains("--kind discourse reads a Discourse topic list (https://docs.discourse.org/"), "\(sync.stderr)")
     }
 
-    /// One error style (issue 26, item 9): the parser's usage errors read as feedcli's own,
+    /// One error style: the parser's usage errors read as feedcli's own,
     /// `feedcli: <command>: <why>`, with the usage line after them; help stays as it is.
     @Test func usageErrorsSpeakInFeedclisOneStyle() async throws {
         let session = StoreSession()

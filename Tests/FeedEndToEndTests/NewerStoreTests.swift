@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// A store that holds what a newer feedcli wrote (issue 38, finding 7): a schema this feedcli
+/// A store that holds what a newer feedcli wrote: a schema this feedcli
 /// does not know is read but never written; a feed of a kind it does not know is shown as
 /// such, kept by exports and copies, fails only when fetched (78, saying how to recover), and can
 /// be removed without SQL.

@@ -4,7 +4,7 @@ import FeedTesting
 import FeedStoreTesting
 import FeedReactorTesting
 
-/// `next` across feeds (issue 20, items 1, 2 and 7): `next --all FEED…` reads only the named
+/// `next` across feeds: `next --all FEED…` reads only the named
 /// feeds, a bare `next` reads across feeds once there is more than `posts`, both by publication
 /// (oldest first), and `--every never` keeps a feed out of every plain sync and of `next --all`'s.
 @Suite("next across feeds, by publication", .timeLimit(.minutes(2)))

@@ -8,7 +8,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Subscriptions in and out as OPML 2.0 (issue 20, item 17): `feeds export --opml` and `feeds
+/// Subscriptions in and out as OPML 2.0: `feeds export --opml` and `feeds
 /// import FILE`, the kind kept in an attribute of its own so that a round trip loses nothing.
 @Suite("OPML import and export", .timeLimit(.minutes(2)))
 struct OPMLTests {
@@ -86,7 +86,7 @@ struct OPMLTests {
         #expect(again.status == 0 && again.stderr.contains("imported 0 of 3"), "what is there is skipped: \(again.stderr)")
     }
 
-    /// What other readers and the W3C validator need of the export (issue 26, items 3, 4 and 8):
+    /// What other readers and the W3C validator need of the export:
     /// feedcli's attributes in its own namespace (a namespace-aware parser reads them), `type="rss"`
     /// only for a JSON Feed; and an export imported into an empty store gives back every feed:
     /// two feeds on one URL with different filters stay two, a name in another script stays.
@@ -151,7 +151,7 @@ struct OPMLTests {
         #expect(try await session.status("My-JSON-feed")?["kind"] as? String == "jsonfeed")
     }
 
-    /// newsboat writes `title=""` and no `text` (issue 26, item 3): the name comes from the next
+    /// newsboat writes `title=""` and no `text`: the name comes from the next
     /// attribute that makes one, else the URL's host and path; white space around a URL is
     /// trimmed; a file read through a pipe (`<(cat f.opml)`) imports as a file does.
     @Test func newsboatsExportImportsThroughAPipe() async throws {
@@ -183,7 +183,7 @@ struct OPMLTests {
     }
 
     /// A file without end is refused once it passes any subscription list's size (it read
-    /// `/dev/zero` until the allocation trapped: 132; issue 38, finding 13).
+    /// `/dev/zero` until the allocation trapped: 132).
     @Test func aFileWithoutEndIsRefusedAtItsBound() async throws {
         let session = StoreSession()
         let run = try await session.feedcli("feeds", "import", "/dev/zero")

@@ -52,7 +52,7 @@ struct OutputBoundaryProcessTests {
 
     /// Each entry goes to a file in a write(2) of its own, so that a kill (SIGKILL of
     /// `follow >> log`) can cut the output only between JSON lines: a line was cut mid-object
-    /// and the next run's first line joined to it (issue 38, finding 10). strace shows the writes.
+    /// and the next run's first line joined to it. strace shows the writes.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace"))
     func eachEntryGoesToAFileInAWriteOfItsOwn() async throws {
         let posts = try LoopbackServer { _, connection in
@@ -115,7 +115,7 @@ struct OutputBoundaryProcessTests {
     }
 
     // What a reader took is what is committed, however slow it is, and whenever the run is
-    // interrupted (issue 19, item 8). Before, a reader that let 250 ms pass without reading was
+    // interrupted. Before, a reader that let 250 ms pass without reading was
     // trusted from then on (everything written counted, and was lost when it died), and Ctrl-C did
     // not stop a delivery that was waiting for the reader.
 

@@ -10,7 +10,7 @@ import FeedTesting
 import FeedStoreTesting
 
 /// What a page costs to hold is its body and a few bytes an item, not a tree of its values nor
-/// every entry it makes (issue 19, item 11: a page of 1,000,000 tiny items peaked at 727 MB).
+/// every entry it makes (a page of 1,000,000 tiny items peaked at 727 MB).
 /// The peak for the largest page `--max-size` allows is measured by `scripts/bench.sh`; here a
 /// smaller page checks that memory does not grow with the items.
 @Suite("Memory does not grow with the page", .timeLimit(.minutes(3)))

@@ -4,7 +4,7 @@ import FeedTesting
 import FeedStoreTesting
 
 /// Plain output on a terminal fits its width and goes through `$PAGER` when longer than the
-/// screen, as git's does (issue 20, item 8); never when piped, never for JSON. The tests run
+/// screen, as git's does; never when piped, never for JSON. The tests run
 /// feedcli on a pseudo-terminal of a chosen size, with a pager that records what it was given.
 @Suite("The pager and the terminal's width", .serialized, .timeLimit(.minutes(2)))
 struct PagerTests {

@@ -165,7 +165,7 @@ struct PresetTests {
     }
 
     /// One item of a wrong type skips that item, named, never the page; a field that cannot be
-    /// made is null, never a link built of a missing part (issue 24, item 4).
+    /// made is null, never a link built of a missing part.
     @Test(arguments: [
         ("reddit", ["data", "title"], "{}", "skipped item 1 of", "--title gave an object, not a string"),
         ("bluesky", ["post", "author", "handle"], "null", nil, nil),
@@ -199,7 +199,7 @@ struct PresetTests {
         }
     }
 
-    /// The field choices the issue names, on the fixtures' items.
+    /// The field choices the contract names, on the fixtures' items.
     func check(_ kind: String, entries: [[String: Any]], base: String) {
         func entry(_ id: String) -> [String: Any]? { entries.first { $0["id"] as? String == id } }
         switch kind {

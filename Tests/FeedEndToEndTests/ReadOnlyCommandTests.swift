@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Commands that only read never create files (issue 20, item 6): before, `list`, `status` and
+/// Commands that only read never create files: before, `list`, `status` and
 /// `feeds list` with a mistyped `--state` created its folder and a new empty store there.
 @Suite("Commands that only read create nothing", .timeLimit(.minutes(2)))
 struct ReadOnlyCommandTests {

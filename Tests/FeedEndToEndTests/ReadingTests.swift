@@ -9,8 +9,8 @@ import FeedTesting
 import FeedStoreTesting
 import FeedReactorTesting
 
-/// Read state a person can steer, short handles, and a CLI that follows its ecosystem (issue
-/// 10), end to end through the binary.
+/// Read state a person can steer, short handles, and a CLI that follows its ecosystem,
+/// end to end through the binary.
 @Suite("Reading: read state, handles, the CLI surface", .serialized, .timeLimit(.minutes(3)))
 struct ReadingTests {
     let session = StoreSession()
@@ -28,7 +28,7 @@ struct ReadingTests {
         await JSONLines.ids(try session.feedcli("list", feed, "--unread", "--jsonl").stdout)
     }
 
-    /// Frictions of issue 26: `show` gives one entry (an id in two feeds is refused, naming
+    /// `show` gives one entry (an id in two feeds is refused, naming
     /// them, as `read` refuses it), `feeds set --kind` names the way to change a kind, and `next`
     /// with nothing unread says so on a terminal, never to cron.
     @Test func anIdInTwoFeedsIsRefusedByShowNamingThem() async throws {
@@ -40,7 +40,7 @@ struct ReadingTests {
         #expect(one.status == 0 && (one.json as? [String: Any])?["feed"] as? String == "b", "one object: \(one.stdout)")
     }
 
-    /// `list` and `status` take several feeds (issue 26): oldest first by publication across
+    /// `list` and `status` take several feeds: oldest first by publication across
     /// them (b's entries were published on 1 November; a's have no date, so their fetch time
     /// counts: today), one status line each; an unknown one is 66.
     @Test func listAndStatusTakeSeveralFeeds() async throws {

@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// The README reads as a user reads (issue 20, item 16), and its first-feed steps work as
+/// The README reads as a user reads, and its first-feed steps work as
 /// written: the test runs them, offline, against the fixture server.
 @Suite("The README", .serialized, .timeLimit(.minutes(2)))
 struct ReadmeTests {
@@ -13,7 +13,7 @@ struct ReadmeTests {
         readme = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
     }
 
-    /// Issue 26, item 5: a README for users, at most about 300 lines, installing from the
+    /// A README for users, at most about 300 lines, installing from the
     /// package first; the test command CI runs is in it; the rest is in docs/, linked.
     @Test func itIsOrderedAsAUserReadsIt() throws {
         #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300, "a README of at most 300 lines")

@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// feedcli's export and OPML read by software nobody here wrote (issue 26, item 2): Python's
+/// feedcli's export and OPML read by software nobody here wrote: Python's
 /// feedparser, newsboat and sfeed, as Debian 12 ships them. `scripts/test.sh` installs them; a
 /// test runs only where its reader is installed (test.sh says when one cannot be).
 @Suite("Real readers take the export", .serialized, .timeLimit(.minutes(3)))

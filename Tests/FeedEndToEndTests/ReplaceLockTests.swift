@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// `feeds add --replace` waits for a run on the feed, as `sync` does (issue 19, item 9): before,
+/// `feeds add --replace` waits for a run on the feed, as `sync` does: before,
 /// a sync running on the old URL wrote its ETag onto the replaced feed.
 @Suite("Replacing a feed takes its lock", .timeLimit(.minutes(3)))
 struct ReplaceLockTests {

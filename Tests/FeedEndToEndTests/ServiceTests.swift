@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// `follow` as a systemd user service (issue 40, item 3): the unit file the package ships passes
+/// `follow` as a systemd user service: the unit file the package ships passes
 /// `systemd-analyze verify`, and under systemd (`$JOURNAL_STREAM` naming stderr) each stderr
 /// line carries a `<N>` priority prefix and no time stamp.
 @Suite("As a service: the unit file and the journal's priorities", .timeLimit(.minutes(2)))

@@ -6,7 +6,7 @@ import FeedTesting
 import FeedStoreTesting
 import FeedReactorTesting
 
-/// Several machines on one PostgreSQL store (issue 28): processes with homes of their own share
+/// Several machines on one PostgreSQL store: processes with homes of their own share
 /// one database, as a server's cron and a laptop do. Every guarantee of the SQLite store holds
 /// across them: each entry delivered once in total, nothing lost, no half-done run.
 @Suite("Several machines, one PostgreSQL store", .timeLimit(.minutes(3)))

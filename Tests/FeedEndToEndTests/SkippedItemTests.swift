@@ -8,7 +8,7 @@ import FeedTesting
 import FeedStoreTesting
 
 /// An item feedcli cannot keep (no usable id) is named on stderr (feed, position, why) and
-/// counted in `status`, and never keeps its feed's other items out (issue 19, item 3). Before,
+/// counted in `status`, and never keeps its feed's other items out. Before,
 /// such items were dropped without a word.
 @Suite("Skipped items are named, never silent", .timeLimit(.minutes(3)))
 struct SkippedItemTests {

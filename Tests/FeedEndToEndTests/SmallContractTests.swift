@@ -10,7 +10,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// The small defects of issue 19, item 13 (and the busy wait of item 12), each with the
+/// Small defects of the contract (and a busy wait), each with the
 /// behaviour users get now.
 @Suite("Small promises: dates, messages, timeouts, waits", .timeLimit(.minutes(3)))
 struct SmallContractTests {
@@ -26,7 +26,7 @@ struct SmallContractTests {
     }
 
     /// A URL no request could be made to is refused when it is added (78), not at the first sync
-    /// (issue 38, finding 15: `http://[::1` and port 99999 were registered).
+    /// (`http://[::1` and port 99999 were registered).
     @Test(arguments: [
         ("http://[::1", "has a bad host"), ("http://127.0.0.1:99999/feed", "has a bad port"),
         ("http://:80/feed", "has no host"), ("http://127.0.0.1:0/feed", "has a bad port"),
@@ -95,7 +95,7 @@ struct SmallContractTests {
     }
 }
 
-/// One signal, one code (issue 19, item 13): a SIGTERM at the first moment feedcli can see it
+/// One signal, one code: a SIGTERM at the first moment feedcli can see it
 /// (its first statement blocks the signal; /proc shows when) exits 130 like a later one, for a
 /// command that is still running and for one that finishes before the handler runs. Before, a
 /// SIGTERM in the first milliseconds killed the process (143).
@@ -140,8 +140,8 @@ struct EarlySignalTests {
     }
 
     /// A SIGTERM while a retry waits out its backoff ends the run at once with 130: the wait is
-    /// cut short. It took 2 s, the signal handler's last resort, whatever the command (issue 38,
-    /// finding 15). The bound below is that last resort, not a speed target.
+    /// cut short. It took 2 s, the signal handler's last resort, whatever the command.
+    /// The bound below is that last resort, not a speed target.
     @Test func aSIGTERMDuringARetrysWaitEndsTheRunAtOnce() async throws {
         let asked = TestSignal()
         let server = try LoopbackServer { _, connection in

@@ -9,7 +9,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// `status` as a dashboard (issue 20, item 10): one line a feed under a header, and bare
+/// `status` as a dashboard: one line a feed under a header, and bare
 /// `feedcli` prints a short usage above it. Before, `status` printed the blocks `feeds list` does.
 @Suite("status, one line a feed", .timeLimit(.minutes(1)))
 struct StatusOverviewTests {

@@ -3,7 +3,7 @@ import Testing
 import FeedTesting
 import FeedStoreTesting
 
-/// Live streams end to end (issue 27): the built `feedcli` against a streaming server on
+/// Live streams end to end: the built `feedcli` against a streaming server on
 /// 127.0.0.1 (`Fixtures/streams/stream_server.py`: drops, silences, replays from
 /// `Last-Event-ID`, refusals) and real captured streams (Mastodon, Wikimedia EventStreams).
 @Suite("Live streams: follow and sync of SSE and NDJSON feeds", .serialized, .timeLimit(.minutes(3)))
@@ -51,7 +51,7 @@ struct StreamTests {
         #expect(status["last_event_at"] is String)
     }
 
-    /// The same two on a store in PostgreSQL (issue 28): a stream's position is stored there as
+    /// The same two on a store in PostgreSQL: a stream's position is stored there as
     /// in a file, sent again after every reconnection and on the next run.
     @Test func aStoreInPostgreSQLKeepsAStreamsPositionAcrossReconnectionsAndRuns() async throws {
         let onServer = try await StoreSession.onPostgres()

@@ -4,7 +4,7 @@ import FeedTesting
 import FeedStoreTesting
 
 /// `--verbose` is one plain line per request; `-vv` adds what was sent and what came back, never
-/// a token (issue 20, item 15). Before, each line carried a time, a level and `[FeedCore]`.
+/// a token. Before, each line carried a time, a level and `[FeedCore]`.
 @Suite("--verbose and -vv", .timeLimit(.minutes(1)))
 struct VerboseTests {
     @Test func oneLineARequestAndDetailsUnderTwo() async throws {
@@ -20,7 +20,7 @@ struct VerboseTests {
         #expect(lines.first?.hasPrefix("feedcli: GET \(server.baseURL)/l -> 200 in ") == true, "\(one.stderr)")
 
         let two = try await Feedcli.run(Feedcli.onStore(session.state, ["sync", "l", "-vv", "--force"]), environment: ["FEEDCLI_TOKEN": "s3cr3t"])
-        // feedcli's own headers are said too (issue 26, item 9: it said "no headers of its own").
+        // feedcli's own headers are said too (it said "no headers of its own").
         #expect(two.stderr.contains("feedcli: GET \(server.baseURL)/l sending User-Agent: feedcli/0.2.0; Accept-Encoding: (what curl decodes); "
                                     + "Authorization: Bearer (a token, not shown); If-None-Match: \"v1\""), "\(two.stderr)")
         #expect(server.requests.last?.header("User-Agent") == "feedcli/0.2.0", "the header said is the header sent")

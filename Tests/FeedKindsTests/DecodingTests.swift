@@ -157,7 +157,7 @@ struct DecodingTests {
         }
     }
 
-    // MARK: hostile data (issue 7)
+    // MARK: hostile data
 
     @Test func idsKeepTheirExactJSONTextInEveryKind() throws {
         let ids = ["123456789012345678901234567890", "123456789012345678901234567891", "1.5", "1e300", "9223372036854775807",

@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-/// The small parts of issue 24, one at a time: the worker's wire, `--jq-memory`'s sizes, lone
+/// The jq sandbox's small parts, one at a time: the worker's wire, `--jq-memory`'s sizes, lone
 /// surrogates, secrets in URLs, bidirectional controls, unusable links.
 @Suite("Sandbox parts")
 struct SandboxUnitTests {
@@ -31,7 +31,7 @@ struct SandboxUnitTests {
         #expect((try? JQWire.reply(from: [9])) == nil)
     }
 
-    /// `--timeout` bounds a feed's run, every page together (issue 38, finding 8: six pages of
+    /// `--timeout` bounds a feed's run, every page together (six pages of
     /// 1.5 s each with `--timeout 4` took 16.7 s): once a run's budget is spent, the next page's
     /// expressions fail as past `--timeout` without a worker being asked.
     @Test func aRunsExpressionsShareOneTimeout() {

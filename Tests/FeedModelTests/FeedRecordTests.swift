@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `FeedRecord` keeps its fields out of line and shares them between copies until one changes
-/// (issue 25's quiet feeds): it must still behave as the plain struct it was.
+/// (a quiet feed's sync copies records often): it must still behave as the plain struct it was.
 @Suite("Feed record")
 struct FeedRecordTests {
     private let record = FeedRecord(registration: FeedRegistration(name: "a", url: "https://example.com/a", kind: .graph),

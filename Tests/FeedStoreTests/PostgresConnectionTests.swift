@@ -3,7 +3,7 @@
 import Testing
 import FeedStoreTesting
 
-/// How a connection runs statements (issue 28): unnamed on their first two uses, since preparing
+/// How a connection runs statements: unnamed on their first two uses, since preparing
 /// is a round trip of its own that a short run such as `next` would pay, and prepared on the
 /// third, so that a statement a sync repeats is parsed and planned once.
 @Suite("PostgreSQL connection", .timeLimit(.minutes(1)))

@@ -5,7 +5,7 @@ import FeedStoreContract
 import Testing
 import FeedStoreTesting
 
-/// The PostgreSQL store's schema version (issue 28): every run reads it first, from the function
+/// The PostgreSQL store's schema version: every run reads it first, from the function
 /// `schema_version()` since migration v2 (a catalog a new backend has loaded), and from the
 /// schema's comment on a store made before it, which feedcli before v2 reads too.
 @Suite("PostgreSQL schema", .timeLimit(.minutes(1)))
@@ -44,8 +44,8 @@ struct PostgresSchemaTests {
     }
 
     /// A schema a newer feedcli made (its version past this feedcli's) is never written by this
-    /// one (74, naming both versions); a command that reads still reads it (issue 38, finding 7:
-    /// `schema_version()` 99 was read and written silently).
+    /// one (74, naming both versions); a command that reads still reads it
+    /// (`schema_version()` 99 was read and written silently).
     @Test func aNewerSchemaIsReadButNeverWritten() async throws {
         let url = try await PostgresDatabases.fresh()
         _ = try PostgresStore.open(url: url)

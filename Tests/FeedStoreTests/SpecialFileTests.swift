@@ -7,8 +7,7 @@ import FeedStoreTesting
 #endif
 
 /// A store path (or its journal, shared memory or lock folder) that is not what a store's part
-/// must be is refused at once with 74 and a message; feedcli never blocks opening it (issue 19,
-/// item 5: a FIFO at `--state` used to hang `next`, `list` and `status` forever).
+/// must be is refused at once with 74 and a message; feedcli never blocks opening it (a FIFO at `--state` used to hang `next`, `list` and `status` forever).
 @Suite("Special files at the store's paths", .timeLimit(.minutes(3)))
 struct SpecialFileTests {
     @Test(arguments: ["", "-wal", "-shm"])

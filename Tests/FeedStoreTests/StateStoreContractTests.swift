@@ -7,7 +7,7 @@ import Testing
 import FeedStoreTesting
 
 /// What commands do with a store beyond the reactor's port (`StateStore`), held to one behaviour
-/// on the SQLite file and on PostgreSQL (issue 28): registering and changing feeds, read marks,
+/// on the SQLite file and on PostgreSQL: registering and changing feeds, read marks,
 /// listing in every order, exact text, feed locks between runs, and `store copy` both ways.
 @Suite("One command store contract, SQLite and PostgreSQL", .timeLimit(.minutes(2)))
 struct StateStoreContractTests {

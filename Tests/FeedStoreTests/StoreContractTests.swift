@@ -7,8 +7,8 @@ import Testing
 import FeedStoreTesting
 
 /// The store's contract as the reactor uses it (`FeedStoring`), run against every store: the
-/// SQLite `FeedStore`, the `PostgresStore` of several machines (issue 28) and the `MemoryStore`
-/// of the fast reactor tests (issue 19, item 12). A reactor test on the memory store proves
+/// SQLite `FeedStore`, the `PostgresStore` of several machines and the `MemoryStore`
+/// of the fast reactor tests. A reactor test on the memory store proves
 /// something only where they agree, so any difference shows up here first.
 @Suite("One store contract, three stores", .timeLimit(.minutes(2)))
 struct StoreContractTests {

@@ -181,7 +181,7 @@ struct StoreTests {
     }
 
     /// The built-in `posts` is retired by a first feed of one's own while nobody used it, by
-    /// `addFeed` and `addFeeds` alike (issue 26); a used one (entries, a successful fetch) stays,
+    /// `addFeed` and `addFeeds` alike; a used one (entries, a successful fetch) stays,
     /// and so does a `posts` the user made their own.
     @Test func aFirstFeedOfOnesOwnRetiresAnUnusedPosts() throws {
         let mine = FeedRegistration(name: "mine", url: "http://x/mine", kind: .graph)

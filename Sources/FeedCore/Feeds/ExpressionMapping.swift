@@ -93,8 +93,8 @@ struct ExpressionMapping {
         var item = DefaultFields.fields(of: node, source: source)
         var idFromExpression = false
         for (field, outcome) in zip(fields, outcomes) {
-            // What jq built rather than found in the page: `--title '"x" * 15000000'` printed and
-            // stored 150 MB from ten items, bounded only by the worker's memory.
+            // What jq built rather than found in the page (`--title '"x" * 15000000'`) is bounded
+            // here, not only by the worker's memory.
             if case .values(let texts, _) = outcome, let text = texts.first {
                 let (sum, overflow) = built.addingReportingOverflow(text.utf8.count)
                 built = overflow ? .max : sum

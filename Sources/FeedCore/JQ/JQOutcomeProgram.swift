@@ -6,8 +6,8 @@ import FoundationEssentials
 /// expressions in one program.
 ///
 /// Why one program for several expressions: jq 1.6 compiles its whole builtin library with every
-/// program (about 13 ms each on this machine), so a feed of eight expressions, each tried as
-/// `path(E)` and then as `E`, spent more than 100 ms compiling. A page now costs two programs
+/// program, which costs milliseconds, so a feed of eight expressions, each tried as `path(E)` and
+/// then as `E`, would spend longer compiling than fetching. A page now costs two programs
 /// (the page's and the items'), each compiled once per worker.
 ///
 /// Each expression goes in parenthesised on lines of its own, so a comment in it ends there.

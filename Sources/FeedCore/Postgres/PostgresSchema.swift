@@ -136,8 +136,8 @@ package enum PostgresSchema {
     ///
     /// The version is the answer of the function `schema_version()`: a new backend looks a
     /// function up in a catalog it has loaded already, where reading the schema's comment (where
-    /// the version was before migration v2, and still is) loads `pg_description` first, 0.7 ms
-    /// of every run's critical path. A schema without the function (older, or none at all) is
+    /// the version was before migration v2, and still is) loads `pg_description` first, on every
+    /// run's critical path. A schema without the function (older, or none at all) is
     /// read as before.
     package static func enter(_ connection: PostgresConnection) throws(FeedFailure) -> Int? {
         let undefined: Set<String> = ["42883", "3F000"]  // undefined_function, invalid_schema_name

@@ -45,8 +45,8 @@ public final class AnonymousDisposable: Disposable {
 ///
 /// Members are kept in small arrays searched by key, not in a dictionary and a set: a composite
 /// holds a few members at a time (a `flatMap`'s running inners), and each `flatMap` of each
-/// feed's sync made one, whose hashing and two storages were a tenth of a quiet feed's
-/// allocations (callgrind, the bench's 1,000 unchanged feeds).
+/// feed's sync made one, whose hashing and two storages were a share of a quiet feed's
+/// allocations.
 public final class CompositeDisposable: Disposable {
     /// Names a member; reserve it before the member exists, so that a member that finishes
     /// before it is added (a synchronous subscription) can be removed first and is then not kept.

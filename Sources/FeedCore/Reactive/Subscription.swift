@@ -13,8 +13,7 @@ import Synchronization
 ///
 /// The state is three stored properties behind one `Mutex<Void>` rather than a `Mutex` of a
 /// nested struct: a struct nested in this generic class is generic too, and code that is not
-/// specialized for `Element` looked up its metadata (and the mutex's) at run time on every event,
-/// a tenth of what a quiet feed's sync cost (callgrind, `scripts/bench.sh` idle row).
+/// specialized for `Element` looked up its metadata (and the mutex's) at run time on every event.
 //
 // @unchecked Sendable: `handler`, `teardown` and `isStopped` are read and written only inside
 // `lock.withLock`, so no two threads touch them at once. The same lock makes the run-time

@@ -15,7 +15,7 @@ import Glibc
 ///
 /// Ordering: actions are processed strictly one after another (`flatMap(.concat)`); an action's
 /// mutations all reach `reduce` before the next action's `mutate` is subscribed, so mutations of
-/// two actions never interleave (ReactorKit's merge did, for years of bugs).
+/// two actions never interleave (ReactorKit merges them).
 ///
 /// Errors: a failure of `mutate` ends that action with `mutation(for:action:)` and processing
 /// goes on with the next action.

@@ -210,8 +210,7 @@ extension FeedStore {
 
     /// Runs `update`, an `UPDATE feed … WHERE name = ?` of one feed, and returns the feed's record
     /// after it, read by the cached record query. Not `RETURNING`: SQLite builds a temporary
-    /// table for every statement that returns rows it changed, and that cost 28,000 of the
-    /// 80,000 instructions this write took a feed (callgrind, a sync of 1,000 quiet feeds).
+    /// table for every statement that returns rows it changed, a third of this write's cost.
     package static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String) throws -> FeedRecord {
         let statement = try db.statement(update)
         try statement.run(arguments)

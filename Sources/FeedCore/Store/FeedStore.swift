@@ -4,7 +4,8 @@ import FeedStoreContract
 import FoundationEssentials
 import Glibc
 
-/// The SQLite store behind every command: feeds, their polling state, and their entries.
+/// The store in a SQLite file, for one machine (`PostgresStore` is the one several share): feeds,
+/// their polling state, and their entries.
 ///
 /// Guarantees:
 /// - Every change is one transaction, so a run killed at any moment leaves a store that opens and

@@ -59,8 +59,8 @@ package struct StreamSync: Sendable {
     }
 
     /// The most items one batch (one commit) holds: the contract commits a stream's entries
-    /// at least every 100, so a kill prints at most that many again. (1,000 made a fast `follow`
-    /// 15% faster, each commit's fixed cost paid for more entries, and broke that promise.)
+    /// at least every 100, so a kill prints at most that many again; larger batches would pay each
+    /// commit's fixed cost for more entries, and break that promise.
     package static let batchSize = 100
 
     /// One connection from the stored position, read until `idle` passes without a byte (then

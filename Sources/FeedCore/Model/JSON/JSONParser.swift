@@ -342,8 +342,8 @@ struct JSONReader {
     }
 
     /// `bytes` as a string when they are valid UTF-8, else nil. What `String(validating:as:)`
-    /// says, at a fraction of its cost: that initializer took 1,000 instructions a string, most
-    /// of them instantiating generic metadata at run time (callgrind: 14% of following a stream).
+    /// says, at a fraction of its cost: that initializer instantiates generic metadata at run time
+    /// for every string.
     /// Decoding repairs a bad sequence with U+FFFD, so the text equals the bytes exactly when
     /// they were valid.
     /// Text that is all ASCII (most of a feed's) is valid as it is and is not compared again.
