@@ -37,13 +37,13 @@ enum SignalHandling {
                 sleep(1)
             }
             Pager.waitForRunningPager()  // never leave the terminal to a pager whose writer is gone
-            _exit(interruption.isAnEnd ? 0 : 130)
+            _exit(interruption.isNormalEnd ? 0 : 130)
         }
     }
 
     /// Whether the run was interrupted, by a signal already handled or one still waiting, and
     /// its command does not take that as its end (`follow`).
     static var interrupted: Bool {
-        !interruption.isAnEnd && (interruption.isTriggered || Interruption.isPending(signals))
+        !interruption.isNormalEnd && (interruption.isTriggered || Interruption.isPending(signals))
     }
 }

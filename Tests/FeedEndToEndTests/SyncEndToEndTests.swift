@@ -26,7 +26,7 @@ struct SyncEndToEndTests {
         try await session.add("a", server.baseURL + "/a", kind: "linked")
         try await session.add("b", server.baseURL + "/b", kind: "linked")
         // Another run holds `a` (its lock, as a sync holds it while it fetches).
-        var held: (any Sendable)? = try FeedStore.open(at: state).lock(feed: "a")
+        var held: (any HeldFeedLock)? = try FeedStore.open(at: state).lock(feed: "a")
         let skipping = try await session.feedcli("sync", "--skip-busy", "--jsonl", "-v", "--wait", "5")
         #expect(skipping.status == 0, "\(skipping.stderr)")
         #expect(ids(skipping) == ["b"], "the held feed is left, the other synced")

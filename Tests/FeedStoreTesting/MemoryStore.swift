@@ -116,9 +116,9 @@ public final class MemoryStore: FeedStoring {
     public var locksTaken: [String] { contents.value.locksTaken }
     public var locksHeld: Int { contents.value.locksHeld }
 
-    public func lock(feed: String) throws(FeedFailure) -> any Sendable { takeLock(feed) }
+    public func lock(feed: String) throws(FeedFailure) -> any HeldFeedLock { takeLock(feed) }
 
-    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? { takeLock(feed) }
+    public func attemptLock(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? { takeLock(feed) }
 
     private func takeLock(_ feed: String) -> MemoryLock {
         contents.withLock { $0.locksTaken.append(feed); $0.locksHeld += 1 }
@@ -246,7 +246,7 @@ public final class MemoryStore: FeedStoring {
 }
 
 /// A `MemoryStore` lock: let go when the last reference to it goes.
-private final class MemoryLock: Sendable {
+private final class MemoryLock: HeldFeedLock {
     private let release: @Sendable () -> Void
     init(release: @escaping @Sendable () -> Void) { self.release = release }
     deinit { release() }

@@ -33,12 +33,12 @@ struct PostgresConnectionTests {
         let holder = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let other = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         #expect(try holder.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0))
-        holder.sendUnanswered("SELECT pg_advisory_unlock(7)")
+        holder.sendDiscardingResult("SELECT pg_advisory_unlock(7)")
         #expect(try holder.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(41))]).firstInteger() == 42)
         #expect(try other.execute("SELECT pg_try_advisory_lock(7)").row(0).bool(0), "the lock was let go")
-        holder.sendUnanswered("SELECT 1 / 0")
+        holder.sendDiscardingResult("SELECT 1 / 0")
         #expect(try holder.script("SELECT 2").row(0).text(0) == "2", "a failed unanswered statement changes nothing")
-        holder.sendUnanswered("SELECT 3")
+        holder.sendDiscardingResult("SELECT 3")
         try holder.send("SELECT 4")
         #expect(try holder.receive().firstInteger() == 4)
     }
@@ -47,14 +47,14 @@ struct PostgresConnectionTests {
     /// a failing one the rest are not run, and the connection is back to one statement at a time.
     @Test func statementsInOneFlightAreAnsweredInOrderAndStopAtAFailure() async throws {
         let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
-        let answers = try connection.inOneFlight([
+        let answers = try connection.pipelined([
             ("SELECT pg_try_advisory_lock(11)", []),
             ("SELECT $1::bigint * 2", [PostgresValue(Int64(21))]),
         ])
         #expect(try answers.map { try $0.get().count } == [1, 1])
         #expect(try answers[0].get().row(0).bool(0), "the lock was taken")
         #expect(try answers[1].get().firstInteger() == 42)
-        let failed = try connection.inOneFlight([
+        let failed = try connection.pipelined([
             ("SELECT 1 / $1::int", [PostgresValue(Int64(0))]),
             ("SELECT pg_advisory_unlock(11)", []),
         ])
@@ -71,12 +71,12 @@ struct PostgresConnectionTests {
     @Test func statementsSentAheadArePreparedAndRunByName() async throws {
         let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         let ahead = "SELECT $1::bigint * 3"
-        let answers = try connection.inOneFlight([("SELECT 1", [])], preparing: [(ahead, 1), (ahead, 1)])
+        let answers = try connection.pipelined([("SELECT 1", [])], preparing: [(ahead, 1), (ahead, 1)])
         #expect(try answers[0].get().count == 1)
         #expect(try preparedCount(connection) == 1, "prepared once, read before the next statement")
         #expect(try connection.execute(ahead, [PostgresValue(Int64(5))]).firstInteger() == 15)
         #expect(try preparedCount(connection) == 1, "run by its name")
-        let failed = try connection.inOneFlight([("SELECT 1 / $1::int", [PostgresValue(Int64(0))])], preparing: [("SELECT 2", 0)])
+        let failed = try connection.pipelined([("SELECT 1 / $1::int", [PostgresValue(Int64(0))])], preparing: [("SELECT 2", 0)])
         #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
         #expect(try preparedCount(connection) == 1, "nothing prepared after a failure")
         #expect(try connection.script("SELECT 3").row(0).text(0) == "3")
@@ -89,7 +89,7 @@ struct PostgresConnectionTests {
         let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let pid = try #require(connection.script("SELECT pg_backend_pid()").row(0).text(0))
-        _ = try connection.inOneFlight([("SELECT 1", [])], preparing: [("SELECT 2", 0)])
+        _ = try connection.pipelined([("SELECT 1", [])], preparing: [("SELECT 2", 0)])
         try admin.script("SELECT pg_terminate_backend(\(pid), 5000)")
         #expect { try connection.execute("SELECT 1") } throws: { ($0 as? FeedFailure)?.exitCode == 75 }
     }

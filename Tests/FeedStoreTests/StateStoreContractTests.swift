@@ -198,7 +198,7 @@ struct StateStoreContractTests {
     @Test(arguments: Kind.allCases)
     func aFeedsLockExcludesAnotherRunUntilLetGo(kind: Kind) async throws {
         let (first, second) = try await stores(kind, wait: .milliseconds(100))
-        var held: (any Sendable)? = try first.lock(feed: "posts")
+        var held: (any HeldFeedLock)? = try first.lock(feed: "posts")
         #expect(try second.attemptLock(feed: "posts") == nil, "another run finds it held")
         #expect { try second.lock(feed: "posts") } throws: { ($0 as? FeedFailure)?.exitCode == 75 }
         #expect(try second.attemptLock(feed: "other") != nil, "other feeds are free")
@@ -227,7 +227,7 @@ struct StateStoreContractTests {
     func aLockTakenWithItsRecordReadsWhatTheLastHolderCommitted(kind: Kind) async throws {
         let (first, second) = try await stores(kind, wait: .milliseconds(100))
         try first.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
-        var held: (any Sendable)? = try first.lock(feed: "a")
+        var held: (any HeldFeedLock)? = try first.lock(feed: "a")
         _ = try first.commitFetch(feed: "a", entries: [entry("1")], FetchCommit(fetchedAt: t0, nextIndex: 5))
         #expect(try second.attemptLockReading(feed: "a") == nil, "held by another run")
         withExtendedLifetime(held) {}

@@ -57,7 +57,7 @@ public struct Follow: FeedcliCommand {
     public func run(_ context: CommandContext) throws -> Int32 {
         // Ctrl-C and SIGTERM end the session (the connections close, what arrived is printed and
         // committed); they are its end, not an interruption (0, not 130).
-        context.interruption.takeAsTheEnd()
+        context.interruption.acceptAsNormalEnd()
         let stop = Subject<Void>()
         context.interruption.onTrigger { stop.send(.completed) }
         let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,

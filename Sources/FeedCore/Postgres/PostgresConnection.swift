@@ -78,7 +78,7 @@ package final class PostgresConnection {
     /// connection closes: the server has run it by then). For a feed's unlock at the end of its
     /// work, which was a round trip of its own at the end of every run; its failure was ignored
     /// before as now (a lost connection lets the lock go with the session).
-    package func sendUnanswered(_ sql: String, _ parameters: [PostgresValue] = []) {
+    package func sendDiscardingResult(_ sql: String, _ parameters: [PostgresValue] = []) {
         settlePending()
         let sent = withParameters(parameters) { count, values, lengths, formats in
             cpg_send_params(handle, sql, count, values, lengths, formats)
@@ -97,7 +97,7 @@ package final class PostgresConnection {
     /// prepared (parsed, their tables' and indexes' catalog entries loaded), which the server does
     /// while the caller does something else (a fetch); their answers are read before the
     /// connection's next statement, and a statement prepared so runs by its name.
-    package func inOneFlight(
+    package func pipelined(
         _ statements: [(sql: String, parameters: [PostgresValue])], preparing: [(sql: String, parameters: Int)] = []
     ) throws(FeedFailure) -> [Result<PostgresResult, FeedFailure>] {
         settlePending()
@@ -140,7 +140,7 @@ package final class PostgresConnection {
         }
     }
 
-    /// `inOneFlight` without pipeline mode: a round trip each, the rest not run after a failure.
+    /// `pipelined` without pipeline mode: a round trip each, the rest not run after a failure.
     private func oneAtATime(
         _ statements: [(sql: String, parameters: [PostgresValue])]
     ) throws(FeedFailure) -> [Result<PostgresResult, FeedFailure>] {
@@ -160,10 +160,10 @@ package final class PostgresConnection {
         return results
     }
 
-    /// Whether a statement `sendUnanswered` sent may still have results to read.
+    /// Whether a statement `sendDiscardingResult` sent may still have results to read.
     private var awaitsUnansweredResult = false
 
-    /// Statements a flight sent to be prepared (`inOneFlight(_:preparing:)`), whose answers and
+    /// Statements a flight sent to be prepared (`pipelined(_:preparing:)`), whose answers and
     /// the flight's end are still to read; nil when no flight is open.
     private var preparingAhead: [(sql: String, name: String)]?
 

@@ -17,7 +17,7 @@ package enum PostgresLocks {
 
 /// A feed's advisory lock, released when let go (a statement on the store's connection; when
 /// the connection is gone, the server has released it already).
-final class PostgresFeedLock: Sendable {
+final class PostgresFeedLock: HeldFeedLock {
     private let release: @Sendable () -> Void
 
     init(release: @escaping @Sendable () -> Void) {

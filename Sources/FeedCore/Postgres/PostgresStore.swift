@@ -88,7 +88,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// An advisory lock names no file, so a feed's name is looked up under it, not before.
     public var locksNeedKnownFeeds: Bool { false }
 
-    public func lock(feed: String) throws(FeedFailure) -> any Sendable {
+    public func lock(feed: String) throws(FeedFailure) -> any HeldFeedLock {
         let deadline = clock.elapsed() + wait
         while true {
             if let lock = try attemptLock(feed: feed) { return lock }
@@ -99,22 +99,22 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         }
     }
 
-    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
-        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (any Sendable)? in
+    public func attemptLock(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (any HeldFeedLock)? in
             guard !heldFeeds.contains(feed) else { return nil }
             return hold(feed, ifTaken: try db.execute(Self.lockStatement, Self.lockKey(feed)))
         }
     }
 
-    /// The lock and the feed's record in one round trip (`inOneFlight`): the read is its own
+    /// The lock and the feed's record in one round trip (`pipelined`): the read is its own
     /// statement after the lock's, so it sees what the lock's last holder committed. When the
     /// lock is not taken, the read is dropped. The statements a run under the lock goes on with
     /// are sent to be prepared in the same flight (`statementsAfterAFetch`): the server parses
     /// them while the run's request is out, where they were the run's wait after its answer.
-    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? {
-        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? in
+    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)? in
             guard !heldFeeds.contains(feed) else { return nil }
-            let answers = try db.inOneFlight([
+            let answers = try db.pipelined([
                 (Self.lockStatement, Self.lockKey(feed)),
                 (Self.feedQuery + " WHERE name = $1", [.text(feed)]),
             ], preparing: Self.statementsAfterAFetch)
@@ -148,7 +148,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         lock.withLock {
             heldFeeds.remove(feed)
             guard connection.isUp else { return }
-            connection.sendUnanswered("SELECT pg_advisory_unlock($1::int, hashtext($2))", Self.lockKey(feed))
+            connection.sendDiscardingResult("SELECT pg_advisory_unlock($1::int, hashtext($2))", Self.lockKey(feed))
         }
     }
 }

@@ -10,8 +10,8 @@ extension FeedReactor {
     /// Turns a strategy's steps into mutations: requests into activity, batches into delivery
     /// and commit. `budget` (`follow --max-entries`) bounds what is printed: a batch past it is
     /// committed as far as it was printed, and the rest comes again with the next run.
-    package func settle(
-        _ steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
+    package func mutations(
+        ofSteps steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
     ) -> Observable<FeedMutation> {
         steps.flatMap(.concat) { step -> Observable<FeedMutation> in
             switch step {
@@ -26,7 +26,7 @@ extension FeedReactor {
                     var done: [FeedMutation] = []
                     for index in 0..<batches.count where budget?.isSpent != true {
                         let batch = batches.batch(index)
-                        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered,
+                        let outcome = try printThenCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered,
                                                               budget: budget)
                         done += outcome.mutations
                         if let stop = outcome.stop { return .concat([.from(done), .fail(stop)]) }
@@ -54,13 +54,13 @@ extension FeedReactor {
                 return .stored(feed: feed, count: 0, record)
             }
         }
-        let outcome = try deliverAndCommitNow(batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
+        let outcome = try printThenCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
         return outcome.stop.map { .concat([.from(outcome.mutations), .fail($0)]) } ?? .from(outcome.mutations)
     }
 
     /// Prints and commits a batch that has entries, at once; what happened, and the failure that
     /// stops the run when the output failed.
-    package func deliverAndCommitNow(
+    package func printThenCommit(
         _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
     ) throws -> (mutations: [FeedMutation], stop: FeedFailure?) {
         var batch = batch

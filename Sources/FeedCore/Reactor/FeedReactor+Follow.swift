@@ -74,11 +74,11 @@ extension FeedReactor {
     /// One round of a stream feed: once free of other runs, connected until the session ends
     /// (reconnecting after drops) or the stream ends for good.
     private func followingStream(_ name: String, session: FollowSession, limits: FollowLimits) -> Observable<FeedMutation> {
-        let following = perFeed(name) { record in
+        let following = underFeedLock(name) { record in
             var stream = streamSync(record)
             stream.budget = session.budget
             stream.onActivity = { session.touch() }
-            return settle(.concat([retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended)]),
+            return mutations(ofSteps: .concat([retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended)]),
                           feed: record.name, printing: true, marksDelivered: false, budget: session.budget)
         }
         return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
@@ -90,7 +90,7 @@ extension FeedReactor {
     /// cut short when the session ends: every batch is printed and committed in one step, so a
     /// round cut between steps leaves nothing half-delivered.
     private func polling(_ name: String, session: FollowSession) -> Observable<FeedMutation> {
-        perFeed(name) { record in
+        underFeedLock(name) { record in
             sync(record, printing: true, budget: session.budget).handleEvents(onNext: { mutation in
                 if case .stored(_, let count, _) = mutation, count > 0 { session.touch() }
             })

@@ -41,13 +41,13 @@ public struct FeedReactor: Reactor {
         let work: Observable<FeedMutation>
         switch action {
         case .next(let feed?):
-            work = perFeed(feed) { record in try next(record) }
+            work = underFeedLock(feed) { record in try next(record) }
         case .next(nil):
             let store = environment.store
             work = .deferred {
                 let names = try store.feeds().map(\.name)
                 if names == [FeedRegistration.defaultFeed.name] {
-                    return perFeed(FeedRegistration.defaultFeed.name, listed: true) { record in try next(record) }
+                    return underFeedLock(FeedRegistration.defaultFeed.name, listed: true) { record in try next(record) }
                 }
                 return nextOfAll(nil, names: names)
             }
@@ -87,13 +87,13 @@ public struct FeedReactor: Reactor {
         let store = environment.store
         return .deferred {
             if let oldest = try store.oldestUnread(feeds: feeds) {
-                return perFeed(oldest.feed, listed: true) { record in try next(record) }
+                return underFeedLock(oldest.feed, listed: true) { record in try next(record) }
             }
             return .concat([
                 syncAll(names, listed: feeds == nil, printing: false, respectsEvery: !environment.options.force),
                 .deferred {
                     try store.oldestUnread(feeds: feeds).map { oldest in
-                        perFeed(oldest.feed, listed: true) { record in try next(record) }
+                        underFeedLock(oldest.feed, listed: true) { record in try next(record) }
                     } ?? .empty()
                 },
             ])
@@ -114,7 +114,7 @@ public struct FeedReactor: Reactor {
                 .deferred { try store.oldestUnread(feed: record.name).map(deliverStored) ?? .empty() },
             ])
         }
-        return settle(indexed(record).next(), feed: record.name, printing: true, marksDelivered: true)
+        return mutations(ofSteps: indexed(record).next(), feed: record.name, printing: true, marksDelivered: true)
     }
 
     /// Prints a stored entry, then marks it read.
@@ -138,14 +138,14 @@ public struct FeedReactor: Reactor {
     /// Syncs `feeds`, up to `--jobs` at once; `listed`: the names were just read from the store.
     package func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            perFeed(feed, listed: listed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
+            underFeedLock(feed, listed: listed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
         }
     }
 
     /// `syncAll` of feeds just listed with their records.
     package func syncAll(listed feeds: [ListedFeed], printing: Bool, respectsEvery: Bool) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            perFeed(feed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
+            underFeedLock(feed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
         }
     }
 
@@ -171,7 +171,7 @@ public struct FeedReactor: Reactor {
         } else {
             steps = indexed(record).sync()
         }
-        return settle(steps, feed: record.name, printing: printing, marksDelivered: false, budget: budget)
+        return mutations(ofSteps: steps, feed: record.name, printing: printing, marksDelivered: false, budget: budget)
     }
 
     package func indexed(_ record: FeedRecord) -> IndexedSync {

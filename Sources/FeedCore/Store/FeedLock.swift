@@ -8,7 +8,7 @@ import Glibc
 /// The kernel releases it when the process ends however it ends (OOM kill, power loss, Ctrl-C),
 /// so it never goes stale the way PID files do. Waiting polls every 20 ms up to the deadline;
 /// call it from a thread that may block (not from Swift's cooperative pool).
-public final class FeedLock: Sendable {
+public final class FeedLock: HeldFeedLock {
     private let descriptor: Int32
 
     private init(descriptor: Int32) {

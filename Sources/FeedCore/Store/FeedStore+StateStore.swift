@@ -7,11 +7,11 @@ import FoundationEssentials
 extension FeedStore: StateStore {
     public var location: String { path }
 
-    public func lock(feed: String) throws(FeedFailure) -> any Sendable {
+    public func lock(feed: String) throws(FeedFailure) -> any HeldFeedLock {
         try lock(feedNamed: feed)
     }
 
-    public func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)? {
+    public func attemptLock(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? {
         try attemptLock(feedNamed: feed)
     }
 

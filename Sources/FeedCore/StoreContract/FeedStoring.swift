@@ -19,13 +19,13 @@ public protocol FeedStoring: Sendable {
     func feed(_ listed: ListedFeed) throws(FeedFailure) -> FeedRecord
     /// Takes the feed's cross-process lock, waiting as configured; held until the returned
     /// value is let go.
-    func lock(feed: String) throws(FeedFailure) -> any Sendable
+    func lock(feed: String) throws(FeedFailure) -> any HeldFeedLock
     /// The feed's lock when no other run holds it, without waiting; nil when one does.
-    func attemptLock(feed: String) throws(FeedFailure) -> (any Sendable)?
+    func attemptLock(feed: String) throws(FeedFailure) -> (any HeldFeedLock)?
     /// `attemptLock(feed:)` and, when the lock was taken, the feed's record read under it (or
     /// why it could not be: `.notFound` for an unknown name). A store may do both in one round
     /// trip; the default does one after the other.
-    func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)?
+    func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)?
     /// Whether a feed's lock is a thing named after the feed (SQLite's: a file beside the
     /// store), so that a name is looked up before its lock is taken and an unknown one fails
     /// (66) leaving nothing behind. A store whose locks name nothing (PostgreSQL's advisory
@@ -67,7 +67,7 @@ extension FeedStoring {
         return try withExtendedLifetime(lock) { () throws(FeedFailure) -> T in try body() }
     }
 
-    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any Sendable, record: Result<FeedRecord, FeedFailure>)? {
+    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)? {
         guard let lock = try attemptLock(feed: feed) else { return nil }
         return (lock, Result { () throws(FeedFailure) in try self.feed(named: feed) })
     }

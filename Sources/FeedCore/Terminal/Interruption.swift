@@ -9,7 +9,7 @@ import Synchronization
 public final class Interruption: Sendable {
     private struct State: ~Copyable {
         var isTriggered = false
-        var isAnEnd = false
+        var isNormalEnd = false
         var handlers: [@Sendable () -> Void] = []
         /// Handovers under way that the process must not end in the middle of (`--exec`).
         var handovers = 0
@@ -22,11 +22,11 @@ public final class Interruption: Sendable {
 
     /// Whether the running command takes Ctrl-C and SIGTERM as its way to end (`follow`, which
     /// runs until told to stop): it then ends with its own status, not 130.
-    public var isAnEnd: Bool { state.withLock { $0.isAnEnd } }
+    public var isNormalEnd: Bool { state.withLock { $0.isNormalEnd } }
 
-    /// Declares an interruption the command's normal end (see `isAnEnd`).
-    public func takeAsTheEnd() {
-        state.withLock { $0.isAnEnd = true }
+    /// Declares an interruption the command's normal end (see `isNormalEnd`).
+    public func acceptAsNormalEnd() {
+        state.withLock { $0.isNormalEnd = true }
     }
 
     /// Runs `handler` on trigger (at once if already triggered).

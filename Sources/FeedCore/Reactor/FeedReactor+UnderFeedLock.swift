@@ -11,24 +11,24 @@ extension FeedReactor {
     /// before any file is touched (`FeedStoring.locksNeedKnownFeeds`); `listed` says the name
     /// was just read from the store, which spares that look-up (a feed removed meanwhile is
     /// skipped, found gone under the lock).
-    package func perFeed(
+    package func underFeedLock(
         _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
-        perFeed(name, listed: listed, listedFeed: nil, body)
+        underFeedLock(name, listed: listed, listedFeed: nil, body)
     }
 
-    /// `perFeed` of a feed just listed with its record: under the lock, the record is read again
+    /// `underFeedLock` of a feed just listed with its record: under the lock, the record is read again
     /// only when the store changed since the listing (see `ListedFeed`).
-    package func perFeed(
+    package func underFeedLock(
         _ listed: ListedFeed, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
-        perFeed(listed.record.name, listed: true, listedFeed: listed, body)
+        underFeedLock(listed.record.name, listed: true, listedFeed: listed, body)
     }
 
     /// `listedFeed`: the feed as a listing read it, which stands under the lock while the store
     /// has not changed; without one, the record is read under the lock (with it, when the store
     /// can: `FeedStoring.attemptLockReading`).
-    private func perFeed(
+    private func underFeedLock(
         _ name: String, listed: Bool, listedFeed: ListedFeed?,
         _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
@@ -36,7 +36,7 @@ extension FeedReactor {
         let tracksActivity = environment.tracksActivity
         let skipsBusy = environment.options.skipBusy, logger = environment.logger
         // `read`: the record, when the store read it with the lock.
-        let locked = { @Sendable (lock: any Sendable, read: Result<FeedRecord, FeedFailure>?) throws -> Observable<FeedMutation> in
+        let locked = { @Sendable (lock: any HeldFeedLock, read: Result<FeedRecord, FeedFailure>?) throws -> Observable<FeedMutation> in
             let lock = SubscriptionResource(lock)
             onStep(.locked)
             let record: FeedRecord  // as it is now that this run holds the feed
