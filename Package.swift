@@ -58,18 +58,19 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // jq's library, loaded with dlopen on first use (jq.h from libjq-dev at build time,
-        // libjq1 at run time only for feeds that use jq expressions).
+        // Loading a C library on first use (dlopen), for the shims below.
         .target(
-            name: "CJQ",
+            name: "CDynamicLibrary",
             linkerSettings: [.linkedLibrary("dl")]
         ),
-        // PostgreSQL's client library, loaded with dlopen on first use as jq's is (libpq-fe.h
-        // from libpq-dev at build time, libpq5 at run time only for a store at a URL).
-        .target(
-            name: "CPostgres",
-            linkerSettings: [.linkedLibrary("dl")]
-        ),
+        // jq's library, loaded on first use (jq.h from libjq-dev at build time, libjq1 at run
+        // time only for feeds that use jq expressions).
+        .target(name: "CJQ", dependencies: ["CDynamicLibrary"]),
+        // The jq worker's confinement (seccomp, no privileges) and its shared progress.
+        .target(name: "CWorkerSandbox"),
+        // PostgreSQL's client library, loaded on first use as jq's is (libpq-fe.h from libpq-dev
+        // at build time, libpq5 at run time only for a store at a URL).
+        .target(name: "CPostgres", dependencies: ["CDynamicLibrary"]),
         .target(name: "FeedBase", path: "Sources/FeedCore/Base"),
         .target(name: "FeedModel", dependencies: ["FeedBase"], path: "Sources/FeedCore/Model"),
         .target(name: "FeedReactive", dependencies: ["FeedBase"], path: "Sources/FeedCore/Reactive"),
@@ -78,7 +79,7 @@ let package = Package(
             dependencies: ["CCurl", "FeedBase", "FeedReactive", "FeedModel"],
             path: "Sources/FeedCore/HTTP"
         ),
-        .target(name: "FeedJQ", dependencies: ["CJQ", "FeedBase", "FeedModel"], path: "Sources/FeedCore/JQ"),
+        .target(name: "FeedJQ", dependencies: ["CJQ", "CWorkerSandbox", "FeedBase", "FeedModel"], path: "Sources/FeedCore/JQ"),
         .target(
             name: "FeedKinds",
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", logging],

@@ -34,10 +34,13 @@ sources=(
 # target they import is an empty module of that name, so that their `import`s resolve.
 stubs=(FeedBase FeedModel FeedReactive FeedHTTP FeedJQ FeedKinds)
 binary="$out/feedcli-fuzz"
-if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binary" 2>/dev/null)" ]; then
+if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ Sources/CWorkerSandbox Sources/CDynamicLibrary -newer "$binary" 2>/dev/null)" ]; then
   echo "fuzz: building $binary"
-  clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJQ/include Sources/CJQ/cjq.c -o "$out/cjq.o"
-  clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJQ/include Sources/CJQ/confine.c -o "$out/confine.o"
+  cflags=(-c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJQ/include -I Sources/CWorkerSandbox/include -I Sources/CDynamicLibrary/include)
+  clang "${cflags[@]}" Sources/CJQ/cjq.c -o "$out/cjq.o"
+  clang "${cflags[@]}" Sources/CWorkerSandbox/confine.c -o "$out/confine.o"
+  clang "${cflags[@]}" Sources/CWorkerSandbox/worker_process.c -o "$out/worker_process.o"
+  clang "${cflags[@]}" Sources/CDynamicLibrary/dynamic_library.c -o "$out/dynamic_library.o"
   mkdir -p "$out/stubs"
   : > "$out/stubs/empty.swift"
   for module in "${stubs[@]}"; do
@@ -46,7 +49,8 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ -newer "$binar
   done
   # The linker warns about every ASan helper symbol; keep its output unless the build fails.
   if ! swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name FeedFuzz \
-      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include "${sources[@]}" "$out/cjq.o" "$out/confine.o" -ldl -lcrypto -o "$binary" >"$out/build.log" 2>&1; then
+      -package-name feedcli -I "$out/stubs" -I Sources/CCurl -I Sources/CJQ/include -I Sources/CWorkerSandbox/include -I Sources/CDynamicLibrary/include \
+      "${sources[@]}" "$out/cjq.o" "$out/confine.o" "$out/worker_process.o" "$out/dynamic_library.o" -ldl -lcrypto -o "$binary" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     exit 1
   fi

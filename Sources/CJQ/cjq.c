@@ -1,15 +1,11 @@
 #define _GNU_SOURCE
 #include "cjq.h"
 
-#include <dlfcn.h>
+#include <cdynamic_library.h>
 #include <jq.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/mman.h>
-#include <signal.h>
-#include <unistd.h>
 
 // libjq's functions, resolved once by cjq_load. The types come from jq's own headers.
 static struct {
@@ -41,16 +37,16 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char *load_failure = NULL;
 
 static void load(void) {
-    void *library = dlopen("libjq.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) library = dlopen("libjq.so", RTLD_NOW | RTLD_LOCAL);
+    static const char *const names[] = {"libjq.so.1", "libjq.so", NULL};
+    void *library = cdl_open_first(names);
     if (!library) {
         load_failure = "jq's library (libjq.so.1) is not installed: apt-get install libjq1";
         return;
     }
-#define RESOLVE(field, symbol)                                              \
-    if (!(jq.field = (__typeof__(jq.field))dlsym(library, #symbol))) {     \
+#define RESOLVE(field, symbol)                                                   \
+    if (!CDL_RESOLVE(library, jq, field, symbol)) {                              \
         load_failure = "jq's library lacks " #symbol " (jq 1.6 or later is needed)"; \
-        return;                                                             \
+        return;                                                                  \
     }
     RESOLVE(init, jq_init)
     RESOLVE(set_error_cb, jq_set_error_cb)
@@ -280,44 +276,4 @@ cjq_value *cjq_get_path(const cjq_value *root, const char *path, size_t length, 
 
 int cjq_is_object(const cjq_value *value) {
     return jq.get_kind(value->value) == JV_KIND_OBJECT;
-}
-
-int cjq_die_with_parent(pid_t parent) {
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
-    // The parent may have died before the call: then nothing will send the signal.
-    return getppid() == parent ? 0 : -1;
-}
-
-void cjq_close_from(int lowest) {
-    if (close_range((unsigned)lowest, ~0U, 0) == 0) return;
-    for (int fd = lowest; fd < 65536; fd++) close(fd);
-}
-
-int cjq_progress_create(void) {
-    int fd = memfd_create("feedcli-jq-progress", MFD_CLOEXEC);
-    if (fd < 0) return -1;
-    if (ftruncate(fd, 2 * sizeof(int32_t)) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-volatile int32_t *cjq_progress_map(int fd) {
-    void *address = mmap(NULL, 2 * sizeof(int32_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    return address == MAP_FAILED ? NULL : (volatile int32_t *)address;
-}
-
-void cjq_progress_unmap(volatile int32_t *progress) {
-    if (progress) munmap((void *)progress, 2 * sizeof(int32_t));
-}
-
-void cjq_progress_set(volatile int32_t *progress, int32_t stage, int32_t item) {
-    if (!progress) return;
-    progress[0] = stage;
-    progress[1] = item;
-}
-
-int32_t cjq_progress_get(volatile int32_t *progress, int index) {
-    return progress ? progress[index] : -1;
 }

@@ -1,10 +1,8 @@
-#define _GNU_SOURCE  // RTLD_DEFAULT
 #include "cpostgres.h"
 
-#include <dlfcn.h>
+#include <cdynamic_library.h>
 #include <postgresql/libpq-fe.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,16 +43,16 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char *load_failure = NULL;
 
 static void load(void) {
-    void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-    if (!library) library = dlopen("libpq.so", RTLD_NOW | RTLD_LOCAL);
+    static const char *const names[] = {"libpq.so.5", "libpq.so", NULL};
+    void *library = cdl_open_first(names);
     if (!library) {
         load_failure = "PostgreSQL's client library (libpq.so.5) is not installed: apt-get install libpq5";
         return;
     }
-#define RESOLVE(field, symbol)                                              \
-    if (!(pq.field = (__typeof__(pq.field))dlsym(library, #symbol))) {     \
-        load_failure = "PostgreSQL's client library lacks " #symbol;         \
-        return;                                                             \
+#define RESOLVE(field, symbol)                                    \
+    if (!CDL_RESOLVE(library, pq, field, symbol)) {               \
+        load_failure = "PostgreSQL's client library lacks " #symbol; \
+        return;                                                   \
     }
     RESOLVE(connectdb_params, PQconnectdbParams)
     RESOLVE(status, PQstatus)

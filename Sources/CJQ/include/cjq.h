@@ -2,7 +2,6 @@
 #define CJQ_H
 
 #include <stddef.h>
-#include <sys/types.h>
 #include <stdint.h>
 
 /// A small C face on jq 1.6's library (libjq), loaded with dlopen on first use so that commands
@@ -54,28 +53,9 @@ int cjq_is_object(const cjq_value *value);
 /// in every program compiled after this call. The jq worker's way to say "out of memory".
 void cjq_on_out_of_memory(void (*handler)(void *));
 
-/// The jq worker's process set-up, calls Swift cannot make (prctl is variadic):
-/// SIGKILL when the parent dies; -1 when that cannot be arranged or `parent` is gone already.
-int cjq_die_with_parent(pid_t parent);
-/// Closes every descriptor from `lowest` up.
-void cjq_close_from(int lowest);
-/// The worker's last confinement (confine.c): no new privileges, no capabilities, and a seccomp
-/// filter letting through only memory, I/O on open descriptors, the clock and exit (anything
-/// else fails with EPERM). 0 when all of it is in place.
-int cjq_confine(void);
-
-/// Two shared integers through which a worker says what it is working on (a stage and an item),
-/// for feedcli to read after the worker died: a memfd (close-on-exec) of their size, -1 on failure.
-int cjq_progress_create(void);
-/// The integers of a progress memfd, mapped shared; NULL on failure.
-volatile int32_t *cjq_progress_map(int fd);
-void cjq_progress_unmap(volatile int32_t *progress);
-/// Makes jq's `debug` of a `{"feedcli-stage": N}` object set the stage of `progress` (in every
-/// program compiled after this call); any other `debug` output is dropped.
+/// Makes jq's `debug` of a `{"feedcli-stage": N}` object set the stage of `progress` (a
+/// worker's progress, `sandbox_progress_map`), in every program compiled after this call; any
+/// other `debug` output is dropped.
 void cjq_progress_follow_stages(volatile int32_t *progress);
-/// Sets both (ignored for NULL).
-void cjq_progress_set(volatile int32_t *progress, int32_t stage, int32_t item);
-/// One of them (0: the stage, 1: the item); -1 for NULL.
-int32_t cjq_progress_get(volatile int32_t *progress, int index);
 
 #endif

@@ -1,4 +1,4 @@
-import CJQ
+import CWorkerSandbox
 import FoundationEssentials
 
 /// What a jq worker is working on, written into two integers that feedcli and the worker both
@@ -58,6 +58,6 @@ package struct JQProgressWriter {
 
     package func set(_ progress: JQProgress) {
         let (stage, item) = progress.encoded
-        cjq_progress_set(shared, stage, item)
+        sandbox_progress_set(shared, stage, item)
     }
 }

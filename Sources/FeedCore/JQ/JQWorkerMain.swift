@@ -1,4 +1,5 @@
 import CJQ
+import CWorkerSandbox
 import FeedModel
 import FoundationEssentials
 import Glibc
@@ -24,7 +25,7 @@ import Glibc
 /// - `RLIMIT_AS` at `--jq-memory`; out of memory is exit status 3, not jq's abort;
 /// - `RLIMIT_CORE` 0 (no core file from a crash), SIGKILL when feedcli dies, its own process
 ///   group (a Ctrl-C at the terminal is feedcli's to handle), and `/` as its directory;
-/// - last, `cjq_confine`: no new privileges, no capabilities (feedcli run as root gave its
+/// - last, `sandbox_confine`: no new privileges, no capabilities (feedcli run as root gave its
 ///   worker all of them), and a seccomp filter letting through only memory, I/O on the
 ///   descriptors it has, the clock and exit; anything else fails with EPERM.
 /// Expressions that read input or files (`JQExpressionCheck`) are refused before they reach jq.
@@ -48,10 +49,10 @@ public enum JQWorkerMain {
             JQWorkers.selfCanServe.store(true, ordering: .releasing)
             return
         }
-        guard cjq_die_with_parent(parent) == 0 else { _exit(setUpFailedStatus) }
+        guard sandbox_die_with_parent(parent) == 0 else { _exit(setUpFailedStatus) }
         // Descriptor 3 is the progress memfd (`JQProgress`); everything past it is closed.
-        cjq_close_from(4)
-        let progress = JQProgressWriter(shared: cjq_progress_map(3))
+        sandbox_close_from(4)
+        let progress = JQProgressWriter(shared: sandbox_progress_map(3))
         cjq_progress_follow_stages(progress.shared)
         Glibc.close(3)
         guard enterSandbox(memory: memory) else { _exit(setUpFailedStatus) }
@@ -72,7 +73,7 @@ public enum JQWorkerMain {
         if cjq_load() == nil { cjq_on_out_of_memory { _ in _exit(JQWorkerMain.outOfMemoryStatus) } }
         var three = rlimit(rlim_cur: 3, rlim_max: 3)
         guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &three) == 0 else { return false }
-        return cjq_confine() == 0
+        return sandbox_confine() == 0
     }
 
     /// Reads requests from descriptor 0 and answers on 1 until the parent closes the socket.

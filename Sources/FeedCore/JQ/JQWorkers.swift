@@ -1,4 +1,4 @@
-import CJQ
+import CWorkerSandbox
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -141,9 +141,9 @@ package final class JQWorkerProcess: Sendable {
         let (own, theirs) = (ends[0], ends[1])
         defer { Glibc.close(theirs) }
         // Without the progress memfd a worker still works; a crash then names no option.
-        let progressFile = cjq_progress_create()
+        let progressFile = sandbox_progress_create()
         defer { if progressFile >= 0 { Glibc.close(progressFile) } }
-        let progress = progressFile >= 0 ? cjq_progress_map(progressFile) : nil
+        let progress = progressFile >= 0 ? sandbox_progress_map(progressFile) : nil
         let arguments = [JQWorkerMain.programName, String(getpid()), String(memory)]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -169,7 +169,7 @@ package final class JQWorkerProcess: Sendable {
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
         guard spawned == 0 else {
             Glibc.close(own)
-            cjq_progress_unmap(progress)
+            sandbox_progress_unmap(progress)
             throw .unavailable("feedcli cannot start its jq worker (\(executable)): \(String(cString: strerror(spawned)))")
         }
         return JQWorkerProcess(pid: pid, socket: own, memory: memory, progress: progress)
@@ -182,8 +182,8 @@ package final class JQWorkerProcess: Sendable {
         Glibc.close(socket)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        let working = JQProgress(stage: cjq_progress_get(progress, 0), item: cjq_progress_get(progress, 1))
-        cjq_progress_unmap(progress)
+        let working = JQProgress(stage: sandbox_progress_get(progress, 0), item: sandbox_progress_get(progress, 1))
+        sandbox_progress_unmap(progress)
         return JQWorkers.Failure(error: error(status: status, after: failure, timeout: timeout), progress: working)
     }
 
@@ -203,7 +203,7 @@ package final class JQWorkerProcess: Sendable {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return false }
         Glibc.close(socket)
-        cjq_progress_unmap(progress)
+        sandbox_progress_unmap(progress)
         return true
     }
 
@@ -212,7 +212,7 @@ package final class JQWorkerProcess: Sendable {
         Glibc.close(socket)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        cjq_progress_unmap(progress)
+        sandbox_progress_unmap(progress)
     }
 
     private static func name(ofSignal signal: Int32) -> String {

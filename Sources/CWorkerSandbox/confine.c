@@ -5,7 +5,7 @@
 // that would touch the system (`now` reads a clock; a time zone file is not opened) sees an
 // error; a memory bug in libjq cannot open a file, a socket or a process.
 #define _GNU_SOURCE
-#include "cjq.h"
+#include "cworker_sandbox.h"
 
 #include <errno.h>
 #include <linux/audit.h>
@@ -68,7 +68,7 @@ static int install_filter(void) {
 #endif
 }
 
-int cjq_confine(void) {
+int sandbox_confine(void) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     if (drop_capabilities() != 0) return -1;
     return install_filter();
