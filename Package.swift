@@ -2,8 +2,8 @@
 import PackageDescription
 
 // FeedCore is built as layered targets, one a folder of Sources/FeedCore, each naming only what
-// it stands on, so that a dependency pointing the wrong way does not compile (README, "How it is
-// built"). From the bottom:
+// it stands on, so that a dependency pointing the wrong way does not compile (docs/DESIGN.md, the
+// layers). From the bottom:
 //
 //   FeedBase      platform imports, locks, a detached thread
 //   FeedModel     values: entries, feeds and what a fetch changes; exact JSON
@@ -28,8 +28,9 @@ let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 // archive is one object (SQLite's amalgamation), linked whole wherever the linker meets it.
 let sqlite: [LinkerSetting] = [
     .linkedLibrary("sqlite3", .when(traits: ["SharedSQLite"])),
-    .unsafeFlags(["-Xlinker", "--whole-archive", "-Xlinker", "-l:libsqlite3.a", "-Xlinker", "--no-whole-archive"],
-                 .when(traits: ["StaticSQLite"])),
+    .unsafeFlags(
+        ["-Xlinker", "--whole-archive", "-Xlinker", "-l:libsqlite3.a", "-Xlinker", "--no-whole-archive"],
+        .when(traits: ["StaticSQLite"])),
 ]
 
 let package = Package(
@@ -40,7 +41,9 @@ let package = Package(
     ],
     traits: [
         .trait(name: "SharedSQLite", description: "Link the system's libsqlite3.so (the default)."),
-        .trait(name: "StaticSQLite", description: "Link libsqlite3.a into the binary, in place of SharedSQLite (the release build)."),
+        .trait(
+            name: "StaticSQLite",
+            description: "Link libsqlite3.a into the binary, in place of SharedSQLite (the release build)."),
         .default(enabledTraits: ["SharedSQLite"]),
     ],
     dependencies: [
@@ -79,7 +82,9 @@ let package = Package(
             dependencies: ["CCurl", "FeedBase", "FeedReactive", "FeedModel"],
             path: "Sources/FeedCore/HTTP"
         ),
-        .target(name: "FeedJQ", dependencies: ["CJQ", "CWorkerSandbox", "FeedBase", "FeedModel"], path: "Sources/FeedCore/JQ"),
+        .target(
+            name: "FeedJQ", dependencies: ["CJQ", "CWorkerSandbox", "FeedBase", "FeedModel"],
+            path: "Sources/FeedCore/JQ"),
         .target(
             name: "FeedKinds",
             dependencies: ["FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", logging],
@@ -117,7 +122,8 @@ let package = Package(
         .target(
             name: "FeedCore",
             dependencies: [
-                "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore", "FeedStoreContract",
+                "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds", "FeedStore",
+                "FeedStoreContract",
                 "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -157,29 +163,37 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedTesting", "FeedBase", "FeedModel", .product(name: "CustomDump", package: "swift-custom-dump")]
+            dependencies: [
+                "FeedTesting", "FeedBase", "FeedModel", .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]
         ),
         .testTarget(name: "FeedReactiveTests", dependencies: ["FeedTesting", "FeedBase", "FeedReactive"]),
-        .testTarget(name: "FeedHTTPTests", dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP"]),
+        .testTarget(
+            name: "FeedHTTPTests", dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP"]),
         .testTarget(
             name: "FeedKindsTests",
             dependencies: ["FeedTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP", "FeedJQ", "FeedKinds"]
         ),
         .testTarget(
             name: "FeedStoreTests",
-            dependencies: ["FeedTesting", "FeedStoreTesting", "CSQLite", "FeedBase", "FeedModel", "FeedStore", "FeedStoreContract", "FeedPostgres"]
+            dependencies: [
+                "FeedTesting", "FeedStoreTesting", "CSQLite", "FeedBase", "FeedModel", "FeedStore", "FeedStoreContract",
+                "FeedPostgres",
+            ]
         ),
         .testTarget(
             name: "FeedReactorTests",
             dependencies: [
-                "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedReactive", "FeedHTTP",
+                "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedReactive",
+                "FeedHTTP",
                 "FeedKinds", "FeedStore", "FeedStoreContract", "FeedReactor", logging,
             ]
         ),
         .testTarget(
             name: "FeedCommandTests",
             dependencies: [
-                "CSQLite", "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedHTTP", "FeedKinds", "FeedStore", "FeedStoreContract",
+                "CSQLite", "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "FeedBase", "FeedModel", "FeedHTTP",
+                "FeedKinds", "FeedStore", "FeedStoreContract",
                 "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore", "FeedCLI",
             ]
         ),
@@ -187,7 +201,8 @@ let package = Package(
             name: "FeedEndToEndTests",
             dependencies: [
                 "FeedTesting", "FeedStoreTesting", "FeedReactorTesting", "CSQLite", "FeedBase", "FeedModel", "FeedHTTP",
-                "FeedJQ", "FeedKinds", "FeedStore", "FeedStoreContract", "FeedPostgres", "FeedReactor", "FeedRendering", "FeedTerminal", "FeedCore",
+                "FeedJQ", "FeedKinds", "FeedStore", "FeedStoreContract", "FeedPostgres", "FeedReactor", "FeedRendering",
+                "FeedTerminal", "FeedCore",
                 // The end-to-end tests run the built `feedcli`.
                 "FeedCLI",
             ]

@@ -9,7 +9,10 @@ private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 /// Started again as a jq worker (the `mapping` and `jq-worker` targets ask one), this binary
 /// serves as feedcli does and exits before libFuzzer reads any input.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     JQWorkerMain.serveIfAsked()
     return 0
 }
@@ -45,9 +48,12 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 }
 
 enum FuzzTargets {
-    static let all = ["graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping", "opml",
-                      "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket",
-                      "jetstream", "nostr"]
+    static let all = [
+        "graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping",
+        "opml",
+        "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket",
+        "jetstream", "nostr",
+    ]
 }
 
 /// An event stream, whole and cut in two where its first byte says (and one byte at a time for
@@ -61,8 +67,9 @@ private func serverSentEvents(_ data: Data) {
     let cut = stream.isEmpty ? 0 : Int(first) % (stream.count + 1)
     var parts = ServerSentEventParser(maxEventSize: 4096)
     let outputs = parts.parse(stream[..<cut]) + parts.parse(stream[cut...])
-    precondition(outputs == expected && parts.lastEventID == whole.lastEventID && parts.retry == whole.retry,
-                 "the events depend on where the chunk was cut (\(cut))")
+    precondition(
+        outputs == expected && parts.lastEventID == whole.lastEventID && parts.retry == whole.retry,
+        "the events depend on where the chunk was cut (\(cut))")
     if stream.count <= 512 {
         var bytes = ServerSentEventParser(maxEventSize: 4096)
         precondition(stream.flatMap { bytes.parse([$0]) } == expected, "one byte at a time differs")
@@ -77,7 +84,9 @@ private func jetstream(_ message: [UInt8]) {
     let signals = reader.signals(of: message, number: 1, now: Date(timeIntervalSince1970: 0))
     let position = reader.position
     _ = reader.signals(of: message, number: 2, now: Date(timeIntervalSince1970: 0))
-    precondition((position ?? 0) >= 1_783_175_888_085_434 && reader.position == position, "the position went down or moved on a replay")
+    precondition(
+        (position ?? 0) >= 1_783_175_888_085_434 && reader.position == position,
+        "the position went down or moved on a replay")
     for case .item(let item) in signals {
         guard let page = try? JetstreamFeed().page(ofItems: [item.json], url: "wss://j/subscribe") else {
             preconditionFailure("an entry's page failed")
@@ -96,10 +105,14 @@ private func nostr(_ message: [UInt8]) {
     let signals = reader.signals(of: message, number: 1, now: Date(timeIntervalSince1970: 0))
     precondition((reader.position ?? 0) >= 1_711_469_000, "the position went down")
     for case .item(let item) in signals {
-        guard let event = try? JSONParser.value(of: Data(item.json)) else { preconditionFailure("an entry that is not JSON") }
+        guard let event = try? JSONParser.value(of: Data(item.json)) else {
+            preconditionFailure("an entry that is not JSON")
+        }
         precondition(Nostr.whyUnverified(event) == nil, "an event whose id does not check out passed")
         let page = try? NostrFeed().page(ofItems: [item.json], url: "wss://relay")
-        precondition(page?.items.count == 1 && Array(page?.items ?? PageItems([])).first?.id == event["id"]?.string, "an entry of another id")
+        precondition(
+            page?.items.count == 1 && Array(page?.items ?? PageItems([])).first?.id == event["id"]?.string,
+            "an entry of another id")
     }
 }
 
@@ -114,14 +127,16 @@ private func webSocketFrames(_ data: Data) {
     let expected = whole.parse(stream)
     let cut = stream.isEmpty ? 0 : Int(data[data.startIndex]) % (stream.count + 1)
     var parts = WebSocketFraming(maxMessageSize: limit)
-    precondition(parts.parse(stream[..<cut]) + parts.parse(stream[cut...]) == expected, "the events depend on the cut (\(cut))")
+    precondition(
+        parts.parse(stream[..<cut]) + parts.parse(stream[cut...]) == expected, "the events depend on the cut (\(cut))")
     if stream.count <= 512 {
         var bytes = WebSocketFraming(maxMessageSize: limit)
         precondition(stream.flatMap { bytes.parse([$0]) } == expected, "one byte at a time differs")
     }
     for event in expected {
         switch event {
-        case .text(let bytes), .binary(let bytes): precondition(bytes.count <= limit, "a message past the limit was kept")
+        case .text(let bytes), .binary(let bytes):
+            precondition(bytes.count <= limit, "a message past the limit was kept")
         case .ping(let bytes), .pong(let bytes): precondition(bytes.count <= 125, "a control frame past 125 bytes")
         default: break
         }
@@ -147,14 +162,17 @@ private func opml(_ text: String) {
     for outline in outlines {
         precondition(OPML.feedURL(in: outline)?.isEmpty == false, "an outline without its URL")
         for title in outline.values {
-            if let name = OPML.feedName(from: title) { precondition(FeedRegistration.isValidName(name), "bad name \(name)") }
+            if let name = OPML.feedName(from: title) {
+                precondition(FeedRegistration.isValidName(name), "bad name \(name)")
+            }
         }
     }
 }
 
 private func response(_ data: Data, headers: [(String, String)] = []) -> HTTPResponse {
-    HTTPResponse(status: 200, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }), body: data,
-                 effectiveURL: "https://fuzz.example/feeds/page?x=1")
+    HTTPResponse(
+        status: 200, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }), body: data,
+        effectiveURL: "https://fuzz.example/feeds/page?x=1")
 }
 
 private func page(_ format: any PageFormat, _ data: Data, headers: [(String, String)] = []) {
@@ -174,7 +192,8 @@ private func json(_ data: Data) {
     guard let document = try? JSONParser.parse(data) else {
         // What does not parse as a document does not parse as a page either.
         for target in [JSONParser.ItemArray.topLevel, .member("items")] {
-            precondition((try? JSONParser.parsePage(data, items: target)) == nil, "a page parsed where its document did not")
+            precondition(
+                (try? JSONParser.parsePage(data, items: target)) == nil, "a page parsed where its document did not")
         }
         return
     }
@@ -187,16 +206,21 @@ private func json(_ data: Data) {
     precondition(decoded(again.value) == decoded(document.value), "compacting changed the value")
     precondition(again.source == document.source, "compacting is not idempotent")
     // A projection builds exactly the parts it names; member names are read without values.
-    for projection in [FeedShape.projection, LinkedFeed.itemProjection, JSONFeedKind.itemProjection, JSONProjection.kindOnly] {
-        precondition((try? JSONParser.value(of: data, projection)) == restricted(document.value, projection),
-                     "a projection built other parts than it names")
+    for projection in [
+        FeedShape.projection, LinkedFeed.itemProjection, JSONFeedKind.itemProjection, JSONProjection.kindOnly,
+    ] {
+        precondition(
+            (try? JSONParser.value(of: data, projection)) == restricted(document.value, projection),
+            "a projection built other parts than it names")
     }
     if case .object(let object) = document.value {
         precondition(JSONParser.memberNames(of: data, limit: 7) == Array(object.keys.prefix(7)), "member names differ")
     }
     // Read as a page, the item array's elements are its spans, each reading as the element.
     for target in [JSONParser.ItemArray.topLevel, .member("items")] {
-        guard let page = try? JSONParser.parsePage(data, items: target) else { fatalError("the document does not parse as a page") }
+        guard let page = try? JSONParser.parsePage(data, items: target) else {
+            fatalError("the document does not parse as a page")
+        }
         let array = target == .topLevel ? document.value.array : document.value["items"]?.array
         guard let items = page.items else {
             precondition(array == nil, "an item array was not captured")
@@ -204,7 +228,8 @@ private func json(_ data: Data) {
         }
         precondition(array?.count == items.count, "captured items do not match the array")
         for (index, element) in (array ?? []).enumerated() {
-            precondition(items.value(index) == element && items.element(index).value == element, "a span reads as another value")
+            precondition(
+                items.value(index) == element && items.element(index).value == element, "a span reads as another value")
         }
     }
 }
@@ -214,9 +239,11 @@ private func restricted(_ value: JSON, _ projection: JSONProjection) -> JSON {
     guard case .parts(let members, let first) = projection else { return value }
     switch value {
     case .object(let object):
-        return .object(JSONObject(object.members.compactMap { member in
-            members[member.key].map { (member.key, restricted(member.value, $0)) }
-        }))
+        return .object(
+            JSONObject(
+                object.members.compactMap { member in
+                    members[member.key].map { (member.key, restricted(member.value, $0)) }
+                }))
     case .array(let elements):
         guard let first, let head = elements.first else { return .array([]) }
         return .array([restricted(head, first)])
@@ -257,14 +284,18 @@ private func retryAfter(_ text: String) {
 /// The `json` kind's mapping step: the shipped kinds of expression (paths, built strings, cursors,
 /// next URLs, a filter, every preset) on hostile responses. The first byte picks the mapping.
 private let mappings: [FeedExpressions] = {
-    func mapping(_ items: String?, id: String? = nil, title: String? = nil, published: String? = nil,
-                 next: String? = nil, cursor: String? = nil, filter: String? = nil) -> FeedExpressions {
-        FeedExpressions(items: items, id: id, title: title, published: published, nextURL: next, cursor: cursor,
-                        cursorParam: cursor == nil ? nil : "after", filter: filter)
+    func mapping(
+        _ items: String?, id: String? = nil, title: String? = nil, published: String? = nil,
+        next: String? = nil, cursor: String? = nil, filter: String? = nil
+    ) -> FeedExpressions {
+        FeedExpressions(
+            items: items, id: id, title: title, published: published, nextURL: next, cursor: cursor,
+            cursorParam: cursor == nil ? nil : "after", filter: filter)
     }
     return [
         mapping(nil),
-        mapping(".data.children[].data", id: ".name", title: ".title", published: ".created_utc", cursor: ".data.after"),
+        mapping(
+            ".data.children[].data", id: ".name", title: ".title", published: ".created_utc", cursor: ".data.after"),
         mapping(".feed[]?", id: #""\(.a)-\(.b)""#, title: ".t | tostring", published: ".t", next: ".next"),
         mapping("..|objects|select(has(\"id\"))", filter: ".score > 1"),
     ] + FeedKind.allCases.compactMap { $0.preset?.expressions }  // the shipped presets
@@ -289,7 +320,9 @@ private func mapping(_ data: Data) {
 /// What a server says of its refusal: one line safe for a terminal, or nothing; never a trap.
 private func serverMessage(_ data: Data) {
     guard let said = ServerMessage.of(data) else { return }
-    precondition(!said.isEmpty && !said.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "one safe line: \(said)")
+    precondition(
+        !said.isEmpty && !said.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "one safe line: \(said)"
+    )
 }
 
 private func markup(_ data: Data) {
@@ -309,7 +342,8 @@ private func html(_ text: String) {
     let wrapped = TextWrapping.wrap(rendered.text, width: 40)
     // A longer line is one word: it holds no space character (a space that joins the mark after
     // it into one character is not one; `contains(" ")` would look inside characters).
-    precondition(wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains { $0 == " " } }, "a line too long")
+    precondition(
+        wrapped.split(separator: "\n").allSatisfy { $0.count <= 40 || !$0.contains { $0 == " " } }, "a line too long")
     _ = HTMLText.decodeEntities(text)
 }
 
@@ -330,7 +364,8 @@ private func jqWire(_ data: Data) {
         precondition((try? JQWire.reply(from: JQWire.encode(reply))) == reply, "a reply does not survive its encoding")
     }
     if let request = try? JQWire.request(from: bytes) {
-        precondition((try? JQWire.request(from: JQWire.encode(request))) == request, "a request does not survive its encoding")
+        precondition(
+            (try? JQWire.request(from: JQWire.encode(request))) == request, "a request does not survive its encoding")
     }
 }
 
@@ -343,8 +378,9 @@ private func jqWorker(_ data: Data) {
     let expression = String(parts.first ?? "")
     let page = parts.count > 1 ? String(parts[1]) : "{}"
     guard JQExpressionCheck.refusedBuiltin(in: expression) == nil else { return }
-    let request = JQMapRequest(page: LoneSurrogates.replaced(in: page), items: expression, itemLimit: 1000, builtItemLimit: 1000,
-                               fields: [".id", expression], pageExpressions: [expression])
+    let request = JQMapRequest(
+        page: LoneSurrogates.replaced(in: page), items: expression, itemLimit: 1000, builtItemLimit: 1000,
+        fields: [".id", expression], pageExpressions: [expression])
     let limits = JQ.Limits(memory: 0, timeout: .seconds(2))
     guard let outcome = try? JQ.map(request, limits: limits) else { return }
     precondition(outcome.page.count == 1, "one outcome per page expression")

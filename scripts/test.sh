@@ -48,6 +48,9 @@ if [ -z "${FEEDCLI_TEST_POSTGRES:-}" ]; then
   export FEEDCLI_TEST_POSTGRES
 fi
 
+# The code as swift-format (it ships with the toolchain) lays it out, by the repository's
+# .swift-format: `swift format format -i -r -p Sources Tests Fuzz Package.swift` mends it.
+swift format lint --strict -r -p Sources Tests Fuzz Package.swift
 # A target that imports one it does not declare (a layer reaching sideways or up) fails the build.
 swift build --build-tests --explicit-target-dependency-import-check error
 # A test that hangs must fail the run, with every thread's stack printed, rather than hold CI

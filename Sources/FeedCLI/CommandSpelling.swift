@@ -1,7 +1,7 @@
-import FoundationEssentials
-import Glibc
 import ArgumentParser
 import FeedModel
+import FoundationEssentials
+import Glibc
 
 /// Catches a mistyped subcommand before the parser sees it: swift-argument-parser suggests
 /// close option names but reads an unknown subcommand as a stray argument, and `help X` of an
@@ -16,9 +16,11 @@ enum CommandSpelling {
         var path: [String] = []
         while let word = words.first, !word.hasPrefix("-"), !commands.isEmpty {
             let names = commands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }
-            guard let command = commands.first(where: {
-                $0.configuration.commandName == word || $0.configuration.aliases.contains(word)
-            }) else {
+            guard
+                let command = commands.first(where: {
+                    $0.configuration.commandName == word || $0.configuration.aliases.contains(word)
+                })
+            else {
                 let place = path.isEmpty ? "" : " of `feedcli \(path.joined(separator: " "))`"
                 if let nearest = NearestNames.of(word, among: names, limit: 1).first {
                     return "unknown command `\(word)`\(place); did you mean `\(nearest)`?"

@@ -15,7 +15,8 @@ extension LaunchPlan {
             do { try FileDescriptorSink.standardOutput.write(CompletionScripts.script(for: shell)) } catch { return 74 }
             return 0
         case .overview:
-            return invocation.defaultContext(statePath: nil, fetches: false).printStatus(feeds: [], preamble: Feedcli.briefUsage)
+            return invocation.defaultContext(statePath: nil, fetches: false).printStatus(
+                feeds: [], preamble: Feedcli.briefUsage)
         case .plainNext(let line):
             // What `Next` does with these options, without the parser's reflection.
             return Next.run(feed: line.feed, invocation.defaultContext(statePath: line.statePath, fetches: true))
@@ -29,7 +30,9 @@ extension LaunchPlan {
     private static func parsed(_ arguments: [String], _ invocation: Invocation) -> Int32 {
         do {
             var command = try Feedcli.parseAsRoot(arguments)
-            if let command = command as? any FeedcliCommand { return command.execute(invocation.context(command.options)) }
+            if let command = command as? any FeedcliCommand {
+                return command.execute(invocation.context(command.options))
+            }
             try command.run()  // a group: its help
             return 0
         } catch {

@@ -39,7 +39,8 @@ enum LaunchPlan: Equatable {
         let option = "--generate-completion-script"
         switch arguments.count {
         case 2 where arguments[0] == option: return CompletionShell(rawValue: arguments[1])
-        case 1 where arguments[0].hasPrefix(option + "="): return CompletionShell(rawValue: String(arguments[0].dropFirst(option.count + 1)))
+        case 1 where arguments[0].hasPrefix(option + "="):
+            return CompletionShell(rawValue: String(arguments[0].dropFirst(option.count + 1)))
         default: return nil
         }
     }

@@ -1,4 +1,3 @@
-
 /// The plainest `next` command line, `next [FEED] [--state PATH]` with every other option at its
 /// default, recognised without ArgumentParser.
 ///

@@ -1,15 +1,15 @@
-import FeedModel
+import FeedCore
 import FeedKinds
+import FeedModel
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedStoreTesting
 import FeedTerminal
-import FeedCore
+import FeedTesting
 import Foundation
 import Testing
-import FeedStoreTesting
-import FeedReactorTesting
-import FeedTesting
 
 /// Commands called in-process with an injected context: output sinks, clock and environment.
 @Suite("Commands with an injected context", .serialized, .timeLimit(.minutes(3)))
@@ -42,7 +42,8 @@ struct CommandTests {
         var shown = context
         shown.showsProgress = true
         #expect(await runNext(feed: "local", shown) == 0)
-        #expect(stderr.text.contains("feedcli: local, index 1: \(posts.url)/1"), "indexed feeds count indices, not pages")
+        #expect(
+            stderr.text.contains("feedcli: local, index 1: \(posts.url)/1"), "indexed feeds count indices, not pages")
         #expect(stderr.text.hasSuffix("\r\u{1B}[K"), "the line is erased before the command ends")
         var quiet = context
         quiet.showsProgress = false
@@ -70,15 +71,22 @@ struct CommandTests {
     }
 
     @Test func theDefaultStatePath() async {
-        #expect(CommandContext.defaultStatePath(environment: ["FEEDCLI_STATE": "/s.sqlite", "HOME": "/h"]) == "/s.sqlite")
-        #expect(CommandContext.defaultStatePath(environment: ["XDG_STATE_HOME": "/x", "HOME": "/h"]) == "/x/feedcli/feedcli.sqlite")
-        #expect(CommandContext.defaultStatePath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
+        #expect(
+            CommandContext.defaultStatePath(environment: ["FEEDCLI_STATE": "/s.sqlite", "HOME": "/h"]) == "/s.sqlite")
+        #expect(
+            CommandContext.defaultStatePath(environment: ["XDG_STATE_HOME": "/x", "HOME": "/h"])
+                == "/x/feedcli/feedcli.sqlite")
+        #expect(
+            CommandContext.defaultStatePath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
                 == "/h/.local/state/feedcli/feedcli.sqlite", "a relative XDG_STATE_HOME is ignored, as the spec says")
     }
 
     @Test func theMostSeriousFailureWins() async {
-        #expect(FeedFailure.mostSerious([.temporary("a"), .refused(status: 410, url: "u")]) == .refused(status: 410, url: "u"))
-        #expect(FeedFailure.mostSerious([.badData("a"), .unauthorized(status: 401, url: "u"), .temporary("b")])
+        #expect(
+            FeedFailure.mostSerious([.temporary("a"), .refused(status: 410, url: "u")])
+                == .refused(status: 410, url: "u"))
+        #expect(
+            FeedFailure.mostSerious([.badData("a"), .unauthorized(status: 401, url: "u"), .temporary("b")])
                 == .unauthorized(status: 401, url: "u"))
         #expect(FeedFailure.mostSerious([.temporary("a")]) == .temporary("a"))
         #expect(FeedFailure.mostSerious([]) == nil)

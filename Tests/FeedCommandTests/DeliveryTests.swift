@@ -1,17 +1,17 @@
 import FeedBase
-import FeedModel
+import FeedCore
 import FeedKinds
+import FeedModel
+import FeedReactor
+import FeedReactorTesting
+import FeedRendering
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedRendering
+import FeedStoreTesting
 import FeedTerminal
-import FeedCore
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// The output boundary, in process: nothing unprinted is committed, a failed write stops the run
 /// with 74 and says what was delivered, and an interruption at any step leaves every entry
@@ -27,11 +27,14 @@ struct DeliveryTests {
     }
 
     /// A store with feeds `l` (linked, 10 items) and `p` (indexed, 6 posts), and a context on it.
-    func context(stdout: any OutputSink, stderr: BufferSink = BufferSink(), format: OutputFormat = .jsonl) async -> CommandContext {
+    func context(stdout: any OutputSink, stderr: BufferSink = BufferSink(), format: OutputFormat = .jsonl) async
+        -> CommandContext
+    {
         var fetch = FetchOptions()
         fetch.retries = 0
-        let context = CommandContext(statePath: temporaryStorePath(), fetch: fetch, format: format, stdout: stdout,
-                                     stderr: stderr)
+        let context = CommandContext(
+            statePath: temporaryStorePath(), fetch: fetch, format: format, stdout: stdout,
+            stderr: stderr)
         #expect(await runCommand(FeedsAdd.self, ["l", linked.url, "--kind", "linked"], context) == 0)
         #expect(await runCommand(FeedsAdd.self, ["p", posts.url, "--kind", "indexed"], context) == 0)
         return context
@@ -57,12 +60,14 @@ struct DeliveryTests {
         let disk = BufferSink(capacity: capacity, errorNumber: ENOSPC)
         let stderr = BufferSink()
         var run = await context(stdout: disk, stderr: stderr)
-        run.fetch.jobs = 1  // l's block first, so the disk fills inside it (feeds in flight together may print p's first)
+        // l's block first, so the disk fills inside it (feeds in flight together may print p's first).
+        run.fetch.jobs = 1
         #expect(await runCommand(Sync.self, ["l", "p"], run) == 74)
         #expect(printedIDs(disk.text) == ["1", "2", "3"])
         #expect(try stored(run, feed: "l").map(\.id) == ["1", "2", "3"], "only what was printed is committed")
         #expect(try stored(run, feed: "p").isEmpty, "the run stopped: later feeds are not fetched")
-        #expect(stderr.text == "feedcli: cannot write to stdout (No space left on device): 3 of 10 new entries of l "
+        #expect(
+            stderr.text == "feedcli: cannot write to stdout (No space left on device): 3 of 10 new entries of l "
                 + "were printed; the rest come again with the next sync\n")
 
         let rest = BufferSink()
@@ -89,7 +94,14 @@ struct DeliveryTests {
         #expect(try stored(failing, feed: "p").isEmpty, "not stored as read, so the next run fetches it again")
         #expect(stderr.text.contains("cannot write to stdout (No space left on device): the entry was not stored"))
 
-        #expect(await runCommand(Sync.self, ["l"], { var c = failing; c.stdout = BufferSink(); return c }()) == 0)
+        #expect(
+            await runCommand(
+                Sync.self, ["l"],
+                {
+                    var c = failing
+                    c.stdout = BufferSink()
+                    return c
+                }()) == 0)
         #expect(await runNext(feed: "l", failing) == 74, "a stored unread entry")
         #expect(try stored(failing, feed: "l").allSatisfy { !$0.read })
         #expect(stderr.text.contains("the entry l/1 was not marked read"))
@@ -120,7 +132,14 @@ struct DeliveryTests {
             let interruption = Interruption()
             let seen = Locked(0)
             run.interruption = interruption
-            run.onStep = { _ in if seen.withLock({ count in defer { count += 1 }; return count == index }) { interruption.trigger() } }
+            run.onStep = { _ in
+                if seen.withLock({ count in
+                    defer { count += 1 }
+                    return count == index
+                }) {
+                    interruption.trigger()
+                }
+            }
             #expect(await command(run) == 130, "interrupted at \(all[index]) (step \(index))")
             let printed = JSONLines.objects(stdout.text).compactMap { object -> (feed: String, id: String)? in
                 guard let feed = object["feed"] as? String, let id = object["id"] as? String else { return nil }
@@ -167,8 +186,10 @@ struct DeliveryTests {
         run.onStep = { step in
             guard step == .delivering else { return }
             // Another run (a person's, while cron's output waits on a slow reader) can write.
-            let wrote = (try? FeedStore.open(at: path, wait: .zero).addFeed(
-                FeedRegistration(name: "x\(outcomes.value.count)", url: "http://127.0.0.1/", kind: .linked), replace: false)) != nil
+            let wrote =
+                (try? FeedStore.open(at: path, wait: .zero).addFeed(
+                    FeedRegistration(name: "x\(outcomes.value.count)", url: "http://127.0.0.1/", kind: .linked),
+                    replace: false)) != nil
             outcomes.withLock { $0.append(wrote) }
         }
         #expect(await runCommand(Sync.self, ["l", "p"], run) == 0)

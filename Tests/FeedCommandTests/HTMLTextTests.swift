@@ -1,25 +1,29 @@
-@testable import FeedModel
-@testable import FeedHTTP
-@testable import FeedKinds
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedRendering
-@testable import FeedCore
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
+
+@testable import FeedCore
+@testable import FeedHTTP
+@testable import FeedKinds
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedRendering
+@testable import FeedStore
 
 /// Plain text that reads like text: HTML in an entry's text rendered for a person, JSON untouched.
 @Suite("HTML shown as text", .timeLimit(.minutes(3)))
 struct HTMLTextTests {
     @Test func blocksListsLinksAndEntities() {
-        let rendered = HTMLText.render("""
+        let rendered = HTMLText.render(
+            """
             <p>First &amp; <em>second</em>&#8212;third&#x2019;s.</p><script>alert(1)</script><style>p{}</style>
             <ul><li>one</li><li><a href="https://a.example/x?y=1&amp;z=2">two</a></li></ul>
             <p>Line<br>break &nbsp;and&nbsp;space, &unknown; kept.</p>
             """)
-        #expect(rendered.text == "First & second—third’s.\n\n• one\n• two [1]\n\nLine\nbreak \u{A0}and\u{A0}space, &unknown; kept.")
+        #expect(
+            rendered.text
+                == "First & second—third’s.\n\n• one\n• two [1]\n\nLine\nbreak \u{A0}and\u{A0}space, &unknown; kept.")
         #expect(rendered.links == ["https://a.example/x?y=1&z=2"])
         #expect(!HTMLText.looksLikeHTML("a < b and c > d"), "plain text with angle brackets is left alone")
         #expect(HTMLText.looksLikeHTML("Fish &amp; chips"))
@@ -29,7 +33,8 @@ struct HTMLTextTests {
     /// footnotes) reads as one item, its text after its bullet (it was a lone bullet, a blank
     /// line, then the text); an in-page anchor (`#fn1-…`) is no link in a terminal.
     @Test func listItemsOfParagraphsAndInPageAnchors() {
-        let rendered = HTMLText.render("""
+        let rendered = HTMLText.render(
+            """
             <p>Said so.<sup id="fnr1"><a href="#fn1-2026">1</a></sup></p>            <ol><li id="fn1-2026"><p>A note with <a href="https://e.example/n">a link</a>.&nbsp;<a href="#fnr1">↩︎</a></p></li>            <li><p>Another.</p></li></ol>
             """)
         #expect(rendered.text == "Said so.1\n\n• A note with a link [1].\u{A0}↩︎\n\n• Another.", "\(rendered.text)")
@@ -56,16 +61,20 @@ struct HTMLTextTests {
 
     @Test(arguments: ["DaringFireball", "inessential", "3960"])
     func theRealJSONFeedsReadAsText(name: String) throws {
-        let response = HTTPResponse(status: 200, body: try Fixtures.data("jsonfeed/\(name).json"), effectiveURL: "https://x/")
+        let response = HTTPResponse(
+            status: 200, body: try Fixtures.data("jsonfeed/\(name).json"), effectiveURL: "https://x/")
         let items = try JSONFeedKind().page(from: response).items
         for item in items {
             let entry = item.entry(feed: "f", fetchedAt: "2026-11-21T19:00:00Z")
             let plain = EntryRenderer.plain(entry, width: 60)
-            #expect(!plain.contains("<p>") && !plain.contains("</a>") && !plain.contains("&#8212;") && !plain.contains("&amp;"),
-                    "\(entry.id)")
-            #expect(plain.split(separator: "\n").allSatisfy { line in
-                line.count <= 60 || !line.contains(" ") || line.hasPrefix("[")
-            }, "wrapped to the width, but for unbreakable words and the link references")
+            #expect(
+                !plain.contains("<p>") && !plain.contains("</a>") && !plain.contains("&#8212;")
+                    && !plain.contains("&amp;"),
+                "\(entry.id)")
+            #expect(
+                plain.split(separator: "\n").allSatisfy { line in
+                    line.count <= 60 || !line.contains(" ") || line.hasPrefix("[")
+                }, "wrapped to the width, but for unbreakable words and the link references")
             let json = String(decoding: EntryRenderer.json(entry), as: UTF8.self)
             let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             #expect(decoded["text"] as? String == item.text, "JSON output is never altered")

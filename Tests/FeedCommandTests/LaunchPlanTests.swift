@@ -1,7 +1,8 @@
-@testable import FeedCore
-@testable import FeedCLI
 import ArgumentParser
 import Testing
+
+@testable import FeedCLI
+@testable import FeedCore
 
 /// The executable's one look at its command line: each line goes to exactly one place, and only
 /// the parser's lines reach the parser.
@@ -10,13 +11,16 @@ struct LaunchPlanTests {
     @Test func eachLineGoesToOnePlace() {
         #expect(LaunchPlan([]) == .overview)
         #expect(LaunchPlan(["next"]) == .plainNext(PlainNextCommandLine()))
-        #expect(LaunchPlan(["next", "b", "--state", "/s.db"]) == .plainNext(PlainNextCommandLine(feed: "b", statePath: "/s.db")))
+        #expect(
+            LaunchPlan(["next", "b", "--state", "/s.db"])
+                == .plainNext(PlainNextCommandLine(feed: "b", statePath: "/s.db")))
         #expect(LaunchPlan(["next", "b", "--json"]) == .parse(["next", "b", "--json"]))
         #expect(LaunchPlan(["sync", "--quiet"]) == .parse(["sync", "--quiet"]))
         #expect(LaunchPlan(["--generate-completion-script", "zsh"]) == .completionScript(.zsh))
         #expect(LaunchPlan(["--generate-completion-script=fish"]) == .completionScript(.fish))
-        #expect(LaunchPlan(["--generate-completion-script", "tcsh"]) == .parse(["--generate-completion-script", "tcsh"]),
-                "a shell feedcli has no script for is the parser's to refuse")
+        #expect(
+            LaunchPlan(["--generate-completion-script", "tcsh"]) == .parse(["--generate-completion-script", "tcsh"]),
+            "a shell feedcli has no script for is the parser's to refuse")
     }
 
     @Test func aMistypedCommandIsCaughtBeforeAnyOtherReading() {

@@ -1,14 +1,15 @@
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
 
 /// The man page has what readers of man pages look for: EXIT STATUS with
 /// every code, ENVIRONMENT, FILES and EXAMPLES (scripts/check-manual.sh keeps it generated).
 @Suite("The man page", .timeLimit(.minutes(1)))
 struct ManualTests {
     @Test func itHasTheSectionsReadersLookFor() throws {
-        let page = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("docs/feedcli.1"),
-                              encoding: .utf8)
+        let page = try String(
+            contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("docs/feedcli.1"),
+            encoding: .utf8)
         for section in [#".Sh "EXIT STATUS""#, ".Sh ENVIRONMENT", ".Sh FILES", ".Sh EXAMPLES"] {
             #expect(page.contains(section + "\n"), "\(section)")
         }

@@ -1,22 +1,29 @@
-@testable import FeedStore
+import FeedReactorTesting
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
-@testable import FeedCLI
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
+
+@testable import FeedCLI
+@testable import FeedCore
+@testable import FeedReactor
+@testable import FeedStore
 
 @Suite("The plainest next, recognised without ArgumentParser")
 struct PlainNextCommandLineTests {
     @Test func recognisesAFeedAndAStoreInAnyOrder() {
         #expect(PlainNextCommandLine(["next"]) == PlainNextCommandLine(feed: nil, statePath: nil))
         #expect(PlainNextCommandLine(["next", "fireball"]) == PlainNextCommandLine(feed: "fireball"))
-        #expect(PlainNextCommandLine(["next", "help"]) == PlainNextCommandLine(feed: "help"), "a feed, as ArgumentParser reads it")
-        #expect(PlainNextCommandLine(["next", "fireball", "--state", "/s.db"]) == PlainNextCommandLine(feed: "fireball", statePath: "/s.db"))
-        #expect(PlainNextCommandLine(["next", "--state", "/s.db", "fireball"]) == PlainNextCommandLine(feed: "fireball", statePath: "/s.db"))
+        #expect(
+            PlainNextCommandLine(["next", "help"]) == PlainNextCommandLine(feed: "help"),
+            "a feed, as ArgumentParser reads it")
+        #expect(
+            PlainNextCommandLine(["next", "fireball", "--state", "/s.db"])
+                == PlainNextCommandLine(feed: "fireball", statePath: "/s.db"))
+        #expect(
+            PlainNextCommandLine(["next", "--state", "/s.db", "fireball"])
+                == PlainNextCommandLine(feed: "fireball", statePath: "/s.db"))
         #expect(PlainNextCommandLine(["next", "--state=/s.db"]) == PlainNextCommandLine(feed: nil, statePath: "/s.db"))
     }
 
@@ -39,17 +46,26 @@ struct PlainNextCommandLineTests {
 struct PlainNextProcessTests {
     @Test func doesWhatTheSameLineParsedByArgumentParserDoes() async throws {
         let posts = try PostsServer(available: 3)
-        let fast = temporaryStorePath(), parsed = temporaryStorePath()
+        let fast = temporaryStorePath()
+        let parsed = temporaryStorePath()
         for state in [fast, parsed] {
-            let added = try await Feedcli.run(["feeds", "add", "local", posts.url, "--kind", "indexed", "--state", state])
+            let added = try await Feedcli.run([
+                "feeds", "add", "local", posts.url, "--kind", "indexed", "--state", state,
+            ])
             #expect(added.status == 0, "\(added.stderr)")
         }
         // (the line the fast path takes, the same line with a default spelled out, the environment of each)
         let lines: [(fast: [String], parsed: [String], environments: ([String: String], [String: String]))] = [
             (["next", "local", "--state", fast], ["next", "local", "--state", parsed, "--retries", "2"], ([:], [:])),
             (["next", "--state=\(fast)", "local"], ["next", "--state=\(parsed)", "local", "--jobs", "8"], ([:], [:])),
-            (["next", "local"], ["next", "local", "--timeout", "30"], (["FEEDCLI_STATE": fast], ["FEEDCLI_STATE": parsed])),
-            (["next", "local", "--state", fast], ["next", "local", "--state", parsed, "--max-size", "16777216"], ([:], [:])),
+            (
+                ["next", "local"], ["next", "local", "--timeout", "30"],
+                (["FEEDCLI_STATE": fast], ["FEEDCLI_STATE": parsed])
+            ),
+            (
+                ["next", "local", "--state", fast], ["next", "local", "--state", parsed, "--max-size", "16777216"],
+                ([:], [:])
+            ),
             (["next", "nope", "--state", fast], ["next", "nope", "--state", parsed, "--wait", "30"], ([:], [:])),
         ]
         var statuses: [Int32] = []

@@ -1,5 +1,6 @@
-@testable import FeedTerminal
 import Testing
+
+@testable import FeedTerminal
 
 /// The pipe writer's wait for its reader, step by step (no clock: the schedule is a value).
 /// A reader that starts reading late costs one look at most `longestPause` later, whatever the
@@ -14,7 +15,8 @@ struct ReaderWaitTests {
             guard case .sleep(let pause) = step else { return .zero }
             return pause
         }
-        #expect(Array(sleeps.prefix(4)) == [.microseconds(10), .microseconds(20), .microseconds(40), .microseconds(80)])
+        #expect(
+            Array(sleeps.prefix(4)) == [.microseconds(10), .microseconds(20), .microseconds(40), .microseconds(80)])
         #expect(sleeps.allSatisfy { $0 > .zero && $0 <= ReaderWait.longestPause })
         #expect(sleeps.last == ReaderWait.longestPause, "a reader that never reads is looked at every 20 ms")
     }

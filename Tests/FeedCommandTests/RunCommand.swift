@@ -1,13 +1,15 @@
-@testable import FeedCore
-import Testing
 import FeedTesting
+import Testing
+
+@testable import FeedCore
 
 /// Runs `command` with `arguments` (what follows the command's name on a command line) in
 /// `context`, as the executable would after parsing, on a thread of its own (a command blocks
 /// until its reactor is done): its exit status. A line the command does not parse is a failure
 /// of the test that wrote it (-1).
 func runCommand<Command: FeedcliCommand>(
-    _ command: Command.Type, _ arguments: [String], _ context: CommandContext, sourceLocation: SourceLocation = #_sourceLocation
+    _ command: Command.Type, _ arguments: [String], _ context: CommandContext,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Int32 {
     let outcome: Result<Int32, ParseFailure> = await onOwnThread {
         do {

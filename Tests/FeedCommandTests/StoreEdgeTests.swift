@@ -1,15 +1,15 @@
 import CSQLite
+import FeedCore
+import FeedKinds
 import FeedModel
+import FeedReactor
 import FeedStore
 import FeedStoreContract
-import FeedKinds
-import FeedReactor
+import FeedStoreTesting
 import FeedTerminal
-import FeedCore
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Names, paths and secrets; store edges; honest status.
 @Suite("Store edges, names and secrets", .serialized, .timeLimit(.minutes(3)))
@@ -36,7 +36,9 @@ struct StoreEdgeTests {
         let listed = try await session.feedcli("list")
         #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed.stderr)")
         let upgraded = try SQLiteConnection(path: session.state, flags: SQLITE_OPEN_READONLY)
-        #expect(try upgraded.statement("SELECT 1 FROM sqlite_master WHERE name = 'entry_by_publication'").first { _ in true } == true)
+        #expect(
+            try upgraded.statement("SELECT 1 FROM sqlite_master WHERE name = 'entry_by_publication'").first { _ in true
+            } == true)
 
         try older()
         // Root may write any file, so the store is made read-only for `nobody`, who runs feedcli.
@@ -58,7 +60,9 @@ struct StoreEdgeTests {
         let sync = try await session.feedcli("sync", String(name), "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(JSONLines.ids(sync.stdout).count == 2)
-        #expect(try await session.feedcli("feeds", "add", "a b", server.url, "--kind", "linked").status == 64, "never a space")
+        #expect(
+            try await session.feedcli("feeds", "add", "a b", server.url, "--kind", "linked").status == 64,
+            "never a space")
     }
 
     @Test func feedNamesNeverBecomePaths() async throws {
@@ -73,7 +77,8 @@ struct StoreEdgeTests {
         }
         #expect(files(under: folder) == before, "no lock file for a feed that does not exist")
         #expect(!FileManager.default.fileExists(atPath: parent + "/escaped.lock"))
-        #expect(!FileManager.default.fileExists(atPath: (parent as NSString).deletingLastPathComponent + "/escaped.lock"))
+        #expect(
+            !FileManager.default.fileExists(atPath: (parent as NSString).deletingLastPathComponent + "/escaped.lock"))
     }
 
     @Test func aStoreReachedThroughASymlinkSharesItsLocks() throws {
@@ -91,8 +96,10 @@ struct StoreEdgeTests {
         #expect(try await session.feedcli("feeds", "add", "secret", url, "--kind", "linked").status == 0)
         let run = try await session.feedcli("sync", "secret", "--verbose")
         #expect(run.status == 75)
-        let texts = await [run.stderr, try session.feedcli("status").stdout, try session.feedcli("status", "--json").stdout,
-                     try session.feedcli("feeds", "list").stdout]
+        let texts = await [
+            run.stderr, try session.feedcli("status").stdout, try session.feedcli("status", "--json").stdout,
+            try session.feedcli("feeds", "list").stdout,
+        ]
         for text in texts {
             #expect(!text.contains("hunter2"), "\(text)")
             #expect(text.contains("user:***@"), "\(text)")
@@ -160,13 +167,15 @@ struct StoreEdgeTests {
         let later = failedAt.addingTimeInterval(60)
         var fetch = FetchOptions()
         fetch.retries = 0
-        let context = CommandContext(statePath: state, fetch: fetch, stdout: BufferSink(), stderr: BufferSink(), now: { later })
+        let context = CommandContext(
+            statePath: state, fetch: fetch, stdout: BufferSink(), stderr: BufferSink(), now: { later })
         #expect(await runCommand(Sync.self, ["g"], context) == 0, "a 304")
         let recovered = try await session.requireStatus("g")
         #expect(recovered["last_error"] is NSNull && recovered["last_error_code"] is NSNull)
         #expect(recovered["last_fetch_at"] as? String == Timestamp.format(later))
-        let selected = try await Feedcli.shell(#""$FEEDCLI" status --json --state "$S" | jq -r '.[] | select(.last_error) | .name'"#,
-                                         environment: ["S": state])
+        let selected = try await Feedcli.shell(
+            #""$FEEDCLI" status --json --state "$S" | jq -r '.[] | select(.last_error) | .name'"#,
+            environment: ["S": state])
         #expect(selected.stdout.isEmpty, "the README's recipe shows no broken feed")
     }
 
@@ -181,7 +190,9 @@ struct StoreEdgeTests {
             let a = String(repeating: "é\u{0}x", count: n * n)  // 0 to 14,000 bytes: the buffer grows
             let b = n % 3 == 0 ? "" : "blob \(n) " + String(repeating: "🙂", count: n)
             let c: String? = n % 2 == 0 ? nil : "t\(n)"
-            try connection.statement("INSERT INTO t (n, a, b, c) VALUES (?, ?, ?, ?)").run([.integer(Int64(n)), .text(a), .blob(b), SQLiteValue(c)])
+            try connection.statement("INSERT INTO t (n, a, b, c) VALUES (?, ?, ?, ?)").run([
+                .integer(Int64(n)), .text(a), .blob(b), SQLiteValue(c),
+            ])
             expected.append((n, a, b, c))
         }
         var read: [(Int, String, String, String?)] = []
@@ -193,7 +204,8 @@ struct StoreEdgeTests {
         for (got, want) in zip(read, expected) {
             #expect(got.0 == want.0 && got.1 == want.1 && got.2 == want.2 && got.3 == want.3, "row \(want.0)")
         }
-        let lengths = try connection.statement("SELECT length(CAST(a AS BLOB)) FROM t WHERE n = ?").first([.integer(59)]) { try $0.requiredInteger(0) }
+        let lengths = try connection.statement("SELECT length(CAST(a AS BLOB)) FROM t WHERE n = ?").first([.integer(59)]
+        ) { try $0.requiredInteger(0) }
         #expect(lengths == 59 * 59 * 4, "every byte bound, NUL included")
     }
 }

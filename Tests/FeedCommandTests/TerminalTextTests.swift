@@ -1,8 +1,9 @@
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
 import Testing
+
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// Plain output's escaping of control characters, and its fast path for text that has none.
 @Suite("terminal text")
@@ -37,16 +38,19 @@ struct TerminalTextTests {
 
     @Test func theFastPathAgreesWithTheReference() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet: [Unicode.Scalar] = ["a", " ", "\n", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}",
-                                          "\u{C2}", "é", "€", "🎉", "\u{0}"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", " ", "\n", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}",
+            "\u{C2}", "é", "€", "🎉", "\u{0}",
+        ]
         for _ in 0..<2_000 {
             let length = Int.random(in: 0...12, using: &generator)
             var text = String.UnicodeScalarView()
             for _ in 0..<length { text.append(alphabet.randomElement(using: &generator) ?? "a") }
             let string = String(text)
             for multiline in [false, true] {
-                #expect(TerminalText.safe(string, multiline: multiline) == Self.reference(string, multiline: multiline),
-                        "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+                #expect(
+                    TerminalText.safe(string, multiline: multiline) == Self.reference(string, multiline: multiline),
+                    "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
             }
         }
     }

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Exit codes blame the right party: a server's `file:` or `ftp:` next link
 /// is the server's, never the user's configuration (78): it ends the walk with a warning, keeping
@@ -10,7 +10,8 @@ import FeedStoreTesting
 @Suite("Exit codes blame the right party", .timeLimit(.minutes(3)))
 struct BlameTests {
     @Test(arguments: [
-        ("file:///etc/passwd", "is not an http or https URL"), ("ftp://files.example/next", "is not an http or https URL"),
+        ("file:///etc/passwd", "is not an http or https URL"),
+        ("ftp://files.example/next", "is not an http or https URL"),
         ("http://127.0.0.1:99999/x", "has a bad port"),
         ("http://127.0.0.1:8/?c=" + String(repeating: "x", count: 9000), "is longer than 8192 bytes"),
     ])

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// A nearly full disk records what fits: a sync commits in batches of about a
 /// page, so when the store cannot grow any more the run stops at its first failed commit (74),
@@ -13,7 +13,8 @@ import FeedStoreTesting
 @Suite("Bounded batches: a nearly full disk keeps what fits", .timeLimit(.minutes(3)))
 struct BoundedBatchTests {
     @Test func aWalkCommitsInBatchesAndTheNextRunDeliversTheRest() async throws {
-        let pages = 10, perPage = 100
+        let pages = 10
+        let perPage = 100
         let server = try LoopbackServer { request, connection in
             let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
             let first = (pages - page + 1) * perPage  // newest first
@@ -25,18 +26,21 @@ struct BoundedBatchTests {
         }
         let session = StoreSession()
         try await session.add("g", server.baseURL + "/feed?page=1", kind: "graph")
-        let limited = try await Feedcli.shell(#"""
+        let limited = try await Feedcli.shell(
+            #"""
             trap '' XFSZ
             ulimit -f 600   # 300 KiB: the store's journal fills up part way through the 1,000 entries
             "$FEEDCLI" sync g --jsonl --max-pages 10 --retries 0 --state "$S" | wc -l
             echo "status ${PIPESTATUS[0]}"
             """#, environment: ["S": session.state])
         let words = limited.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        let printed = try #require(words.first), status = try #require(words.last)
+        let printed = try #require(words.first)
+        let status = try #require(words.last)
         #expect(status == 74, "the first failed commit stops the run: \(limited.stdout) \(limited.stderr)")
         let stored = try #require(try await session.status("g")?["entries"] as? Int)
         #expect(stored > 0 && stored < 1000, "what fits is recorded: \(stored)")
-        #expect(printed - stored <= 100, "at most one batch printed and not recorded: \(printed) printed, \(stored) stored")
+        #expect(
+            printed - stored <= 100, "at most one batch printed and not recorded: \(printed) printed, \(stored) stored")
 
         let rest = try await session.feedcli("sync", "g", "--jsonl", "--max-pages", "10")
         #expect(rest.status == 0, "\(rest.stderr)")

@@ -1,12 +1,13 @@
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedTerminal
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedReactor
+@testable import FeedStore
+@testable import FeedTerminal
 
 /// `$BROWSER` as other Unix tools read it: a colon-separated list of command
 /// lines, `%s` for the URL. Before, `BROWSER="firefox --new-tab"` looked for a program of that
@@ -39,10 +40,12 @@ struct BrowserTests {
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n".write(toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
         let setting = "no-such-browser --x:'\(browser)' --new-tab"
-        let run = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": setting])
+        let run = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": setting])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try String(contentsOfFile: record, encoding: .utf8) == "--new-tab\nhttps://example.com/a\n")
-        let none = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "nope1:nope2 %s"])
+        let none = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "nope1:nope2 %s"])
         #expect(none.status == 78 && none.stderr.contains("nope2"), "\(none.stderr)")
     }
 }
@@ -51,8 +54,10 @@ struct BrowserTests {
 /// that a browser would read as an option, is never handed to a browser.
 @Suite("open refuses links that are not web addresses", .timeLimit(.minutes(2)))
 struct OpenRefusalTests {
-    @Test(arguments: [("javascript:alert(document.cookie)", "will not open javascript:alert(document.cookie)"),
-                      ("--help", "will not open --help")])
+    @Test(arguments: [
+        ("javascript:alert(document.cookie)", "will not open javascript:alert(document.cookie)"),
+        ("--help", "will not open --help"),
+    ])
     func aLinkThatIsNotAWebAddressIsRefusedNamed(link: String, says: String) async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(200, text: #"[{"id":"a","html_url":"\#(link)"}]"#)
@@ -60,7 +65,8 @@ struct OpenRefusalTests {
         let session = StoreSession()
         try await session.add("l", server.baseURL + "/l", kind: "linked")
         #expect(try await session.feedcli("sync", "l").status == 0)
-        let open = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "/bin/false"])
+        let open = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": "/bin/false"])
         #expect(open.status == 66, "\(open.stderr)")
         #expect(open.stderr.contains(says) && open.stderr.contains("is not an http or https URL"), "\(open.stderr)")
     }

@@ -1,14 +1,15 @@
-@testable import FeedBase
-@testable import FeedHTTP
-@testable import FeedStore
-import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
 import CSQLite
+import FeedStoreContract
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedBase
+@testable import FeedCore
+@testable import FeedHTTP
+@testable import FeedReactor
+@testable import FeedStore
 
 /// The code's own contracts: every caller of `shutdown` waits for curl's
 /// clean-up, the SQLite layer refuses a wrong number of arguments, and a NULL in a required
@@ -26,11 +27,13 @@ struct CodeContractTests {
         // until every caller has arrived, so the clean-up after it is still to come while they
         // call (no sleep: the observer waits for the callers, not for a time).
         let arrived = DispatchSemaphore(value: 0)
-        let subscription = client.get(HTTPRequest(url: server.baseURL + "/slow", timeout: .seconds(30), maxBodySize: 1024))
-            .subscribe { event in
-                guard case .failed = event else { return }
-                for _ in 0..<8 { _ = arrived.wait(timeout: .now() + 10) }
-            }
+        let subscription = client.get(
+            HTTPRequest(url: server.baseURL + "/slow", timeout: .seconds(30), maxBodySize: 1024)
+        )
+        .subscribe { event in
+            guard case .failed = event else { return }
+            for _ in 0..<8 { _ = arrived.wait(timeout: .now() + 10) }
+        }
         #expect(await requested.wait(seconds: 5), "the transfer is running")
         let finishedWhenReturned = Locked<[Bool]>([])
         let returned = TestSignal()
@@ -44,7 +47,9 @@ struct CodeContractTests {
             }
         }
         for _ in 0..<8 { _ = await returned.wait(seconds: 30) }
-        #expect(finishedWhenReturned.value == Array(repeating: true, count: 8), "no caller returns before the clean-up ends")
+        #expect(
+            finishedWhenReturned.value == Array(repeating: true, count: 8), "no caller returns before the clean-up ends"
+        )
         subscription.dispose()
     }
 
@@ -63,7 +68,8 @@ struct CodeContractTests {
         #expect(try await session.feedcli("sync", "l").status == 0)
         // A hand-edited store: the entry table rebuilt without its NOT NULL constraints, then a
         // required column emptied.
-        let edit = try await Feedcli.shell(#"""
+        let edit = try await Feedcli.shell(
+            #"""
             python3 -c '
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)

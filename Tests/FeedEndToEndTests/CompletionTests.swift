@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Every FEED argument completes feed names in the shells' own completion machinery: the
 /// scripts feedcli generates are loaded into a real bash and zsh, and a Tab is
@@ -16,9 +16,12 @@ struct CompletionTests {
 
         init() async throws {
             try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
+            try FileManager.default.createSymbolicLink(
+                atPath: folder + "/bin/feedcli", withDestinationPath: Feedcli.binary)
             for name in ["alpha", "beta"] {
-                let added = try await Feedcli.run(["feeds", "add", name, "http://127.0.0.1:9/" + name, "--kind", "indexed", "--state", state])
+                let added = try await Feedcli.run([
+                    "feeds", "add", name, "http://127.0.0.1:9/" + name, "--kind", "indexed", "--state", state,
+                ])
                 #expect(added.status == 0, "\(added.stderr)")
             }
             for shell in ["bash", "zsh", "fish"] {
@@ -29,7 +32,10 @@ struct CompletionTests {
         }
 
         var environment: [String: String] {
-            ["PATH": folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "FEEDCLI_STATE": state]
+            [
+                "PATH": folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "FEEDCLI_STATE": state,
+            ]
         }
     }
 
@@ -46,8 +52,10 @@ struct CompletionTests {
 
     /// Types `typed` into an interactive `shell` (a pseudo-terminal, as a person's Tab) after
     /// `setup`, in `folder`, and returns what the shell drew, once `expected` shows or after 8 s.
-    private func screen(_ shell: [String], setup: String, typed: String, expected: String, in folder: String,
-                        environment: [String: String]) async throws -> String {
+    private func screen(
+        _ shell: [String], setup: String, typed: String, expected: String, in folder: String,
+        environment: [String: String]
+    ) async throws -> String {
         let driver = #"""
             import os, pty, select, sys, time
             pid, fd = pty.fork()
@@ -69,54 +77,77 @@ struct CompletionTests {
             sys.stdout.write(read(8.0, os.environ["EXPECTED"]).decode(errors="replace"))
             os.kill(pid, 9)
             """#
-        let settings = environment.merging(["SETUP": setup, "TYPED": typed, "EXPECTED": expected, "PWD": folder, "TERM": "xterm"]) { $1 }
-        return try await run("sh", ["-c", #"cd "$PWD" && exec python3 -c "$DRIVER" "$@""#, "sh"] + shell,
-                       environment: settings.merging(["DRIVER": driver]) { $1 })
+        let settings = environment.merging([
+            "SETUP": setup, "TYPED": typed, "EXPECTED": expected, "PWD": folder, "TERM": "xterm",
+        ]) { $1 }
+        return try await run(
+            "sh", ["-c", #"cd "$PWD" && exec python3 -c "$DRIVER" "$@""#, "sh"] + shell,
+            environment: settings.merging(["DRIVER": driver]) { $1 })
     }
 
     /// bash completes with `-o filenames`, which made a feed name that is also a folder in the
     /// current directory `alpha/`; fish's script asked feedcli without the
     /// cursor's place and got nothing. Both are driven as a person would, Tab in a terminal.
-    @Test(.enabled(if: installed("bash") && installed("fish"))) func aTabInBashAndFishOffersFeedNamesAsTheyAre() async throws {
+    @Test(.enabled(if: installed("bash") && installed("fish"))) func aTabInBashAndFishOffersFeedNamesAsTheyAre()
+        async throws
+    {
         let setup = try await Setup()
         try FileManager.default.createDirectory(atPath: setup.folder + "/alpha", withIntermediateDirectories: true)
-        let bash = try await screen(["bash", "--norc", "-i"], setup: "source '\(setup.folder)/bash/_feedcli'", typed: "feedcli next \t\t",
-                              expected: "beta", in: setup.folder, environment: setup.environment)
+        let bash = try await screen(
+            ["bash", "--norc", "-i"], setup: "source '\(setup.folder)/bash/_feedcli'", typed: "feedcli next \t\t",
+            expected: "beta", in: setup.folder, environment: setup.environment)
         #expect(bash.contains("alpha") && bash.contains("beta") && !bash.contains("alpha/"), "bash: \(bash)")
-        let fish = try await screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli next \t",
-                              expected: "beta", in: setup.folder, environment: setup.environment)
+        let fish = try await screen(
+            ["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli next \t",
+            expected: "beta", in: setup.folder, environment: setup.environment)
         #expect(fish.contains("alpha") && fish.contains("beta"), "fish: \(fish)")
-        let read = try await run("bash", ["--norc", "-c", """
-            source '\(setup.folder)/bash/_feedcli'
-            COMP_WORDS=(feedcli read ''); COMP_CWORD=2; COMP_LINE="feedcli read "; COMP_POINT=${#COMP_LINE}
-            _feedcli feedcli '' read
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """], environment: setup.environment)
+        let read = try await run(
+            "bash",
+            [
+                "--norc", "-c",
+                """
+                source '\(setup.folder)/bash/_feedcli'
+                COMP_WORDS=(feedcli read ''); COMP_CWORD=2; COMP_LINE="feedcli read "; COMP_POINT=${#COMP_LINE}
+                _feedcli feedcli '' read
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """,
+            ], environment: setup.environment)
         #expect(!read.contains("alpha"), "read without --all takes entries, not feeds: \(read)")
         // `help <TAB>` offers the commands (it offered nothing).
-        let help = try await run("bash", ["--norc", "-c", """
-            source '\(setup.folder)/bash/_feedcli'
-            COMP_WORDS=(feedcli help ''); COMP_CWORD=2; COMP_LINE="feedcli help "; COMP_POINT=${#COMP_LINE}
-            _feedcli feedcli '' help
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """], environment: setup.environment)
+        let help = try await run(
+            "bash",
+            [
+                "--norc", "-c",
+                """
+                source '\(setup.folder)/bash/_feedcli'
+                COMP_WORDS=(feedcli help ''); COMP_CWORD=2; COMP_LINE="feedcli help "; COMP_POINT=${#COMP_LINE}
+                _feedcli feedcli '' help
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """,
+            ], environment: setup.environment)
         #expect(help.split(separator: "\n").contains("sync") && help.contains("export"), "bash: help <TAB>: \(help)")
-        let fishHelp = try await screen(["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli help \t",
-                                  expected: "export", in: setup.folder, environment: setup.environment)
+        let fishHelp = try await screen(
+            ["fish", "--no-config", "-i"], setup: "source '\(setup.folder)/fish/_feedcli'", typed: "feedcli help \t",
+            expected: "export", in: setup.folder, environment: setup.environment)
         #expect(fishHelp.contains("sync") && fishHelp.contains("export"), "fish: help <TAB>: \(fishHelp)")
     }
 
     /// What `executable` prints, run to its end on a thread of its own.
-    private func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> String {
+    private func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> String
+    {
         try await onOwnThread { try Self.runBlocking(executable, arguments, environment: environment) }
     }
 
-    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
+    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+        -> String
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
         // Only what the shell needs and the test sets: never the user's own HOME, rc files or store.
-        process.environment = ["HOME": TestScratch.folder("home").path, "LANG": "C.UTF-8", "TERM": "dumb"].merging(environment) { $1 }
+        process.environment = ["HOME": TestScratch.folder("home").path, "LANG": "C.UTF-8", "TERM": "dumb"].merging(
+            environment
+        ) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -137,8 +168,11 @@ struct CompletionTests {
                 _feedcli feedcli '' '\(line.last ?? "")'
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let offered = try await run("bash", ["--norc", "-c", script], environment: setup.environment).split(separator: "\n")
-            #expect(offered.contains("alpha") && offered.contains("beta"), "feedcli \(line.joined(separator: " ")) <TAB>: \(offered)")
+            let offered = try await run("bash", ["--norc", "-c", script], environment: setup.environment).split(
+                separator: "\n")
+            #expect(
+                offered.contains("alpha") && offered.contains("beta"),
+                "feedcli \(line.joined(separator: " ")) <TAB>: \(offered)")
             #expect(!offered.contains("add"), "no subcommand names")
         }
     }
@@ -182,10 +216,15 @@ struct CompletionTests {
         let setup = try await Setup()
         let script = try String(contentsOfFile: setup.folder + "/fish/_feedcli", encoding: .utf8)
         for command in ["next", "list", "sync", "export", "status", "feeds set", "feeds remove", "feeds rm"] {
-            #expect(script.contains(#""feedcli \#(command)" -"#) && script.contains("---completion \(command) -- positional@0"),
-                    "fish: \(command)")
+            #expect(
+                script.contains(#""feedcli \#(command)" -"#)
+                    && script.contains("---completion \(command) -- positional@0"),
+                "fish: \(command)")
         }
-        #expect(try await run("fish", ["--no-config", "-n", setup.folder + "/fish/_feedcli"], environment: setup.environment).isEmpty,
-                "the script parses")
+        #expect(
+            try await run(
+                "fish", ["--no-config", "-n", setup.folder + "/fish/_feedcli"], environment: setup.environment
+            ).isEmpty,
+            "the script parses")
     }
 }

@@ -1,12 +1,12 @@
+import FeedCore
 import FeedModel
+import FeedReactor
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// A feed's token and its URL's `user:password` reach only the feed URL's origin (contract,
 /// Guarantees), whatever leads a request elsewhere: a next-page link of each paged kind, a
@@ -44,8 +44,11 @@ struct CredentialOriginTests {
                 case "/graph-2": json(#"{"data":[{"id":"g2"}],"paging":{"next":"\#(elsewhere)/graph-3"}}"#)
                 case "/graph-3": json(#"{"data":[{"id":"g3"}],"paging":{}}"#)
                 case "/jsonfeed":
-                    json(#"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[{"id":"j1"}],"next_url":"\#(elsewhere)/jsonfeed-2"}"#)
-                case "/jsonfeed-2": json(#"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[{"id":"j2"}]}"#)
+                    json(
+                        #"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[{"id":"j1"}],"next_url":"\#(elsewhere)/jsonfeed-2"}"#
+                    )
+                case "/jsonfeed-2":
+                    json(#"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[{"id":"j2"}]}"#)
                 case "/linked": json(#"[{"id":"l1"}]"#, [("Link", #"<\#(elsewhere)/linked-2>; rel="next""#)])
                 case "/linked-2": json(#"[{"id":"l2"}]"#)
                 // A redirect to another origin, whose page links (relatively) to a second page there.
@@ -53,7 +56,8 @@ struct CredentialOriginTests {
                 case "/moved-1": json(#"[{"id":"m1"}]"#, [("Link", #"</moved-2>; rel="next""#)])
                 case "/moved-2": json(#"[{"id":"m2"}]"#)
                 // A redirect to the same host on another port.
-                case "/port": connection.respond(302, headers: [("Location", "http://127.0.0.1:\(other)/port-1")], text: "")
+                case "/port":
+                    connection.respond(302, headers: [("Location", "http://127.0.0.1:\(other)/port-1")], text: "")
                 default: connection.respond(404, text: "{}")
                 }
             }
@@ -62,7 +66,9 @@ struct CredentialOriginTests {
         /// The requests for `paths`, split by whether they went to the feed's origin.
         func requests(for paths: Set<String>) -> (home: [LoopbackServer.Request], away: [LoopbackServer.Request]) {
             let relevant = requests.filter { paths.contains($0.path) }
-            return (relevant.filter { $0.header("Host") == feedOrigin }, relevant.filter { $0.header("Host") != feedOrigin })
+            return (
+                relevant.filter { $0.header("Host") == feedOrigin }, relevant.filter { $0.header("Host") != feedOrigin }
+            )
         }
     }
 
@@ -86,15 +92,20 @@ struct CredentialOriginTests {
         let (home, away) = server.requests(for: Set(paths))
         #expect(!home.isEmpty && !away.isEmpty, "the walk went to both origins")
         #expect(home.allSatisfy { $0.header("Authorization") == "Bearer s3cret" }, "the feed's own origin gets it")
-        #expect(away.allSatisfy { $0.header("Authorization") == nil },
-                "sent elsewhere: \(away.map { "\($0.header("Host") ?? "")\($0.path)" })")
+        #expect(
+            away.allSatisfy { $0.header("Authorization") == nil },
+            "sent elsewhere: \(away.map { "\($0.header("Host") ?? "")\($0.path)" })")
     }
 
     @Test func aTokenNamedByTokenEnvFollowsTheSameRule() async throws {
         let server = try TwoOriginServer()
-        let add = try await Feedcli.run(Feedcli.onStore(session.state, [
-            "feeds", "add", "f", "http://\(server.feedOrigin)/linked", "--kind", "linked", "--token-env", "SHOP_TOKEN",
-        ]))
+        let add = try await Feedcli.run(
+            Feedcli.onStore(
+                session.state,
+                [
+                    "feeds", "add", "f", "http://\(server.feedOrigin)/linked", "--kind", "linked", "--token-env",
+                    "SHOP_TOKEN",
+                ]))
         #expect(add.status == 0)
         let run = try await sync("f", environment: ["SHOP_TOKEN": "shh"])
         #expect(run.status == 0)
@@ -113,8 +124,9 @@ struct CredentialOriginTests {
         let (home, away) = server.requests(for: [path, "/linked-2", "/moved-1", "/moved-2", "/port-1"])
         #expect(home.first?.header("Authorization") == basic, "the feed's own origin gets the password")
         #expect(!away.isEmpty)
-        #expect(away.allSatisfy { $0.header("Authorization") == nil },
-                "sent elsewhere: \(away.map { "\($0.header("Host") ?? "")\($0.path)" })")
+        #expect(
+            away.allSatisfy { $0.header("Authorization") == nil },
+            "sent elsewhere: \(away.map { "\($0.header("Host") ?? "")\($0.path)" })")
     }
 
     @Test func originsAreComparedAfterNormalisation() {

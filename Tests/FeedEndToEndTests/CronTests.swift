@@ -1,12 +1,13 @@
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// What a crontab line needs: stderr lines that say when they were written
 /// when stderr is a log file, and a README line that names feedcli by a path cron can find.
@@ -16,8 +17,9 @@ struct CronTests {
         let session = StoreSession()
         #expect(try await session.feedcli("read", "--all").status == 0)  // creates the store's folder
         let log = session.state + ".err"
-        let run = try await Feedcli.shell(#""$FEEDCLI" next nope --state "$S" 2>> "$L"; "$FEEDCLI" next nope2 --state "$S" 2>> "$L""#,
-                                    environment: ["S": session.state, "L": log])
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" next nope --state "$S" 2>> "$L"; "$FEEDCLI" next nope2 --state "$S" 2>> "$L""#,
+            environment: ["S": session.state, "L": log])
         #expect(run.status == 66)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
@@ -31,7 +33,8 @@ struct CronTests {
     }
 
     @Test func theREADMEsCrontabLineNamesFeedcliByAnAbsolutePath() throws {
-        let readme = try String(contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n").filter { $0.hasPrefix("*/") }
         #expect(lines.count >= 2)
         for line in lines {
@@ -40,7 +43,8 @@ struct CronTests {
             #expect(!command.contains("&& feedcli"), "every feedcli of the line: \(line)")
             // Cron's environment may lack the XDG_STATE_HOME that finds the default store.
             let runs = command.components(separatedBy: "bin/feedcli ").count - 1
-            #expect(command.components(separatedBy: "--state ").count - 1 == runs, "every feedcli names its store: \(line)")
+            #expect(
+                command.components(separatedBy: "--state ").count - 1 == runs, "every feedcli names its store: \(line)")
         }
     }
 }

@@ -1,11 +1,12 @@
-@testable import FeedBase
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedBase
+@testable import FeedReactor
+@testable import FeedStore
 
 /// A next-page link that answers 404 or 410 ends the walk like a last page:
 /// what was fetched is kept and delivered, one warning on stderr, exit 0. Before, the feed failed
@@ -29,13 +30,16 @@ struct DeadNextLinkTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(JSONLines.ids(first.stdout) == ["a", "b"], "the first page is delivered")
         #expect(first.stderr.split(separator: "\n").count == 1)
-        #expect(first.stderr.contains("g: warning: the next page") && first.stderr.contains("HTTP \(status)"), "\(first.stderr)")
+        #expect(
+            first.stderr.contains("g: warning: the next page") && first.stderr.contains("HTTP \(status)"),
+            "\(first.stderr)")
         #expect(try await session.status("g")?["entries"] as? Int == 2)
         #expect(try await session.status("g")?["last_error"] is NSNull)
 
         top.withLock { $0.insert("c", at: 0) }
         let second = try await session.feedcli("sync", "g", "--jsonl")
-        #expect(second.status == 0 && JSONLines.ids(second.stdout) == ["c"], "new entries keep arriving: \(second.stderr)")
+        #expect(
+            second.status == 0 && JSONLines.ids(second.stdout) == ["c"], "new entries keep arriving: \(second.stderr)")
     }
 
     @Test func aTransientFailureOfANextPageStillFailsTheFeed() async throws {
@@ -50,6 +54,7 @@ struct DeadNextLinkTests {
         try await session.add("g", server.baseURL + "/feed", kind: "graph")
         let run = try await session.feedcli("sync", "g", "--retries", "0")
         #expect(run.status == 75, "\(run.stderr)")
-        #expect(try await session.status("g")?["entries"] as? Int == 0, "a failed walk stores nothing and retries next run")
+        #expect(
+            try await session.status("g")?["entries"] as? Int == 0, "a failed walk stores nothing and retries next run")
     }
 }

@@ -1,11 +1,12 @@
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedReactor
+@testable import FeedStore
 
 /// A run lives within its file-descriptor limit: `sync` of 80 feeds under a
 /// low `ulimit -n` takes only the jobs the descriptors carry and finishes; a limit too low for
@@ -26,8 +27,9 @@ struct DescriptorLimitTests {
         let (session, server) = try await session(feeds: 80)
         defer { withExtendedLifetime(server) {} }  // a server let go stops
         // `timeout`: the old hang ends as 124 rather than holding the suite.
-        let run = try await Feedcli.shell(#"ulimit -n 24; timeout 60 "$FEEDCLI" sync --jsonl --retries 0 --state "$S""#,
-                                    environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #"ulimit -n 24; timeout 60 "$FEEDCLI" sync --jsonl --retries 0 --state "$S""#,
+            environment: ["S": session.state])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(JSONLines.ids(run.stdout).count == 80 && run.stderr.isEmpty, "\(run.stderr)")
     }
@@ -35,8 +37,9 @@ struct DescriptorLimitTests {
     @Test func aLimitTooLowForOneFeedIsAClearFailure() async throws {
         let (session, server) = try await session(feeds: 3)
         defer { withExtendedLifetime(server) {} }
-        let run = try await Feedcli.shell(#"ulimit -n 14; timeout 60 "$FEEDCLI" sync --retries 0 --state "$S""#,
-                                    environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #"ulimit -n 14; timeout 60 "$FEEDCLI" sync --retries 0 --state "$S""#,
+            environment: ["S": session.state])
         #expect(run.status == 78, "\(run.stderr)")
         #expect(run.stderr.contains("file descriptors are allowed (ulimit -n)"), "\(run.stderr)")
     }

@@ -1,8 +1,8 @@
+import FeedReactorTesting
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// What `feeds add` finds out, and what a feed added under the wrong kind says.
 @Suite("feeds add: what detection finds and whom it blames", .timeLimit(.minutes(2)))
@@ -15,7 +15,9 @@ struct DetectionTests {
         let run = try await session.feedcli("feeds", "add", "f", server.baseURL + "/feed")
         #expect(run.status == code, "\(run.stderr)")
         #expect(run.stderr.contains("answered HTTP \(status)") && run.stderr.contains("give --kind"), "\(run.stderr)")
-        #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false, "nothing registered")
+        #expect(
+            try await session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false, "nothing registered"
+        )
     }
 
     /// `URL/1` is asked only of a URL without a query string (the probe asked
@@ -25,7 +27,8 @@ struct DetectionTests {
         let session = StoreSession()
         let run = try await session.feedcli("feeds", "add", "q", server.baseURL + "/xrpc/getQuotes?uri=at://did/post")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("cannot tell what kind of feed") && run.stderr.contains("give --kind"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("cannot tell what kind of feed") && run.stderr.contains("give --kind"), "\(run.stderr)")
         #expect(server.requests.map(\.path) == ["/xrpc/getQuotes?uri=at://did/post"], "no /1 probe")
     }
 
@@ -34,15 +37,25 @@ struct DetectionTests {
     /// fields that could serve, and nothing registered. Items of the shape Lobsters sends.
     @Test func itemsWithoutIdsAreNotALinkedFeed() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"[{"short_id":"abc123","short_id_url":"https://lobste.rs/s/abc123","created_at":"2026-11-25T10:00:00.000-06:00","title":"A story","url":"https://example.com/a","score":3},{"short_id":"def456","title":"Another"}]"#)
+            connection.respond(
+                200,
+                text:
+                    #"[{"short_id":"abc123","short_id_url":"https://lobste.rs/s/abc123","created_at":"2026-11-25T10:00:00.000-06:00","title":"A story","url":"https://example.com/a","score":3},{"short_id":"def456","title":"Another"}]"#
+            )
         }
         let session = StoreSession()
         let run = try await session.feedcli("feeds", "add", "lobsters", server.baseURL + "/newest.json")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("2 items without an `id`") && run.stderr.contains("--kind json --id .short_id"), "\(run.stderr)")
-        #expect(!(try await session.feedcli("feeds", "list", "--json").stdout.contains("lobsters")), "nothing registered")
-        #expect(try await session.feedcli("feeds", "add", "lobsters", server.baseURL + "/newest.json", "--kind", "json", "--id", ".short_id").status == 0,
-                "the way it names works")
+        #expect(
+            run.stderr.contains("2 items without an `id`") && run.stderr.contains("--kind json --id .short_id"),
+            "\(run.stderr)")
+        #expect(
+            !(try await session.feedcli("feeds", "list", "--json").stdout.contains("lobsters")), "nothing registered")
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "lobsters", server.baseURL + "/newest.json", "--kind", "json", "--id", ".short_id"
+            ).status == 0,
+            "the way it names works")
     }
 
     /// RSS and Atom are named as such, after the one request that tells (they
@@ -65,37 +78,52 @@ struct DetectionTests {
     @Test func aPageThatNamesItsJSONFeedIsFollowed() async throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/feed.json" {
-                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Blog","items":[{"id":"1"}]}"#)
+                connection.respond(
+                    200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Blog","items":[{"id":"1"}]}"#)
             } else {
-                connection.respond(200, text: #"<!DOCTYPE html><html><head><link rel="stylesheet" href="/s.css"><link type="application/feed+json" rel="alternate" title="Blog" href="/feed.json"></head><body>hi</body></html>"#)
+                connection.respond(
+                    200,
+                    text:
+                        #"<!DOCTYPE html><html><head><link rel="stylesheet" href="/s.css"><link type="application/feed+json" rel="alternate" title="Blog" href="/feed.json"></head><body>hi</body></html>"#
+                )
             }
         }
         let session = StoreSession()
         let run = try await session.feedcli("feeds", "add", "blog", server.baseURL + "/")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("jsonfeed 'Blog'") && run.stderr.contains("the JSON Feed \(server.baseURL)/feed.json that the page names"),
-                "\(run.stderr)")
+        #expect(
+            run.stderr.contains("jsonfeed 'Blog'")
+                && run.stderr.contains("the JSON Feed \(server.baseURL)/feed.json that the page names"),
+            "\(run.stderr)")
         let feeds = try await session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []
         #expect(feeds.first { $0["name"] as? String == "blog" }?["url"] as? String == server.baseURL + "/feed.json")
     }
 
     @Test func aBaseURLThatAnswers404StillTriesTheFirstPost() async throws {
         let server = try LoopbackServer { request, connection in
-            if request.path == "/posts/1" { connection.respond(200, text: #"{"id":1,"title":"first post"}"#) } else {
+            if request.path == "/posts/1" {
+                connection.respond(200, text: #"{"id":1,"title":"first post"}"#)
+            } else {
                 connection.respond(404, text: "{}")
             }
         }
         let session = StoreSession()
         let run = try await session.feedcli("feeds", "add", "p", server.baseURL + "/posts")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr == "feedcli: added p: indexed, one post per URL (\(server.baseURL)/posts/1, post 1 'first post')\n")
+        #expect(
+            run.stderr
+                == "feedcli: added p: indexed, one post per URL (\(server.baseURL)/posts/1, post 1 'first post')\n")
     }
 
     @Test func addingSaysWhatWasFound() async throws {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/feed.json":
-                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Daring Fireball","items":[{"id":"1"},{"id":"2"}]}"#)
+                connection.respond(
+                    200,
+                    text:
+                        #"{"version":"https://jsonfeed.org/version/1.1","title":"Daring Fireball","items":[{"id":"1"},{"id":"2"}]}"#
+                )
             default:
                 connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#)
             }
@@ -114,7 +142,9 @@ struct DetectionTests {
     /// forever, in silence.
     @Test func anIndexedFeedWhoseFirstPostIsMissingSaysSo() async throws {
         let server = try LoopbackServer { request, connection in
-            if request.path == "/graph" { connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#) } else {
+            if request.path == "/graph" {
+                connection.respond(200, text: #"{"data":[{"id":"1"}],"paging":{}}"#)
+            } else {
                 connection.respond(404, text: "{}")
             }
         }
@@ -123,12 +153,17 @@ struct DetectionTests {
         for command in [["sync", "g"], ["next", "g"]] {
             let run = try await session.run(command)
             #expect(run.status == (command[0] == "sync" ? 0 : 1), "\(run.stderr)")
-            #expect(run.stderr.contains("feedcli: g: warning: \(server.baseURL)/graph/1 answered HTTP 404 and g has never delivered an entry"),
-                    "\(command): \(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "feedcli: g: warning: \(server.baseURL)/graph/1 answered HTTP 404 and g has never delivered an entry"
+                ),
+                "\(command): \(run.stderr)")
             #expect(run.stderr.contains("add it again without --kind"))
         }
         let posts = try PostsServer(available: 0)
         try await session.add("empty", posts.url, kind: "indexed")
-        #expect(try await session.feedcli("sync", "empty").stderr.contains("never delivered"), "an empty feed hears it too, and may ignore it")
+        #expect(
+            try await session.feedcli("sync", "empty").stderr.contains("never delivered"),
+            "an empty feed hears it too, and may ignore it")
     }
 }

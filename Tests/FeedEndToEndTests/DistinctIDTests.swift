@@ -1,11 +1,12 @@
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// Two different ids never become one: an id that Unicode text cannot hold as
 /// sent (a lone surrogate escape, bytes that are not UTF-8) keeps an escaped form of its own.

@@ -1,13 +1,13 @@
+import FeedCore
 import FeedModel
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// The built binary against a loopback jsonplaceholder, field by field against the contract.
 @Suite("feedcli next/list/show/status end to end", .serialized, .timeLimit(.minutes(3)))
@@ -23,10 +23,14 @@ struct EndToEndTests {
     }
 
     @Test func nextThreeTimesGivesPostsOneTwoThree() async throws {
-        let realPosts = try JSONSerialization.jsonObject(with: Fixtures.data("posts/posts.json")) as? [[String: Any]] ?? []
+        let realPosts =
+            try JSONSerialization.jsonObject(with: Fixtures.data("posts/posts.json")) as? [[String: Any]] ?? []
         let first = try await session.feedcli("next", "local")
         #expect(first.status == 0)
-        #expect(first.stdout.hasPrefix("[@1 local] sunt aut facere repellat provident occaecati excepturi optio reprehenderit\nby 1\n\nquia et suscipit\n"))
+        #expect(
+            first.stdout.hasPrefix(
+                "[@1 local] sunt aut facere repellat provident occaecati excepturi optio reprehenderit\nby 1\n\nquia et suscipit\n"
+            ))
         #expect(first.stderr.isEmpty)
         for n in 2...3 {
             let run = try await session.feedcli("next", "local", "--json")
@@ -34,7 +38,10 @@ struct EndToEndTests {
             #expect(run.stdout.hasSuffix("}\n") && run.stdout.filter { $0 == "\n" }.count == 1)
             let entry = try #require(run.json as? [String: Any])
             let post = realPosts[n - 1]
-            #expect(Array(entry.keys).sorted() == ["author", "feed", "fetched_at", "id", "published", "read", "source", "text", "title", "url"])
+            #expect(
+                Array(entry.keys).sorted() == [
+                    "author", "feed", "fetched_at", "id", "published", "read", "source", "text", "title", "url",
+                ])
             #expect(entry["feed"] as? String == "local")
             #expect(entry["id"] as? String == "\(n)")
             #expect(entry["title"] as? String == post["title"] as? String)
@@ -59,27 +66,35 @@ struct EndToEndTests {
         #expect(end.status == 1)
         #expect(end.stdout.isEmpty && end.stderr.isEmpty, "nothing new prints nothing at all")
         posts.setAvailable(2)
-        #expect(try await session.feedcli("next", "local", "--json").json.flatMap { ($0 as? [String: Any])?["id"] as? String } == "2",
-                "a post published later is found next time")
+        #expect(
+            try await session.feedcli("next", "local", "--json").json.flatMap {
+                ($0 as? [String: Any])?["id"] as? String
+            } == "2",
+            "a post published later is found next time")
     }
 
     @Test func listInAllThreeFormats() async throws {
         for _ in 0..<3 { _ = try await session.feedcli("next", "local") }
         let plain = try await session.feedcli("list", "local")
-        #expect(plain.stdout == """
-              @1 local: sunt aut facere repellat provident occaecati excepturi optio reprehenderit
-              @2 local: qui est esse
-              @3 local: ea molestias quasi exercitationem repellat qui ipsa sit aut
+        #expect(
+            plain.stdout == """
+                  @1 local: sunt aut facere repellat provident occaecati excepturi optio reprehenderit
+                  @2 local: qui est esse
+                  @3 local: ea molestias quasi exercitationem repellat qui ipsa sit aut
 
-            """)
+                """)
         let json = try await session.feedcli("list", "local", "--json")
         let array = try #require(json.json as? [[String: Any]])
         #expect(array.compactMap { $0["id"] as? String } == ["1", "2", "3"])
         let jsonl = try await session.feedcli("list", "--jsonl", "local")
         let lines = jsonl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 4 && lines.last == "", "one object per line, a newline after each")
-        #expect(lines.dropLast().allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
-        #expect(try await session.feedcli("list", "local", "--limit", "1", "--json").json.flatMap { ($0 as? [[String: Any]])?.first?["id"] as? String } == "3")
+        #expect(
+            lines.dropLast().allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
+        #expect(
+            try await session.feedcli("list", "local", "--limit", "1", "--json").json.flatMap {
+                ($0 as? [[String: Any]])?.first?["id"] as? String
+            } == "3")
         #expect(try await session.feedcli("list", "local", "--unread", "--json").stdout == "[]\n")
         let shown = try await session.feedcli("show", "2", "--feed", "local", "--json")
         #expect((shown.json as? [String: Any])?["title"] as? String == "qui est esse")
@@ -134,7 +149,11 @@ struct EndToEndTests {
 
     @Test func plainOutputEscapesControlCharacters() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"{"userId":1,"id":1,"title":"evil \u001b]0;owned\u0007 title","body":"line\u001b[2Jcleared\u009b"}"#)
+            connection.respond(
+                200,
+                text:
+                    #"{"userId":1,"id":1,"title":"evil \u001b]0;owned\u0007 title","body":"line\u001b[2Jcleared\u009b"}"#
+            )
         }
         _ = try await session.feedcli("feeds", "add", "evil", server.baseURL + "/posts", "--kind", "indexed")
         let run = try await session.feedcli("next", "evil")
@@ -142,7 +161,9 @@ struct EndToEndTests {
         #expect(run.stdout.contains(#"evil \x1B]0;owned\x07 title"#))
         #expect(run.stdout.contains(#"line\x1B[2Jcleared\u009B"#))
         let json = try await session.feedcli("show", "1", "--feed", "evil", "--json")
-        #expect((json.json as? [String: Any])?["title"] as? String == "evil \u{1B}]0;owned\u{07} title", "JSON keeps the data")
+        #expect(
+            (json.json as? [String: Any])?["title"] as? String == "evil \u{1B}]0;owned\u{07} title",
+            "JSON keeps the data")
     }
 
     @Test func aFileThatIsNotAStoreIsLeftUntouched() async throws {

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// `--exec CMD`: each new entry handed to a real `/bin/sh -c CMD`, committed
 /// only once the command exited 0; a failing command stops its feed at that entry (75) and the
@@ -43,24 +43,32 @@ struct ExecTests {
         #"[ "$FEEDCLI_ID" = \#(id) ] && [ ! -e "$OUT/healed" ] && { exit 3; }; cat >> "$OUT/lines""#
     }
 
-    @Test func eachEntryGoesToTheCommandAsAJSONLineWithItsFieldsInTheEnvironmentAndNothingFromTheServerRuns() async throws {
+    @Test func eachEntryGoesToTheCommandAsAJSONLineWithItsFieldsInTheEnvironmentAndNothingFromTheServerRuns()
+        async throws
+    {
         let evil = out.appendingPathComponent("evil").path
         try await add("feed", base + "/polled/feed?per=3&max=3&evil=" + evil, "--kind", "linked")
-        let command = #"cat >> "$OUT/lines"; printf '%s|%s|%s|%s|%s\n' "$FEEDCLI_FEED" "$FEEDCLI_ID" "$FEEDCLI_TITLE" "$FEEDCLI_URL" "$FEEDCLI_HANDLE" >> "$OUT/env""#
+        let command =
+            #"cat >> "$OUT/lines"; printf '%s|%s|%s|%s|%s\n' "$FEEDCLI_FEED" "$FEEDCLI_ID" "$FEEDCLI_TITLE" "$FEEDCLI_URL" "$FEEDCLI_HANDLE" >> "$OUT/env""#
         let run = try await feedcli("sync", "--exec", command)
         #expect(run.status == 0 && run.stdout.isEmpty, "\(run.stderr)")
         let lines = JSONLines.objects(written("lines"))
-        #expect(lines.compactMap { $0["id"] as? String } == ["feed-1", "feed-2", "feed-3"], "one JSON line each, oldest first")
+        #expect(
+            lines.compactMap { $0["id"] as? String } == ["feed-1", "feed-2", "feed-3"],
+            "one JSON line each, oldest first")
         #expect(lines.first?["source"] is [String: Any], "the entry as --jsonl prints it")
         let env = written("env").split(separator: "\n").map(String.init)
         #expect(env.count == 3, "\(env)")
         #expect(env.last?.hasPrefix("feed|feed-3|item 3 of feed|https://example.org/feed/3|@") == true, "\(env)")
         let first = env.first ?? ""
         #expect(first.contains("$(touch \(evil))") && first.contains("`touch \(evil)2`"), "the title as text: \(first)")
-        #expect(!first.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "control characters removed: \(first)")
+        #expect(
+            !first.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+            "control characters removed: \(first)")
         #expect(first.contains("[31mrednext line"), "\(first)")
-        #expect(!FileManager.default.fileExists(atPath: evil) && !FileManager.default.fileExists(atPath: evil + "2"),
-                "nothing a server sends is ever run")
+        #expect(
+            !FileManager.default.fileExists(atPath: evil) && !FileManager.default.fileExists(atPath: evil + "2"),
+            "nothing a server sends is ever run")
         #expect(try await entries("feed") == 3)
         let again = try await feedcli("sync", "--exec", command)
         #expect(again.status == 0 && JSONLines.objects(written("lines")).count == 3, "delivered once")
@@ -78,7 +86,9 @@ struct ExecTests {
         let next = try await feedcli("sync", "a", "--exec", Self.failing(at: "a-3"))
         #expect(next.status == 0, "\(next.stderr)")
         let ids = JSONLines.ids(written("lines"))
-        #expect(ids.filter { $0.hasPrefix("a-") } == ["a-1", "a-2", "a-3", "a-4", "a-5"], "from the third on, each once: \(ids)")
+        #expect(
+            ids.filter { $0.hasPrefix("a-") } == ["a-1", "a-2", "a-3", "a-4", "a-5"],
+            "from the third on, each once: \(ids)")
         #expect(try await entries("a") == 5)
     }
 
@@ -93,7 +103,8 @@ struct ExecTests {
         #expect(Date().timeIntervalSince(started) < 10, "killed at its timeout, not waited for")
         #expect(try await entries("k") == 0)
         let next = try await feedcli("next", "--exec", #"cat >> "$OUT/lines""#)
-        #expect(next.status == 0 && JSONLines.ids(written("lines")) == ["k-1"], "next hands over one entry: \(next.stderr)")
+        #expect(
+            next.status == 0 && JSONLines.ids(written("lines")) == ["k-1"], "next hands over one entry: \(next.stderr)")
     }
 
     @Test func execWithAFormatForStdoutOrABadTimeoutIsAUsageError() async throws {
@@ -106,7 +117,8 @@ struct ExecTests {
         try await add("ev", base + "/sse?count=2&hold=60", "--kind", "sse")
         let started = Date()
         // It fails for the first event once, then heals itself.
-        let command = #"[ "$FEEDCLI_ID" = 1 ] && [ ! -e "$OUT/healed" ] && { touch "$OUT/healed"; exit 3; }; cat >> "$OUT/lines""#
+        let command =
+            #"[ "$FEEDCLI_ID" = 1 ] && [ ! -e "$OUT/healed" ] && { touch "$OUT/healed"; exit 3; }; cat >> "$OUT/lines""#
         let run = try await feedcli("follow", "--max-entries", "2", "--exec", command)
         #expect(run.stderr.contains("--exec command exited 3 for ev @"), "said at once: \(run.stderr)")
         #expect(JSONLines.ids(written("lines")) == ["1", "2"], "the refused entry again, then the next")
@@ -118,7 +130,8 @@ struct ExecTests {
     @Test func sigtermWhileACommandRunsCommitsItsEntryOnlyIfTheCommandTookIt() async throws {
         try await add("ev", base + "/sse?count=3&hold=60", "--kind", "sse")
         let command = #"cat >> "$OUT/lines"; touch "$OUT/started"; sleep 3"#
-        let started = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--exec", command]), environment: ["OUT": out.path])
+        let started = try Feedcli.start(
+            Feedcli.onStore(session.state, ["follow", "--exec", command]), environment: ["OUT": out.path])
         for _ in 0..<400 where !FileManager.default.fileExists(atPath: out.appendingPathComponent("started").path) {
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -1,13 +1,14 @@
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedRendering
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedRendering
+@testable import FeedStore
 
 /// `feedcli export`: stored entries as one JSON Feed 1.1 or Atom 1.0 document, checked with real
 /// parsers (python3's `xml.etree` and `json`), whatever the entries hold.
@@ -16,10 +17,10 @@ struct ExportTests {
     /// Items that test the writers: markup characters, `]]>`, NUL and other controls, HTML (a
     /// linked item's `content`, as Mastodon sends it), text beyond the BMP, no title at all.
     static let hostileItems = #"""
-    [{"id":"1","title":"Fish & <chips> ]]> \u0000\u0001\u001b\u007f end","body":"plain text","user":{"login":"ann"},"created_at":"2026-11-01T10:00:00Z","html_url":"https://e.example/1?a=1&b=\"2\""},
-     {"id":"2","title":"Emoji 🦀 and 𝄞","content":"<p>Some <b>HTML</b> &amp; more</p>","created_at":"2026-11-02T10:00:00Z"},
-     {"id":"3","body":"An entry without a title, whose text stands in for it"}]
-    """#
+        [{"id":"1","title":"Fish & <chips> ]]> \u0000\u0001\u001b\u007f end","body":"plain text","user":{"login":"ann"},"created_at":"2026-11-01T10:00:00Z","html_url":"https://e.example/1?a=1&b=\"2\""},
+         {"id":"2","title":"Emoji 🦀 and 𝄞","content":"<p>Some <b>HTML</b> &amp; more</p>","created_at":"2026-11-02T10:00:00Z"},
+         {"id":"3","body":"An entry without a title, whose text stands in for it"}]
+        """#
 
     func session(feeds: [String: String]) async throws -> (StoreSession, [LoopbackServer]) {
         let session = StoreSession()
@@ -35,7 +36,8 @@ struct ExportTests {
 
     @Test func atomParsesAndCarriesEveryEntry() async throws {
         let (session, _) = try await session(feeds: ["h": Self.hostileItems])
-        let check = try await Feedcli.shell(#"""
+        let check = try await Feedcli.shell(
+            #"""
             "$FEEDCLI" export h --format atom --state "$S" | python3 -c '
             import sys, json, xml.etree.ElementTree as ET
             ns = {"a": "http://www.w3.org/2005/Atom"}
@@ -50,25 +52,34 @@ struct ExportTests {
             """#, environment: ["S": session.state])
         #expect(check.status == 0, "the document parses: \(check.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
-        #expect(document["title"] as? String == "h" && (document["id"] as? String)?.hasPrefix("tag:feedcli,2026:") == true)
+        #expect(
+            document["title"] as? String == "h" && (document["id"] as? String)?.hasPrefix("tag:feedcli,2026:") == true)
         let listed = try #require(document["entries"] as? [[String: Any]])
-        #expect(listed.compactMap { $0["id"] as? String } == ["tag:feedcli,2026:h/3", "tag:feedcli,2026:h/2", "tag:feedcli,2026:h/1"],
-                "newest first by publication (3 has none: its fetch time, the newest), ids stable")
+        #expect(
+            listed.compactMap { $0["id"] as? String } == [
+                "tag:feedcli,2026:h/3", "tag:feedcli,2026:h/2", "tag:feedcli,2026:h/1",
+            ],
+            "newest first by publication (3 has none: its fetch time, the newest), ids stable")
         let entries = Array(listed.reversed())
         let first = try #require(entries.first)
         #expect(first["title"] as? String == "Fish & <chips> ]]>  end", "controls dropped, markup kept as text")
         #expect(first["link"] as? String == #"https://e.example/1?a=1&b="2""#)
         #expect(first["author"] as? String == "ann" && first["updated"] as? String == "2026-11-01T10:00:00Z")
         #expect(entries[1]["title"] as? String == "Emoji 🦀 and 𝄞", "text beyond the BMP intact")
-        #expect(entries[1]["type"] as? String == "html" && entries[1]["content"] as? String == "<p>Some <b>HTML</b> &amp; more</p>")
-        #expect((entries[2]["title"] as? String)?.hasPrefix("An entry without a title") == true, "a title is required: the text stands in")
+        #expect(
+            entries[1]["type"] as? String == "html"
+                && entries[1]["content"] as? String == "<p>Some <b>HTML</b> &amp; more</p>")
+        #expect(
+            (entries[2]["title"] as? String)?.hasPrefix("An entry without a title") == true,
+            "a title is required: the text stands in")
     }
 
     @Test func jsonFeedHasTheSpecsRequiredFields() async throws {
         let (session, _) = try await session(feeds: ["h": Self.hostileItems, "k": Self.hostileItems])
         let run = try await session.feedcli("export", "--format", "jsonfeed")
         #expect(run.status == 0, "\(run.stderr)")
-        let check = try await Feedcli.shell(#"""
+        let check = try await Feedcli.shell(
+            #"""
             "$FEEDCLI" export --format jsonfeed --state "$S" | python3 -c '
             import sys, json
             feed = json.load(sys.stdin)
@@ -80,12 +91,16 @@ struct ExportTests {
             print(json.dumps(ids))'
             """#, environment: ["S": session.state])
         #expect(check.status == 0, "\(check.stderr)")
-        #expect(check.stdout.contains(#""k/3""#) && check.stdout.contains(#""h/1""#), "FEED/ID across feeds: \(check.stdout)")
+        #expect(
+            check.stdout.contains(#""k/3""#) && check.stdout.contains(#""h/1""#),
+            "FEED/ID across feeds: \(check.stdout)")
         let one = try #require(try await session.feedcli("export", "h", "--format", "jsonfeed").json as? [String: Any])
         let items = try #require(one["items"] as? [[String: Any]])
         #expect(items.map { $0["id"] as? String } == ["3", "2", "1"], "one feed: the entries' own ids, newest first")
         let oldest = Array(items.reversed())
-        #expect(oldest[0]["title"] as? String == "Fish & <chips> ]]> \u{0}\u{1}\u{1B}\u{7F} end", "JSON keeps every character")
+        #expect(
+            oldest[0]["title"] as? String == "Fish & <chips> ]]> \u{0}\u{1}\u{1B}\u{7F} end",
+            "JSON keeps every character")
         #expect((oldest[0]["authors"] as? [[String: Any]])?.first?["name"] as? String == "ann")
         #expect(oldest[1]["content_html"] as? String == "<p>Some <b>HTML</b> &amp; more</p>")
         #expect(oldest[0]["date_published"] as? String == "2026-11-01T10:00:00Z")
@@ -95,11 +110,16 @@ struct ExportTests {
         let (session, _) = try await session(feeds: ["h": Self.hostileItems])
         #expect(try await session.feedcli("read", "1", "--feed", "h").status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: session.state))
-        let unread = try #require(try await session.feedcli("export", "h", "--format", "jsonfeed", "--unread").json as? [String: Any])
+        let unread = try #require(
+            try await session.feedcli("export", "h", "--format", "jsonfeed", "--unread").json as? [String: Any])
         #expect((unread["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3", "2"])
-        let newest = try #require(try await session.feedcli("export", "h", "--format", "jsonfeed", "--limit", "1").json as? [String: Any])
-        #expect((newest["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3"], "the newest by publication")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: session.state)) == before, "export changes nothing in the store")
+        let newest = try #require(
+            try await session.feedcli("export", "h", "--format", "jsonfeed", "--limit", "1").json as? [String: Any])
+        #expect(
+            (newest["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["3"],
+            "the newest by publication")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: session.state)) == before, "export changes nothing in the store")
         #expect(try await session.feedcli("status", "h", "--json").status == 0)
         #expect(try await session.feedcli("export", "nosuch", "--format", "atom").status == 66)
         #expect(try await session.feedcli("export", "h").status == 64, "--format is required")
@@ -111,17 +131,19 @@ struct ExportTests {
     /// the all-feeds id unchanged when a feed is added; `--self` for `rel="self"` and `feed_url`.
     @Test func theDocumentValidatesAsTheW3CValidatorChecks() async throws {
         let items = #"""
-        [{"id":"4","body":"a <p> in plain text","html_url":"javascript:alert(1)","created_at":"2026-10-04T10:00:00Z"},
-         {"id":"5","title":"   ","body":"","html_url":"/relative/5","created_at":"2026-10-05T10:00:00Z"},
-         {"id":"6","title":"no text, no link","created_at":"2026-10-06T10:00:00Z"},
-         {"id":"7","title":"line\r\nbreak","body":"x","created_at":"2026-10-07T10:00:00Z"}]
-        """#
+            [{"id":"4","body":"a <p> in plain text","html_url":"javascript:alert(1)","created_at":"2026-10-04T10:00:00Z"},
+             {"id":"5","title":"   ","body":"","html_url":"/relative/5","created_at":"2026-10-05T10:00:00Z"},
+             {"id":"6","title":"no text, no link","created_at":"2026-10-06T10:00:00Z"},
+             {"id":"7","title":"line\r\nbreak","body":"x","created_at":"2026-10-07T10:00:00Z"}]
+            """#
         let (session, servers) = try await session(feeds: ["w": items])
         let atom = try await session.feedcli("export", "--format", "atom", "--self", "https://me.example/all.xml")
         #expect(atom.status == 0, "\(atom.stderr)")
-        #expect(atom.stdout.contains(#"<link rel="self" type="application/atom+xml" href="https://me.example/all.xml"/>"#))
+        #expect(
+            atom.stdout.contains(#"<link rel="self" type="application/atom+xml" href="https://me.example/all.xml"/>"#))
         #expect(atom.stdout.contains("<title>line&#13;\nbreak</title>"), "CR as a reference")
-        let check = try await Feedcli.shell(#"""
+        let check = try await Feedcli.shell(
+            #"""
             "$FEEDCLI" export --format atom --state "$S" | python3 -c '
             import sys, json, xml.etree.ElementTree as ET
             ns = {"a": "http://www.w3.org/2005/Atom"}
@@ -138,39 +160,54 @@ struct ExportTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         let entries = try #require(document["entries"] as? [String: [String: Any]])
         for (id, entry) in entries {
-            #expect(entry["content"] is String || !((entry["links"] as? [String]) ?? []).isEmpty, "\(id): content or an alternate link")
+            #expect(
+                entry["content"] is String || !((entry["links"] as? [String]) ?? []).isEmpty,
+                "\(id): content or an alternate link")
             #expect(!((entry["title"] as? String) ?? "").trimmingCharacters(in: .whitespaces).isEmpty, "\(id): a title")
         }
         let four = try #require(entries["tag:feedcli,2026:w/4"])
-        #expect(four["type"] as? String == "text" && (four["links"] as? [String])?.isEmpty == true, "text stays text; javascript: is left out")
+        #expect(
+            four["type"] as? String == "text" && (four["links"] as? [String])?.isEmpty == true,
+            "text stays text; javascript: is left out")
         let five = try #require(entries["tag:feedcli,2026:w/5"])
-        #expect(five["title"] as? String == "5" && five["links"] as? [String] == [servers[0].baseURL + "/relative/5"], "a relative link resolved")
+        #expect(
+            five["title"] as? String == "5" && five["links"] as? [String] == [servers[0].baseURL + "/relative/5"],
+            "a relative link resolved")
         #expect(entries["tag:feedcli,2026:w/6"]?["type"] as? String == "text", "no text, no link: an empty content")
         let id = document["id"] as? String
         #expect(id == "tag:feedcli,2026:all")
 
         let other = try LoopbackServer { _, connection in connection.respond(200, text: "[]") }
         try await session.add("later", other.baseURL + "/x", kind: "linked")
-        let again = try await Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | grep -m1 "<id>""#, environment: ["S": session.state])
+        let again = try await Feedcli.shell(
+            #""$FEEDCLI" export --format atom --state "$S" | grep -m1 "<id>""#, environment: ["S": session.state])
         #expect(again.stdout == "<id>\(id ?? "")</id>\n", "the all-feeds id does not change when a feed is added")
-        let json = try #require(try await session.feedcli("export", "--format", "jsonfeed", "--self", "https://me.example/all.json").json as? [String: Any])
+        let json = try #require(
+            try await session.feedcli("export", "--format", "jsonfeed", "--self", "https://me.example/all.json").json
+                as? [String: Any])
         #expect(json["feed_url"] as? String == "https://me.example/all.json")
-        let four_ = (json["items"] as? [[String: Any]])?.first { $0["id"] as? String == "w/4" }
-        #expect(four_?["content_text"] as? String == "a <p> in plain text" && four_?["url"] == nil)
+        let fourth = (json["items"] as? [[String: Any]])?.first { $0["id"] as? String == "w/4" }
+        #expect(fourth?["content_text"] as? String == "a <p> in plain text" && fourth?["url"] == nil)
         #expect(try await session.feedcli("export", "--format", "atom", "--self", "javascript:x").status == 64)
     }
 
     @Test func aReaderThatLeavesEndsTheExportQuietly() async throws {
-        let items = "[" + (1...3000).map { #"{"id":"\#($0)","title":"entry \#($0)","body":"\#(String(repeating: "x", count: 200))"}"# }
+        let items =
+            "["
+            + (1...3000).map {
+                #"{"id":"\#($0)","title":"entry \#($0)","body":"\#(String(repeating: "x", count: 200))"}"#
+            }
             .joined(separator: ",") + "]"
         let (session, _) = try await session(feeds: ["big": items])
-        let run = try await Feedcli.shell(#""$FEEDCLI" export --format atom --state "$S" | head -c 100 >/dev/null; echo "${PIPESTATUS[0]}""#,
-                                    environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" export --format atom --state "$S" | head -c 100 >/dev/null; echo "${PIPESTATUS[0]}""#,
+            environment: ["S": session.state])
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(run.stderr)")
     }
 
     @Test func xmlTextDropsWhatXMLCannotCarry() {
-        #expect(XMLText.escaped("a\u{0}b\u{8}c\td\ne\u{FFFE}f\u{FFFF}g\u{1F980}\u{7F}\u{9B}é") == "abc\td\nefg\u{1F980}é")
+        #expect(
+            XMLText.escaped("a\u{0}b\u{8}c\td\ne\u{FFFE}f\u{FFFF}g\u{1F980}\u{7F}\u{9B}é") == "abc\td\nefg\u{1F980}é")
         #expect(XMLText.escaped(#"]]> & <x a="1">"#) == "]]&gt; &amp; &lt;x a=&quot;1&quot;&gt;")
         #expect(FeedExportWriter.tag("f/a b/c") == "tag:feedcli,2026:f/a%20b%2Fc")
     }

@@ -1,16 +1,17 @@
+import FeedReactorTesting
+import FeedStoreContract
+import FeedStoreTesting
+import FeedTesting
+import Foundation
+import Testing
+
 @testable import FeedBase
-@testable import FeedModel
 @testable import FeedHTTP
 @testable import FeedJQ
 @testable import FeedKinds
-@testable import FeedStore
-import FeedStoreContract
+@testable import FeedModel
 @testable import FeedReactor
-import Foundation
-import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
+@testable import FeedStore
 
 /// The `json` kind and `--filter` (the contract's "Any JSON API"), end to end against loopback
 /// servers: feeds defined by jq expressions sync completely, then incrementally, then silently;
@@ -31,7 +32,8 @@ struct ExpressionFeedTests {
                 let start = URLQuery.value(of: "after", in: request.path).flatMap { Int($0) } ?? 0
                 let page = all.dropFirst(start).prefix(2)
                 let next = start + 2 < all.count ? "\"\(start + 2)\"" : "null"
-                connection.respond(200, text: #"{"feed":{"contentItems":[\#(page.joined(separator: ","))]},"next_cursor":\#(next)}"#)
+                connection.respond(
+                    200, text: #"{"feed":{"contentItems":[\#(page.joined(separator: ","))]},"next_cursor":\#(next)}"#)
             }
         }
 
@@ -46,9 +48,11 @@ struct ExpressionFeedTests {
         var url: String { server.baseURL + "/api/news?lang=en" }
     }
 
-    static let mapping = ["--items", ".feed.contentItems[].properties", "--id", ".newsId", "--title", ".headline",
-                          "--text", ".teaser", "--url", ".link", "--published", ".date",
-                          "--cursor", ".next_cursor", "--cursor-param", "after"]
+    static let mapping = [
+        "--items", ".feed.contentItems[].properties", "--id", ".newsId", "--title", ".headline",
+        "--text", ".teaser", "--url", ".link", "--published", ".date",
+        "--cursor", ".next_cursor", "--cursor-param", "after",
+    ]
 
     @Test func aCustomMappingSyncsCompletelyIncrementallyAndSilently() async throws {
         let api = try ProductAPI(count: 5)
@@ -59,16 +63,23 @@ struct ExpressionFeedTests {
         let first = try await session.feedcli("sync", "news", "--jsonl")
         #expect(first.status == 0, "\(first.stderr)")
         let entries = JSONLines.objects(first.stdout)
-        #expect(entries.compactMap { $0["id"] as? String } == (1...5).map { "12345678901234567890123456789\($0)" },
-                "every page walked, stored oldest first, ids exact")
+        #expect(
+            entries.compactMap { $0["id"] as? String } == (1...5).map { "12345678901234567890123456789\($0)" },
+            "every page walked, stored oldest first, ids exact")
         let newest = try #require(entries.last)
         #expect(newest["title"] as? String == "News 5")
         #expect(newest["text"] as? String == "Text 5")
-        #expect(newest["url"] as? String == api.server.baseURL + "/news/5", "a relative url resolved against the response's")
+        #expect(
+            newest["url"] as? String == api.server.baseURL + "/news/5", "a relative url resolved against the response's"
+        )
         #expect(newest["published"] as? String == "2023-11-14T22:13:25Z", "Unix seconds")
-        #expect(first.stdout.contains(#""source":{"newsId":123456789012345678901234567895,"headline":"News 5""#),
-                "source is the item as sent, its number's digits intact")
-        #expect(api.server.requests.map(\.path) == ["/api/news?lang=en", "/api/news?lang=en&after=2", "/api/news?lang=en&after=4"])
+        #expect(
+            first.stdout.contains(#""source":{"newsId":123456789012345678901234567895,"headline":"News 5""#),
+            "source is the item as sent, its number's digits intact")
+        #expect(
+            api.server.requests.map(\.path) == [
+                "/api/news?lang=en", "/api/news?lang=en&after=2", "/api/news?lang=en&after=4",
+            ])
 
         let second = try await session.feedcli("sync", "news")
         #expect(second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "nothing new: silent")
@@ -84,11 +95,13 @@ struct ExpressionFeedTests {
     @Test(arguments: ["next-url", "page-param", "link"])
     func pagingWalksEveryPage(mode: String) async throws {
         let server = try LoopbackServer { request, connection in
-            let page = URLQuery.value(of: "p", in: request.path).flatMap { Int($0) } ?? (request.path.contains("/2") ? 2 : 1)
+            let page =
+                URLQuery.value(of: "p", in: request.path).flatMap { Int($0) } ?? (request.path.contains("/2") ? 2 : 1)
             let items = page <= 3 ? #"[{"id":"\#(page)a"},{"id":"\#(page)b"}]"# : "[]"
             switch mode {
             case "next-url":
-                connection.respond(200, text: #"{"results":\#(items),"next":\#(page < 3 ? "\"?p=\(page + 1)\"" : "null")}"#)
+                connection.respond(
+                    200, text: #"{"results":\#(items),"next":\#(page < 3 ? "\"?p=\(page + 1)\"" : "null")}"#)
             case "page-param":
                 connection.respond(200, text: #"{"results":\#(items)}"#)
             default:
@@ -98,7 +111,8 @@ struct ExpressionFeedTests {
         }
         let session = StoreSession()
         let paging = mode == "next-url" ? ["--next-url", ".next"] : mode == "page-param" ? ["--page-param", "p"] : []
-        let add = try await session.run(["feeds", "add", "f", server.baseURL + "/list", "--kind", "json", "--items", ".results[]"] + paging)
+        let add = try await session.run(
+            ["feeds", "add", "f", server.baseURL + "/list", "--kind", "json", "--items", ".results[]"] + paging)
         #expect(add.status == 0, "\(add.stderr)")
         let sync = try await session.feedcli("sync", "f", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
@@ -110,15 +124,25 @@ struct ExpressionFeedTests {
     @Test func aFilterKeepsOutItemsOfAJSONFeedAndOfAGraphFeed() async throws {
         let api = try ProductAPI(count: 4)
         let graph = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"{"data":[{"id":"g2","message":"keep this"},{"id":"g1","message":"drop this"}],"paging":{}}"#)
+            connection.respond(
+                200,
+                text: #"{"data":[{"id":"g2","message":"keep this"},{"id":"g1","message":"drop this"}],"paging":{}}"#)
         }
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "news", api.url, "--filter", ".score >= 100"] + Self.mapping).status == 0)
-        #expect(try await session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("keep")"#]).status == 0)
+        #expect(
+            try await session.run(["feeds", "add", "news", api.url, "--filter", ".score >= 100"] + Self.mapping).status
+                == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("keep")"#,
+            ]).status == 0)
         let sync = try await session.feedcli("sync", "news", "g", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(Set(JSONLines.ids(sync.stdout)) == ["123456789012345678901234567892", "123456789012345678901234567893",
-                                                     "123456789012345678901234567894", "g2"])
+        #expect(
+            Set(JSONLines.ids(sync.stdout)) == [
+                "123456789012345678901234567892", "123456789012345678901234567893",
+                "123456789012345678901234567894", "g2",
+            ])
         #expect(try await session.status("g")?["entries"] as? Int == 1, "a filtered item is not stored")
 
         // `feeds set` changes the filter in place; '' removes it.
@@ -126,7 +150,9 @@ struct ExpressionFeedTests {
         let feeds = try #require(try await session.feedcli("feeds", "list", "--json").json as? [[String: Any]])
         #expect(feeds.first { $0["name"] as? String == "g" }?["expressions"] is NSNull)
         let mapped = try #require(feeds.first { $0["name"] as? String == "news" }?["expressions"] as? [String: Any])
-        #expect(mapped["items"] as? String == ".feed.contentItems[].properties" && mapped["cursor_param"] as? String == "after"
+        #expect(
+            mapped["items"] as? String == ".feed.contentItems[].properties"
+                && mapped["cursor_param"] as? String == "after"
                 && mapped["filter"] as? String == ".score >= 100", "feeds list --json shows every expression")
     }
 
@@ -135,8 +161,10 @@ struct ExpressionFeedTests {
     /// and a filter that fails on a stored entry changes nothing (65).
     @Test func aFilterSetLaterMarksTheStoredUnreadEntriesItDropsRead() async throws {
         let graph = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"{"data":[{"id":"4","message":"keep d"},{"id":"3","message":"spam c"},"#
-                               + #"{"id":"2","message":"spam b"},{"id":"1","message":"keep a","n":1}],"paging":{}}"#)
+            connection.respond(
+                200,
+                text: #"{"data":[{"id":"4","message":"keep d"},{"id":"3","message":"spam c"},"#
+                    + #"{"id":"2","message":"spam b"},{"id":"1","message":"keep a","n":1}],"paging":{}}"#)
         }
         let session = StoreSession()
         try await session.add("g", graph.baseURL + "/g", kind: "graph")
@@ -149,9 +177,13 @@ struct ExpressionFeedTests {
         #expect(try await session.status("g")?["entries"] as? Int == 4, "nothing is deleted")
 
         let failing = try await session.feedcli("feeds", "set", "g", "--filter", #".n | ascii_downcase"#)
-        #expect(failing.status == 65 && failing.stderr.contains("--filter") && failing.stderr.contains("stored entry"), "\(failing.stderr)")
-        #expect((try await session.status("g")?["expressions"] as? [String: Any])?["filter"] as? String == #".message | test("spam") | not"#,
-                "a filter that fails on a stored entry is not set")
+        #expect(
+            failing.status == 65 && failing.stderr.contains("--filter") && failing.stderr.contains("stored entry"),
+            "\(failing.stderr)")
+        #expect(
+            (try await session.status("g")?["expressions"] as? [String: Any])?["filter"] as? String
+                == #".message | test("spam") | not"#,
+            "a filter that fails on a stored entry is not set")
         #expect(JSONLines.ids(try await session.feedcli("list", "g", "--unread", "--jsonl").stdout) == ["1", "4"])
     }
 
@@ -160,13 +192,22 @@ struct ExpressionFeedTests {
     /// item, for paged and indexed feeds alike; items skipped for want of an id are marked too.
     @Test func statusMarksAFilterThatKeptOutEverything() async throws {
         let graph = try LoopbackServer { request, connection in
-            if request.path == "/noid" { return connection.respond(200, text: #"{"data":[{"message":"no id"},{"id":"k"}],"paging":{}}"#) }
-            connection.respond(200, text: #"{"data":[{"id":"2","message":"spam b"},{"id":"1","message":"spam a"}],"paging":{}}"#)
+            if request.path == "/noid" {
+                return connection.respond(200, text: #"{"data":[{"message":"no id"},{"id":"k"}],"paging":{}}"#)
+            }
+            connection.respond(
+                200, text: #"{"data":[{"id":"2","message":"spam b"},{"id":"1","message":"spam a"}],"paging":{}}"#)
         }
         let posts = try PostsServer(available: 3)
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter", #".message | test("spam") | not"#]).status == 0)
-        #expect(try await session.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--filter", ".id > 2"]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "g", graph.baseURL + "/g", "--kind", "graph", "--filter",
+                #".message | test("spam") | not"#,
+            ]).status == 0)
+        #expect(
+            try await session.run(["feeds", "add", "p", posts.url, "--kind", "indexed", "--filter", ".id > 2"]).status
+                == 0)
         try await session.add("n", graph.baseURL + "/noid", kind: "graph")
         #expect(try await session.feedcli("sync").status == 0)
         #expect(try await session.status("g")?["last_filtered"] as? Int == 2)
@@ -197,8 +238,12 @@ struct ExpressionFeedTests {
             #expect(add.status == 64, "\(options): \(add.stderr)")
             #expect(!add.stderr.isEmpty)
         }
-        let compile = try await session.run(["feeds", "add", "x", "http://127.0.0.1:9/", "--kind", "json", "--items", ".feed["])
-        #expect(compile.stderr.contains("--items") && compile.stderr.contains("syntax error"), "jq's own message: \(compile.stderr)")
+        let compile = try await session.run([
+            "feeds", "add", "x", "http://127.0.0.1:9/", "--kind", "json", "--items", ".feed[",
+        ])
+        #expect(
+            compile.stderr.contains("--items") && compile.stderr.contains("syntax error"),
+            "jq's own message: \(compile.stderr)")
         #expect(try await session.status("x") == nil, "nothing registered")
 
         try await session.add("g", "http://127.0.0.1:9/", kind: "graph")
@@ -217,14 +262,18 @@ struct ExpressionFeedTests {
         (["--cursor", "{a: 1}"], "--cursor"),
         (["--filter", "error(\"no\")"], "--filter"),
     ])
-    func pageExpressionsThatFailOrGiveWrongTypesFailTheFeedWith65AndCommitNothing(options: [String], option: String) async throws {
+    func pageExpressionsThatFailOrGiveWrongTypesFailTheFeedWith65AndCommitNothing(options: [String], option: String)
+        async throws
+    {
         let api = try ProductAPI(count: 3)
         let session = StoreSession()
         #expect(try await session.run(Self.adding(api, with: options)).status == 0)
         let sync = try await session.feedcli("sync", "news")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(sync.stdout.isEmpty)
-        #expect(sync.stderr.contains(option) && sync.stderr.contains(api.url), "names the option and the page: \(sync.stderr)")
+        #expect(
+            sync.stderr.contains(option) && sync.stderr.contains(api.url),
+            "names the option and the page: \(sync.stderr)")
         #expect(try await session.status("news")?["entries"] as? Int == 0, "nothing of that page committed")
     }
 
@@ -241,8 +290,11 @@ struct ExpressionFeedTests {
         let sync = try await session.feedcli("sync", "news", "--max-pages", "1")
         #expect(sync.status == 0, "\(sync.stderr)")
         let lines = sync.stderr.split(separator: "\n").map(String.init)
-        #expect(lines == ["feedcli: news: warning: skipped item 1 of \(api.url): \(why)",
-                          "feedcli: news: warning: skipped item 2 of \(api.url): \(why)"], "\(sync.stderr)")
+        #expect(
+            lines == [
+                "feedcli: news: warning: skipped item 1 of \(api.url): \(why)",
+                "feedcli: news: warning: skipped item 2 of \(api.url): \(why)",
+            ], "\(sync.stderr)")
         #expect(try await session.status("news")?["last_skipped"] as? Int == 2)
     }
 
@@ -255,9 +307,13 @@ struct ExpressionFeedTests {
         #expect(try await session.run(Self.adding(api, with: ["--title", #""x" * 600"#])).status == 0)
         let sync = try await session.feedcli("sync", "news", "--max-pages", "1", "--max-size", "1000", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(JSONLines.objects(sync.stdout).map { ($0["title"] as? String)?.count } == [600], "the first fits: \(sync.stdout.prefix(200))")
-        #expect(sync.stderr.contains("skipped item 2 of \(api.url): --title built 602 bytes, past the 1000 bytes "
-                                     + "a page's expressions may build (--max-size)"), "\(sync.stderr)")
+        #expect(
+            JSONLines.objects(sync.stdout).map { ($0["title"] as? String)?.count } == [600],
+            "the first fits: \(sync.stdout.prefix(200))")
+        #expect(
+            sync.stderr.contains(
+                "skipped item 2 of \(api.url): --title built 602 bytes, past the 1000 bytes "
+                    + "a page's expressions may build (--max-size)"), "\(sync.stderr)")
     }
 
     /// Items of which none is an object fail the feed with one message naming the expression and
@@ -267,14 +323,17 @@ struct ExpressionFeedTests {
             connection.respond(200, text: request.path == "/strings" ? #"["a","b","c"]"# : #"["a",{"id":"2"},7]"#)
         }
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "s", server.baseURL + "/strings", "--kind", "json"]).status == 0)
+        #expect(
+            try await session.run(["feeds", "add", "s", server.baseURL + "/strings", "--kind", "json"]).status == 0)
         let strings = try await session.feedcli("sync", "s")
         #expect(strings.status == 65, "\(strings.stderr)")
-        #expect(strings.stderr == "feedcli: s: bad data: --items on \(server.baseURL)/strings gave 3 strings, no object\n")
+        #expect(
+            strings.stderr == "feedcli: s: bad data: --items on \(server.baseURL)/strings gave 3 strings, no object\n")
         #expect(try await session.run(["feeds", "add", "m", server.baseURL + "/mixed", "--kind", "json"]).status == 0)
         let mixed = try await session.feedcli("sync", "m", "--jsonl")
         #expect(mixed.status == 0 && JSONLines.ids(mixed.stdout) == ["2"], "\(mixed.stderr)")
-        #expect(mixed.stderr.contains("skipped item 1 of") && mixed.stderr.contains("skipped item 3 of"), "\(mixed.stderr)")
+        #expect(
+            mixed.stderr.contains("skipped item 1 of") && mixed.stderr.contains("skipped item 3 of"), "\(mixed.stderr)")
     }
 
     /// One item of a wrong type among good ones skips that item only.
@@ -283,17 +342,25 @@ struct ExpressionFeedTests {
             connection.respond(200, text: #"{"posts":[{"id":1,"t":"one"},{"id":2,"t":{}},{"id":3,"t":"three"}]}"#)
         }
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "p", server.baseURL + "/p", "--kind", "json", "--items", ".posts[]",
-                                 "--title", ".t"]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "p", server.baseURL + "/p", "--kind", "json", "--items", ".posts[]",
+                "--title", ".t",
+            ]).status == 0)
         let sync = try await session.feedcli("sync", "p", "--jsonl")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(JSONLines.ids(sync.stdout) == ["3", "1"])
-        #expect(sync.stderr.contains("skipped item 2 of \(server.baseURL)/p: --title gave an object, not a string"), "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("skipped item 2 of \(server.baseURL)/p: --title gave an object, not a string"),
+            "\(sync.stderr)")
     }
 
     /// The feed `news` on `api` with the standard mapping, `options` replacing or adding to it.
     static func adding(_ api: ProductAPI, with options: [String]) -> [String] {
-        var arguments = ["feeds", "add", "news", api.url, "--kind", "json", "--items", ".feed.contentItems[].properties", "--id", ".newsId"]
+        var arguments = [
+            "feeds", "add", "news", api.url, "--kind", "json", "--items", ".feed.contentItems[].properties", "--id",
+            ".newsId",
+        ]
         for index in stride(from: 0, to: options.count, by: 2) {
             if let existing = arguments.firstIndex(of: options[index]) {
                 arguments[existing + 1] = options[index + 1]
@@ -311,7 +378,10 @@ struct ExpressionFeedTests {
     @Test func aRunawayExpressionCannotHoldARunPastItsTimeout() async throws {
         let api = try ProductAPI(count: 1)
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "loop", api.url, "--kind", "json", "--items", "repeat(.) | select(false)"]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "loop", api.url, "--kind", "json", "--items", "repeat(.) | select(false)",
+            ]).status == 0)
         let sync = try await session.feedcli("sync", "loop", "--timeout", "1")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(sync.stderr.contains("--timeout"), "\(sync.stderr)")
@@ -330,7 +400,9 @@ struct ExpressionFeedTests {
         try await session.add("big", server.baseURL + "/all", kind: "json")
         let run = try await session.feedcli("sync", "big")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("holds more than 200000 JSON values") && run.stderr.contains("use --kind linked"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("holds more than 200000 JSON values") && run.stderr.contains("use --kind linked"),
+            "\(run.stderr)")
         #expect(try await session.status("big")?["entries"] as? Int == 0)
         let linked = try await session.feedcli("feeds", "add", "all", server.baseURL + "/all", "--kind", "linked")
         #expect(linked.status == 0)
@@ -343,7 +415,9 @@ struct ExpressionFeedTests {
     @Test func theValueBoundCountsCommasAndBracketsOutsideStrings() {
         #expect(JSONParser.valueCountBound(of: Data(#"{"a":[1,2],"b":"x,{[\"]"}"#.utf8)) == 5)
         #expect(JSONParser.valueCountBound(of: Data("7".utf8)) == 1)
-        #expect(JSONParser.valueCountBound(of: Data("[[],{}]".utf8)) == 5, "an empty container counts one too many: a bound")
+        #expect(
+            JSONParser.valueCountBound(of: Data("[[],{}]".utf8)) == 5, "an empty container counts one too many: a bound"
+        )
     }
 
     @Test func publishedTimesInEveryFormTheContractNames() {
@@ -351,17 +425,22 @@ struct ExpressionFeedTests {
         #expect(FeedTime.normalize(.string("Tue, 10 Jun 2003 04:00:00 +0200")) == "2003-06-10T02:00:00Z")
         #expect(FeedTime.normalize(.string("10 Jun 2003 04:00 GMT")) == "2003-06-10T04:00:00Z")
         #expect(FeedTime.normalize(.number("1700000000")) == "2023-11-14T22:13:20Z")
-        #expect(FeedTime.normalize(.number("1700000000500")) == "2023-11-14T22:13:20.5Z"
-                || FeedTime.normalize(.number("1700000000500"))?.hasPrefix("2023-11-14T22:13:20") == true, "milliseconds")
+        #expect(
+            FeedTime.normalize(.number("1700000000500")) == "2023-11-14T22:13:20.5Z"
+                || FeedTime.normalize(.number("1700000000500"))?.hasPrefix("2023-11-14T22:13:20") == true,
+            "milliseconds")
         #expect(FeedTime.normalize(.number("1e300")) == nil)
         #expect(FeedTime.normalize(.string("yesterday")) == nil)
         #expect(FeedTime.normalize(.object(JSONObject())) == nil)
     }
 
     @Test func queryParametersAreSetAndRead() {
-        #expect(URLQuery.setting("after", to: "t3_a b&c", in: "https://r.example/r/swift/new.json?limit=100")
+        #expect(
+            URLQuery.setting("after", to: "t3_a b&c", in: "https://r.example/r/swift/new.json?limit=100")
                 == "https://r.example/r/swift/new.json?limit=100&after=t3_a%20b%26c")
-        #expect(URLQuery.setting("page", to: "3", in: "https://x.example/q?page=2&x=1#top") == "https://x.example/q?x=1&page=3#top")
+        #expect(
+            URLQuery.setting("page", to: "3", in: "https://x.example/q?page=2&x=1#top")
+                == "https://x.example/q?x=1&page=3#top")
         #expect(URLQuery.value(of: "page", in: "https://x.example/q?x=1&page=7") == "7")
         #expect(URLQuery.value(of: "cursor", in: "https://x.example/q?cursor=a%2Fb") == "a/b")
         #expect(URLQuery.value(of: "page", in: "https://x.example/q") == nil)
@@ -391,9 +470,11 @@ struct ExpressionFeedTests {
         expressions.items = ".list[]"
         expressions.id = #""\(.kind)-\(.n)""#
         expressions.title = ".n"
-        let feed = ExpressionFeed(feedURL: "https://x.example/", expressions: expressions, limits: JQ.Limits(timeout: .seconds(10)))
+        let feed = ExpressionFeed(
+            feedURL: "https://x.example/", expressions: expressions, limits: JQ.Limits(timeout: .seconds(10)))
         let body = #"{"list":[{"kind":"a","n":100000000000000000001},{"kind":"b","n":2}]}"#
-        let page = try feed.page(from: HTTPResponse(status: 200, body: Data(body.utf8), effectiveURL: "https://x.example/"))
+        let page = try feed.page(
+            from: HTTPResponse(status: 200, body: Data(body.utf8), effectiveURL: "https://x.example/"))
         #expect(page.items.map(\.id) == ["a-1e+20", "b-2"], "jq's own (rounded) output for a string it builds")
         #expect(page.items.map(\.title) == ["100000000000000000001", "2"], "a path: the number as sent")
         #expect(page.next == nil)

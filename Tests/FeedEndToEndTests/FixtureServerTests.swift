@@ -1,11 +1,11 @@
+import FeedCore
+import FeedReactor
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// The demo's fixture server (Fixtures/serve.py) with the real corpus: every kind, paged.
 @Suite("Syncing the real fixtures through Fixtures/serve.py", .serialized, .timeLimit(.minutes(3)))
@@ -14,8 +14,9 @@ struct FixtureServerTests {
         let folder = (temporaryStorePath() as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let portFile = folder + "/port"
-        let server = try await PythonServer.start([Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile],
-                                      portFile: portFile)
+        let server = try await PythonServer.start(
+            [Fixtures.root.appendingPathComponent("serve.py").path, "--port-file", portFile],
+            portFile: portFile)
         let base = "http://127.0.0.1:\(server.port)"
         let state = folder + "/feedcli.sqlite"
         func feedcli(_ arguments: [String]) async throws -> FeedcliRun {
@@ -41,7 +42,8 @@ struct FixtureServerTests {
             #expect(Set(ids).count == ids.count, "\(name): each entry once")
         }
         // The real documents list newest first; feedcli stores and prints oldest first.
-        let document = try JSONSerialization.jsonObject(with: Fixtures.data("jsonfeed/DaringFireball.json")) as? [String: Any]
+        let document =
+            try JSONSerialization.jsonObject(with: Fixtures.data("jsonfeed/DaringFireball.json")) as? [String: Any]
         let served = (document?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         let fireball = entries.filter { $0["feed"] as? String == "fireball" }.compactMap { $0["id"] as? String }
         #expect(fireball == served.reversed())

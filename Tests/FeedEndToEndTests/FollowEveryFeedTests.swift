@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// `follow` of every feed: stream feeds live and polled feeds when they are
 /// due, in one output, with every limit counting entries of every kind. The built `feedcli`
@@ -19,8 +19,9 @@ struct FollowEveryFeedTests {
 
     /// `[name, seconds since the server started]` of every request of a polled feed.
     func polledRequests(_ name: String) async throws -> [Double] {
-        let run = try await Feedcli.shell(#"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
-                                          environment: ["U": base + "/polled-log"])
+        let run = try await Feedcli.shell(
+            #"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
+            environment: ["U": base + "/polled-log"])
         let rows = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[Any]] ?? []
         return rows.filter { $0.first as? String == name }.compactMap { $0.last as? Double }
     }
@@ -52,7 +53,9 @@ struct FollowEveryFeedTests {
         #expect(run.status == 0, "the request waited as the server asked, then succeeded: \(run.stderr)")
         let requests = try await polledRequests("limited")
         #expect(requests.count >= 2, "\(requests)")
-        if requests.count >= 2 { #expect(requests[1] - requests[0] >= 1.9, "asked again only after Retry-After: \(requests)") }
+        if requests.count >= 2 {
+            #expect(requests[1] - requests[0] >= 1.9, "asked again only after Retry-After: \(requests)")
+        }
         #expect(JSONLines.ids(run.stdout).first == "limited-1", "\(run.stdout)")
     }
 
@@ -63,14 +66,19 @@ struct FollowEveryFeedTests {
         #expect(first.status == 0, "\(first.stderr)")
         let taken = JSONLines.objects(first.stdout).map { "\($0["feed"] ?? "")/\($0["id"] ?? "")" }
         #expect(taken.count == 6, "\(first.stdout)")
-        let stored = try await (session.requireStatus("ev")["entries"] as? Int ?? 0) + (session.requireStatus("five")["entries"] as? Int ?? 0)
+        let stored =
+            try await (session.requireStatus("ev")["entries"] as? Int ?? 0)
+            + (session.requireStatus("five")["entries"] as? Int ?? 0)
         #expect(stored == 6, "what was printed is committed, and nothing else")
         // The rest: the stream's from its position, the polled feed's by name (it is not due).
         let rest = try await session.feedcli("follow", "ev", "--until-idle", "1s", "--jsonl")
         let polled = try await session.feedcli("sync", "five", "--jsonl")
-        let later = (JSONLines.objects(rest.stdout) + JSONLines.objects(polled.stdout)).map { "\($0["feed"] ?? "")/\($0["id"] ?? "")" }
+        let later = (JSONLines.objects(rest.stdout) + JSONLines.objects(polled.stdout)).map {
+            "\($0["feed"] ?? "")/\($0["id"] ?? "")"
+        }
         let everything = ["ev/1", "ev/2", "ev/3"] + (1...5).map { "five/five-\($0)" }
-        #expect((taken + later).sorted() == everything.sorted(), "every entry once, over both runs: \(taken) then \(later)")
+        #expect(
+            (taken + later).sorted() == everything.sorted(), "every entry once, over both runs: \(taken) then \(later)")
     }
 
     @Test func aFeedOfEveryNeverIsFollowedOnlyByNameAndNoFeedIsAUsageError() async throws {

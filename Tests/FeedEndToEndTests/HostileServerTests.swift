@@ -1,13 +1,13 @@
+import FeedCore
 import FeedModel
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// What a hostile or careless server can send, end to end through the binary: numbers that
 /// overflow, ids that differ only past a double's precision, NUL, a BOM, duplicate keys, huge
@@ -27,7 +27,8 @@ struct HostileServerTests {
     @Test func anIndexedIdAtInt64MaxIsStoredAndTheCursorMovesByTheIndex() async throws {
         let server = try LoopbackServer { request, connection in
             guard request.path == "/p/1" else { return connection.respond(404, text: "{}") }
-            connection.respond(200, text: #"{"userId":99999999999999999999,"id":9223372036854775807,"title":"t","body":"b"}"#)
+            connection.respond(
+                200, text: #"{"userId":99999999999999999999,"id":9223372036854775807,"title":"t","body":"b"}"#)
         }
         let later = try PagedServer(kind: .linked, count: 2)
         try await session.add("a-big", server.baseURL + "/p", kind: "indexed")
@@ -36,7 +37,9 @@ struct HostileServerTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(objects(run).compactMap { $0["id"] as? String }.sorted() == ["1", "2", "9223372036854775807"])
         #expect(objects(run).first { $0["feed"] as? String == "a-big" }?["author"] as? String == "99999999999999999999")
-        #expect(try await session.requireStatus("a-big")["next_index"] as? Int == 2, "the index requested, not the post's id")
+        #expect(
+            try await session.requireStatus("a-big")["next_index"] as? Int == 2,
+            "the index requested, not the post's id")
         #expect(try await session.feedcli("sync", "a-big").status == 0, "and again")
     }
 
@@ -64,7 +67,8 @@ struct HostileServerTests {
     }
 
     @Test func idsKeepEveryDigitNulAndEveryCharacterThroughTheStore() async throws {
-        let server = try serve(#"""
+        let server = try serve(
+            #"""
             [{"id":123456789012345678901234567890,"title":"a"},{"id":123456789012345678901234567891,"title":"b"},
              {"id":1.5},{"id":1e300},{"id":"x\u0000y","title":"nul\u0000tail"},{"id":"x\u0000z","title":"second"},
              {"id":7,"title":"first","id":8,"title":"last"}]
@@ -72,7 +76,10 @@ struct HostileServerTests {
         try await session.add("l", server.baseURL + "/feed", kind: "linked")
         let run = try await session.feedcli("sync", "l", "--jsonl")
         #expect(run.status == 0, "\(run.stderr)")
-        let expected = ["8", "x\u{0}z", "x\u{0}y", "1e300", "1.5", "123456789012345678901234567891", "123456789012345678901234567890"]
+        let expected = [
+            "8", "x\u{0}z", "x\u{0}y", "1e300", "1.5", "123456789012345678901234567891",
+            "123456789012345678901234567890",
+        ]
         #expect(objects(run).map { $0["id"] as? String } == expected)
         let listed = try await session.feedcli("list", "l", "--jsonl")
         #expect(objects(listed).map { $0["id"] as? String } == expected, "stored and read back exactly")
@@ -85,7 +92,10 @@ struct HostileServerTests {
 
     @Test func aJSONFeedWithAByteOrderMarkSyncs() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, body: [0xEF, 0xBB, 0xBF] + Array(#"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"a"}]}"#.utf8))
+            connection.respond(
+                200,
+                body: [0xEF, 0xBB, 0xBF]
+                    + Array(#"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"a"}]}"#.utf8))
         }
         try await session.add("bom", server.baseURL + "/feed.json", kind: "jsonfeed")
         #expect(objects(try await session.feedcli("sync", "bom", "--jsonl")).map { $0["id"] as? String } == ["a"])
@@ -95,7 +105,8 @@ struct HostileServerTests {
         let body = "[" + (1...33_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
         let server = try serve(body)
         try await session.add("huge", server.baseURL + "/feed", kind: "linked")
-        let run = try await Feedcli.shell(#""$FEEDCLI" sync huge --state "$S" >/dev/null"#, environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" sync huge --state "$S" >/dev/null"#, environment: ["S": session.state])
         #expect(run.status == 0, "\(run.stderr.prefix(300))")
         #expect(try await session.requireStatus("huge")["entries"] as? Int == 33_000)
         #expect(try await session.feedcli("sync", "huge").stdout.isEmpty, "all known the second time")
@@ -113,7 +124,8 @@ struct HostileServerTests {
 
     @Test func oversizedResponseHeadersAreReportedAsSuch() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, headers: (0..<40).map { ("X-Filler-\($0)", String(repeating: "y", count: 8000)) }, text: "[]")
+            connection.respond(
+                200, headers: (0..<40).map { ("X-Filler-\($0)", String(repeating: "y", count: 8000)) }, text: "[]")
         }
         try await session.add("headers", server.baseURL + "/feed", kind: "linked")
         let run = try await session.feedcli("sync", "headers")

@@ -1,13 +1,14 @@
-@testable import FeedBase
-@testable import FeedJQ
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedBase
+@testable import FeedCore
+@testable import FeedJQ
+@testable import FeedReactor
+@testable import FeedStore
 
 /// Expressions from anywhere, safely: jq runs in a sandboxed worker process, so an
 /// expression that crashes jq, runs away or eats memory fails only its own feed, sees no
@@ -16,7 +17,8 @@ import FeedStoreTesting
 @Suite("jq runs sandboxed in a worker", .timeLimit(.minutes(3)))
 struct JQSandboxTests {
     /// A page of three posts whose `t` is a number past what `todate` survives (1e17).
-    static let page = #"{"posts":[{"id":1,"t":1e17,"title":"one"},{"id":2,"t":5,"title":"two"},{"id":3,"t":7,"title":"three"}]}"#
+    static let page =
+        #"{"posts":[{"id":1,"t":1e17,"title":"one"},{"id":2,"t":5,"title":"two"},{"id":3,"t":7,"title":"three"}]}"#
 
     static func server() throws -> LoopbackServer {
         try LoopbackServer { _, connection in connection.respond(200, text: page) }
@@ -38,7 +40,8 @@ struct JQSandboxTests {
                 Thread.sleep(forTimeInterval: 7)
                 return connection.respond(200, text: #"{"posts":[{"id":1,"title":"one"}]}"#)
             }
-            connection.respond(200, text: #"{"posts":[{"id":3,"title":"three"},{"id":2,"title":"two"}],"next":"/p?page=2"}"#)
+            connection.respond(
+                200, text: #"{"posts":[{"id":3,"title":"three"},{"id":2,"title":"two"}],"next":"/p?page=2"}"#)
         }
         let session = StoreSession()
         try await Self.add(session, "slow", server.baseURL + "/p", ["--title", ".title", "--next-url", ".next"])
@@ -55,7 +58,9 @@ struct JQSandboxTests {
         gate.hold(from: 2)
         let server = try LoopbackServer { request, connection in
             gate.arrive()
-            if request.path.hasSuffix("page=2") { return connection.respond(200, text: #"{"posts":[{"id":1,"title":"one"}]}"#) }
+            if request.path.hasSuffix("page=2") {
+                return connection.respond(200, text: #"{"posts":[{"id":1,"title":"one"}]}"#)
+            }
             connection.respond(200, text: #"{"posts":[{"id":2,"title":"two"}],"next":"/p?page=2"}"#)
         }
         let session = StoreSession()
@@ -72,14 +77,16 @@ struct JQSandboxTests {
         let statuses = workers.compactMap { try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8) }
         #expect(!statuses.isEmpty, "a worker read page 1")
         for status in statuses {
-            let fields = Dictionary(status.split(separator: "\n").compactMap { line -> (String, String)? in
-                let parts = line.split(separator: ":", maxSplits: 1)
-                return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
-            }, uniquingKeysWith: { first, _ in first })
+            let fields = Dictionary(
+                status.split(separator: "\n").compactMap { line -> (String, String)? in
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
+                }, uniquingKeysWith: { first, _ in first })
             #expect(fields["NoNewPrivs"] == "1", "\(status)")
             #expect(fields["Seccomp"] == "2", "filter mode: \(status)")
             #expect(fields["CapEff"] == "0000000000000000" && fields["CapPrm"] == "0000000000000000", "\(status)")
-            #expect(fields["CapBnd"] == "0000000000000000" || getuid() != 0, "root's bounding set is emptied: \(status)")
+            #expect(
+                fields["CapBnd"] == "0000000000000000" || getuid() != 0, "root's bounding set is emptied: \(status)")
         }
         let finished = await run.finish()
         #expect(finished.status == 0, "the confined worker still reads every page: \(finished.stderr)")
@@ -105,18 +112,27 @@ struct JQSandboxTests {
         }
         #expect(entries.allSatisfy { ["h1", "h2", "h3"].contains($0["feed"] as? String ?? "") })
         let page = "on \(url)"
-        #expect(sync.stderr.contains("crash: bad data: --published (item 1) \(page): jq crashed on it (SIGABRT)"), "\(sync.stderr)")
-        #expect(sync.stderr.contains("runaway: bad data: --title (item 1) \(page): it ran past --timeout (15 s)"), "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("crash: bad data: --published (item 1) \(page): jq crashed on it (SIGABRT)"),
+            "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("runaway: bad data: --title (item 1) \(page): it ran past --timeout (15 s)"),
+            "\(sync.stderr)")
         // Which of its two limits the hog meets first is the machine's speed (on a loaded one it
         // may not reach 100M within 3 s); either fails only its feed, named. Alone with time to
         // spare, it meets the memory limit.
-        #expect(sync.stderr.contains("hog: bad data: --title (item 1) \(page): it ran out of memory (--jq-memory 100M)")
+        #expect(
+            sync.stderr.contains("hog: bad data: --title (item 1) \(page): it ran out of memory (--jq-memory 100M)")
                 || sync.stderr.contains("hog: bad data: --items \(page): it ran past --timeout (15 s)")
-                || sync.stderr.contains("hog: bad data: --title (item 1) \(page): it ran past --timeout (15 s)"), "\(sync.stderr)")
+                || sync.stderr.contains("hog: bad data: --title (item 1) \(page): it ran past --timeout (15 s)"),
+            "\(sync.stderr)")
         let alone = try await session.feedcli("sync", "hog", "--timeout", "300", "--jq-memory", "100M", "--quiet")
-        #expect(alone.status == 65 && alone.stderr.contains("it ran out of memory (--jq-memory 100M)"), "\(alone.stderr)")
+        #expect(
+            alone.status == 65 && alone.stderr.contains("it ran out of memory (--jq-memory 100M)"), "\(alone.stderr)")
         for culprit in ["crash", "runaway", "hog"] {
-            #expect(try await session.status(culprit)?["last_error_code"] as? Int == 65, "status shows \(culprit)'s failure")
+            #expect(
+                try await session.status(culprit)?["last_error_code"] as? Int == 65, "status shows \(culprit)'s failure"
+            )
         }
     }
 
@@ -136,8 +152,10 @@ struct JQSandboxTests {
     @Test func itemsBuiltByAnExpressionAreBounded() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        let add = try await session.run(["feeds", "add", "many", server.baseURL + "/p", "--kind", "json",
-                                   "--items", #"range(900000) as $i | {id: $i, title: "x"}"#])
+        let add = try await session.run([
+            "feeds", "add", "many", server.baseURL + "/p", "--kind", "json",
+            "--items", #"range(900000) as $i | {id: $i, title: "x"}"#,
+        ])
         #expect(add.status == 0, "\(add.stderr)")
         // The bound on items is under test, not the machine's speed: a loaded machine may take
         // more than the default 30 s to build 200,000 of them.
@@ -164,13 +182,16 @@ struct JQSandboxTests {
     @Test func expressionsSeeNoEnvironment() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        try await Self.add(session, "env", server.baseURL + "/p", ["--title", "$ENV|tostring", "--text", "env|tostring"])
-        let sync = try await Feedcli.run(Feedcli.onStore(session.state, ["sync", "env", "--jsonl"]),
-                                   environment: ["AWS_SECRET_ACCESS_KEY": "hunter2"])
+        try await Self.add(
+            session, "env", server.baseURL + "/p", ["--title", "$ENV|tostring", "--text", "env|tostring"])
+        let sync = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["sync", "env", "--jsonl"]),
+            environment: ["AWS_SECRET_ACCESS_KEY": "hunter2"])
         #expect(sync.status == 0, "\(sync.stderr)")
         let entries = JSONLines.objects(sync.stdout)
         #expect(entries.count == 3)
-        #expect(entries.allSatisfy { $0["title"] as? String == "{}" && $0["text"] as? String == "{}" }, "\(sync.stdout)")
+        #expect(
+            entries.allSatisfy { $0["title"] as? String == "{}" && $0["text"] as? String == "{}" }, "\(sync.stdout)")
         #expect(!sync.stdout.contains("hunter2"))
     }
 
@@ -183,7 +204,9 @@ struct JQSandboxTests {
     ])
     func expressionsThatReadInputOrFilesAreRefusedWhenGiven(expression: String) async throws {
         let session = StoreSession()
-        let add = try await session.run(["feeds", "add", "x", "http://127.0.0.1:9/p", "--kind", "json", "--title", expression])
+        let add = try await session.run([
+            "feeds", "add", "x", "http://127.0.0.1:9/p", "--kind", "json", "--title", expression,
+        ])
         #expect(add.status == 64, "\(add.stderr)")
         #expect(add.stderr.contains("reads input or files"), "\(add.stderr)")
         #expect(try await session.feedcli("status", "x").status == 66, "nothing registered")
@@ -198,7 +221,8 @@ struct JQSandboxTests {
     @Test func jqsOwnStderrAndDebugOutputNeverReachTheTerminal() async throws {
         let server = try Self.server()
         let session = StoreSession()
-        try await Self.add(session, "noisy", server.baseURL + "/p", ["--title", ".title|stderr|debug|\"\\u001b[2J\"+."])
+        try await Self.add(
+            session, "noisy", server.baseURL + "/p", ["--title", ".title|stderr|debug|\"\\u001b[2J\"+."])
         let sync = try await session.feedcli("sync", "noisy")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(sync.stderr.isEmpty, "\(sync.stderr)")
@@ -209,7 +233,10 @@ struct JQSandboxTests {
     /// item is then a skipped item naming the first, never merged in silence.
     @Test func twoItemsGivenOneIdAreNotMerged() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"{"posts":[{"id":12345678901234567891},{"id":12345678901234567892},{"id":12345678901234567891}]}"#)
+            connection.respond(
+                200,
+                text:
+                    #"{"posts":[{"id":12345678901234567891},{"id":12345678901234567892},{"id":12345678901234567891}]}"#)
         }
         let session = StoreSession()
         try await Self.add(session, "ids", server.baseURL + "/p", ["--id", ".id|tostring"])
@@ -217,15 +244,19 @@ struct JQSandboxTests {
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(JSONLines.ids(sync.stdout) == ["12345678901234567000"])
         let warnings = sync.stderr.split(separator: "\n")
-        #expect(warnings == ["feedcli: ids: warning: skipped item 2 of \(server.baseURL)/p: same id as item 1 (12345678901234567000)"],
-                "the third is the first again, one entry: \(sync.stderr)")
+        #expect(
+            warnings == [
+                "feedcli: ids: warning: skipped item 2 of \(server.baseURL)/p: same id as item 1 (12345678901234567000)"
+            ],
+            "the third is the first again, one entry: \(sync.stderr)")
     }
 
     /// A lone surrogate escape anywhere in a page: jq reads it as U+FFFD, the store keeps the
     /// exact text, and JSON output writes `\ufffd`, so Debian's jq 1.6 reads every line.
     @Test func aPageWithALoneSurrogateIsReadAndItsOutputIsReadableByJQ() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"{"posts":[{"id":1,"title":"\ud83d x"},{"id":2,"title":"ok \ud83d\ude00"}]}"#)
+            connection.respond(
+                200, text: #"{"posts":[{"id":1,"title":"\ud83d x"},{"id":2,"title":"ok \ud83d\ude00"}]}"#)
         }
         let session = StoreSession()
         try await Self.add(session, "s", server.baseURL + "/p", ["--title", ".title"])
@@ -256,22 +287,26 @@ struct JQSandboxTests {
         let file = try Self.fileBeside(session)
         let ns = #"xmlns:feedcli="https://feedcli.example/opml""#
         try """
-            <?xml version="1.0"?><opml version="2.0" \(ns)><body>
-            <outline text="rust" xmlUrl="https://blog.example/feed.json" feedcliKind="json" feedcliTokenEnv="AWS_SECRET_ACCESS_KEY"/>
-            <outline text="leak" xmlUrl="https://x.example/a" feedcliKind="json"
-              feedcliExpressions="{&quot;next_url&quot;:&quot;import \\&quot;config\\&quot; as $d {search:\\&quot;~/.docker\\&quot;}; $d|tostring&quot;}"/>
-            <outline text="masked" xmlUrl="https://me:***@x.example/b" feedcliKind="linked"/>
-            <outline text="fine" xmlUrl="https://x.example/c" feedcliKind="linked"/>
-            </body></opml>
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        <?xml version="1.0"?><opml version="2.0" \(ns)><body>
+        <outline text="rust" xmlUrl="https://blog.example/feed.json" feedcliKind="json" feedcliTokenEnv="AWS_SECRET_ACCESS_KEY"/>
+        <outline text="leak" xmlUrl="https://x.example/a" feedcliKind="json"
+          feedcliExpressions="{&quot;next_url&quot;:&quot;import \\&quot;config\\&quot; as $d {search:\\&quot;~/.docker\\&quot;}; $d|tostring&quot;}"/>
+        <outline text="masked" xmlUrl="https://me:***@x.example/b" feedcliKind="linked"/>
+        <outline text="fine" xmlUrl="https://x.example/c" feedcliKind="linked"/>
+        </body></opml>
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try await session.feedcli("feeds", "import", file)
         #expect(imported.status == 65, "something was skipped: \(imported.stderr)")
-        #expect(imported.stderr.contains("rust sends no token: the file names $AWS_SECRET_ACCESS_KEY"), "\(imported.stderr)")
+        #expect(
+            imported.stderr.contains("rust sends no token: the file names $AWS_SECRET_ACCESS_KEY"), "\(imported.stderr)"
+        )
         #expect(imported.stderr.contains("feeds set rust --token-env AWS_SECRET_ACCESS_KEY"))
         #expect(imported.stderr.contains("skipped leak: usage: --next-url"), "\(imported.stderr)")
         #expect(imported.stderr.contains("reads input or files"))
         #expect(imported.stderr.contains("skipped masked: its URL's password or key is masked"), "\(imported.stderr)")
-        #expect(imported.stderr.contains("imported 2 of 4 feeds from \(file) (0 already there, 2 skipped)"), "\(imported.stderr)")
+        #expect(
+            imported.stderr.contains("imported 2 of 4 feeds from \(file) (0 already there, 2 skipped)"),
+            "\(imported.stderr)")
         #expect(try await session.status("rust")?["token_env"] is NSNull, "no token variable taken from the file")
         #expect(try await session.feedcli("feeds", "set", "rust", "--token-env", "RUST_TOKEN").status == 0)
         #expect(try await session.status("rust")?["token_env"] as? String == "RUST_TOKEN")
@@ -282,12 +317,16 @@ struct JQSandboxTests {
     @Test func fiveThousandOutlinesImportInOneTransaction() async throws {
         let session = StoreSession()
         let file = try Self.fileBeside(session)
-        let outlines = (1...5000).map { #"<outline text="f\#($0)" xmlUrl="https://x.example/\#($0)" feedcliKind="linked"/>"# }
+        let outlines = (1...5000).map {
+            #"<outline text="f\#($0)" xmlUrl="https://x.example/\#($0)" feedcliKind="linked"/>"#
+        }
         try (#"<?xml version="1.0"?><opml version="2.0"><body>"# + outlines.joined() + "</body></opml>")
             .write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try await session.feedcli("feeds", "import", file)
         #expect(imported.status == 0, "\(imported.stderr.suffix(300))")
-        #expect((try await session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5000, "the built-in posts, unused, retired")
+        #expect(
+            (try await session.feedcli("feeds", "list", "--json").json as? [Any])?.count == 5000,
+            "the built-in posts, unused, retired")
     }
 
     /// A credential in a feed URL's query is used for the request and shown masked wherever a
@@ -303,8 +342,10 @@ struct JQSandboxTests {
         let sync = try await session.feedcli("sync", "k", "-v")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(seen.value == ["/l?access_token=SECRET1&api_key=SECRET2&page=1"], "the request uses the real values")
-        let shown = await [sync.stderr, try session.feedcli("status", "--json").stdout, try session.feedcli("feeds", "list").stdout,
-                     try session.feedcli("feeds", "export", "--opml").stdout]
+        let shown = await [
+            sync.stderr, try session.feedcli("status", "--json").stdout, try session.feedcli("feeds", "list").stdout,
+            try session.feedcli("feeds", "export", "--opml").stdout,
+        ]
         for text in shown {
             #expect(!text.contains("SECRET"), "\(text)")
             #expect(text.contains("access_token=***"), "\(text)")

@@ -1,9 +1,10 @@
-@testable import FeedStore
 import FeedStoreContract
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedStore
 
 /// The store's journal (`-wal`) is at most 8 MiB after any command exits (contract,
 /// Performance), so no short command pays for an earlier big one; stores whose journal an older
@@ -23,7 +24,8 @@ struct JournalBoundTests {
         let items = (first..<(first + count)).reversed().map {
             #"{"id":"\#($0)","content_text":"item \#($0) \#(String(repeating: "x", count: 100))"}"#
         }
-        return #"{"version":"https://jsonfeed.org/version/1.1","title":"big","items":["# + items.joined(separator: ",") + "]}"
+        return #"{"version":"https://jsonfeed.org/version/1.1","title":"big","items":["# + items.joined(separator: ",")
+            + "]}"
     }
 
     @Test func aBigSyncLeavesAShortJournal() async throws {
@@ -38,26 +40,27 @@ struct JournalBoundTests {
         #expect(try await session.status("big")?["entries"] as? Int == 40_000, "every entry is in the store")
         // Committed in batches, the sync never grew the file past 4 MiB; what the next run
         // would read is the frames of the current generation, and the sync cut those too.
-        #expect(StoreJournal.frames(besideStoreAt: state) <= StoreJournal.framesThreshold,
-                "frames left for the next run to read: \(StoreJournal.frames(besideStoreAt: state))")
+        #expect(
+            StoreJournal.frames(besideStoreAt: state) <= StoreJournal.framesThreshold,
+            "frames left for the next run to read: \(StoreJournal.frames(besideStoreAt: state))")
     }
 
     /// An older feedcli (or a run killed mid-sync) leaves a 50 MB journal: python writes it
     /// into a store feedcli made, with automatic checkpoints off, and exits without closing.
     func leaveABigJournal(entries: Int) async throws {
         let script = """
-        import os, sqlite3, sys
-        db = sqlite3.connect(sys.argv[1], isolation_level=None)
-        db.execute("PRAGMA wal_autocheckpoint = 0")
-        db.execute("BEGIN")
-        pad = "y" * 1000
-        db.executemany("INSERT INTO entry (feed, id, title, text, fetched_at, read, source) VALUES ('p', ?, ?, ?, '2026-11-21T19:00:00Z', 1, '{}')",
-                       ((f"old{n}", f"t{n}", pad) for n in range(int(sys.argv[2]))))
-        # The feed's counts, as feedcli's commit keeps them (schema v10: once a batch).
-        db.execute("UPDATE feed SET entry_count = entry_count + ? WHERE name = 'p'", (int(sys.argv[2]),))
-        db.execute("COMMIT")
-        os._exit(0)
-        """
+            import os, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("PRAGMA wal_autocheckpoint = 0")
+            db.execute("BEGIN")
+            pad = "y" * 1000
+            db.executemany("INSERT INTO entry (feed, id, title, text, fetched_at, read, source) VALUES ('p', ?, ?, ?, '2026-11-21T19:00:00Z', 1, '{}')",
+                           ((f"old{n}", f"t{n}", pad) for n in range(int(sys.argv[2]))))
+            # The feed's counts, as feedcli's commit keeps them (schema v10: once a batch).
+            db.execute("UPDATE feed SET entry_count = entry_count + ? WHERE name = 'p'", (int(sys.argv[2]),))
+            db.execute("COMMIT")
+            os._exit(0)
+            """
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", "-c", script, state, String(entries)]
@@ -75,6 +78,7 @@ struct JournalBoundTests {
         let run = try await session.run(command)
         #expect([0, 1].contains(run.status), "\(run.stderr)")
         #expect(journalSize() <= Self.bound, "after \(command): \(journalSize()) bytes")
-        #expect(try await session.status("p")?["entries"] as? Int == 45_003, "nothing committed is lost by the checkpoint")
+        #expect(
+            try await session.status("p")?["entries"] as? Int == 45_003, "nothing committed is lost by the checkpoint")
     }
 }

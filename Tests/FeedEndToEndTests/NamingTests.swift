@@ -1,11 +1,12 @@
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// A mistyped feed name gets the nearest names, and an id that several feeds
 /// hold names no entry by itself (item 13: `read 2` marked entry 2 of every feed).
@@ -29,12 +30,15 @@ struct NamingTests {
         for command in [["next", "fireblal"], ["list", "fireblal"], ["status", "fireblal"], ["sync", "fireblal"]] {
             let run = try await session.run(command)
             #expect(run.status == 66)
-            #expect(run.stderr.contains("no feed named fireblal; did you mean `fireball`?"), "\(command): \(run.stderr)")
+            #expect(
+                run.stderr.contains("no feed named fireblal; did you mean `fireball`?"), "\(command): \(run.stderr)")
         }
     }
 
     @Test func anIdInSeveralFeedsIsRefusedUntilAFeedIsNamed() async throws {
-        let server = try LoopbackServer { _, connection in connection.respond(200, text: #"[{"id":"2","html_url":"https://e.com/2"}]"#) }
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, text: #"[{"id":"2","html_url":"https://e.com/2"}]"#)
+        }
         let session = StoreSession()
         try await session.add("a", server.baseURL + "/a", kind: "linked")
         try await session.add("b", server.baseURL + "/b", kind: "linked")
@@ -78,8 +82,10 @@ struct MessageTests {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/html": connection.respond(400, text: "<html><body><h1>Bad Request</h1></body></html>")
-            default: connection.respond(400, headers: [("Content-Type", "application/json")],
-                                        text: #"{"error":"InvalidRequest","message":"Profile not found"}"#)
+            default:
+                connection.respond(
+                    400, headers: [("Content-Type", "application/json")],
+                    text: #"{"error":"InvalidRequest","message":"Profile not found"}"#)
             }
         }
         let session = StoreSession()
@@ -87,7 +93,9 @@ struct MessageTests {
         let sync = try await session.feedcli("sync", "b", "--retries", "0")
         #expect(sync.status == 69 && sync.stderr.contains("(the server says: Profile not found)"), "\(sync.stderr)")
         let detected = try await session.feedcli("feeds", "add", "x", server.baseURL + "/xrpc")
-        #expect(detected.status == 69 && detected.stderr.contains("the server says: Profile not found"), "\(detected.stderr)")
+        #expect(
+            detected.status == 69 && detected.stderr.contains("the server says: Profile not found"),
+            "\(detected.stderr)")
         try await session.add("h", server.baseURL + "/html", kind: "graph")
         let html = try await session.feedcli("sync", "h", "--retries", "0")
         #expect(html.status == 69 && !html.stderr.contains("server says"), "\(html.stderr)")
@@ -97,13 +105,16 @@ struct MessageTests {
     /// documented (Discourse's `/posts.json` instead of `/latest.json`).
     @Test func aPresetOnTheWrongURLSaysWhatItReads() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, headers: [("Content-Type", "application/json")], text: #"{"latest_posts":[{"id":1}]}"#)
+            connection.respond(
+                200, headers: [("Content-Type", "application/json")], text: #"{"latest_posts":[{"id":1}]}"#)
         }
         let session = StoreSession()
         try await session.add("d", server.baseURL + "/posts.json", kind: "discourse")
         let sync = try await session.feedcli("sync", "d")
         #expect(sync.status == 65, "\(sync.stderr)")
-        #expect(sync.stderr.contains("--kind discourse reads a Discourse topic list (https://docs.discourse.org/"), "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("--kind discourse reads a Discourse topic list (https://docs.discourse.org/"),
+            "\(sync.stderr)")
     }
 
     /// One error style: the parser's usage errors read as feedcli's own,
@@ -112,9 +123,13 @@ struct MessageTests {
         let session = StoreSession()
         let unknown = try await session.run(["list", "--bogus"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("feedcli: list: unknown option '--bogus'\nUsage: feedcli list "), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.hasPrefix("feedcli: list: unknown option '--bogus'\nUsage: feedcli list "),
+            "\(unknown.stderr)")
         let missing = try await Feedcli.run(["feeds", "add"])
-        #expect(missing.status == 64 && missing.stderr.hasPrefix("feedcli: feeds add: missing expected argument '<name>'"), "\(missing.stderr)")
+        #expect(
+            missing.status == 64 && missing.stderr.hasPrefix("feedcli: feeds add: missing expected argument '<name>'"),
+            "\(missing.stderr)")
         #expect(!(try await Feedcli.run(["sync", "--timeout", "0"]).stderr.contains("Error:")))
         let help = try await Feedcli.run(["list", "--help"])
         #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "))

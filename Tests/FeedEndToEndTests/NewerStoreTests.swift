@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// A store that holds what a newer feedcli wrote: a schema this feedcli
 /// does not know is read but never written; a feed of a kind it does not know is shown as
@@ -12,7 +12,9 @@ struct NewerStoreTests {
     @Test func aNewerSchemaIsReadButNeverWritten() async throws {
         let session = StoreSession()
         try await session.add("a", "http://127.0.0.1:9/a", kind: "linked")
-        #expect(try await editStore(at: session.state, "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')"))
+        #expect(
+            try await editStore(
+                at: session.state, "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')"))
         let add = try await session.feedcli("feeds", "add", "b", "http://127.0.0.1:9/b", "--kind", "linked")
         #expect(add.status == 74, "\(add.stderr)")
         #expect(add.stderr.contains("newer than this feedcli's"), "names both versions: \(add.stderr)")
@@ -32,8 +34,10 @@ struct NewerStoreTests {
         #expect(status.stdout.contains("podcast") && status.stdout.contains("good"), "\(status.stdout)")
         let one = try await session.feedcli("feeds", "list")
         #expect(one.status == 0 && one.stdout.contains("bad (podcast)"), "\(one.stdout)\(one.stderr)")
-        #expect(one.stdout.contains("this feedcli does not know its kind") && one.stdout.contains("feedcli feeds remove bad"),
-                "says how to recover: \(one.stdout)")
+        #expect(
+            one.stdout.contains("this feedcli does not know its kind")
+                && one.stdout.contains("feedcli feeds remove bad"),
+            "says how to recover: \(one.stdout)")
         let json = try await session.feedcli("feeds", "list", "--json")
         #expect(json.status == 0 && json.stdout.contains(#""kind":"podcast""#), "\(json.stdout)\(json.stderr)")
 
@@ -54,6 +58,8 @@ struct NewerStoreTests {
         let remove = try await session.feedcli("feeds", "remove", "bad")
         #expect(remove.status == 0, "\(remove.stderr)")
         let after = try await session.feedcli("status")
-        #expect(after.status == 0 && after.stdout.contains("good") && !after.stdout.contains("bad"), "\(after.stdout)\(after.stderr)")
+        #expect(
+            after.status == 0 && after.stdout.contains("good") && !after.stdout.contains("bad"),
+            "\(after.stdout)\(after.stderr)")
     }
 }

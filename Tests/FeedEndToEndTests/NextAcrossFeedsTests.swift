@@ -1,8 +1,8 @@
+import FeedReactorTesting
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// `next` across feeds: `next --all FEED…` reads only the named
 /// feeds, a bare `next` reads across feeds once there is more than `posts`, both by publication
@@ -54,7 +54,8 @@ struct NextAcrossFeedsTests {
     @Test func aBareNextReadsPostsWhileItIsTheOnlyFeed() async throws {
         let posts = try PostsServer(available: 2)
         let session = StoreSession()
-        #expect(try await session.feedcli("feeds", "add", "posts", posts.url, "--kind", "indexed", "--replace").status == 0)
+        #expect(
+            try await session.feedcli("feeds", "add", "posts", posts.url, "--kind", "indexed", "--replace").status == 0)
         #expect(try await nextID(session) == "1")
         #expect(try await nextID(session) == "2")
     }
@@ -67,7 +68,8 @@ struct NextAcrossFeedsTests {
         #expect(!server.requests.contains { $0.path == "/c" }, "a plain sync leaves c alone")
         #expect(try await session.feedcli("feeds", "list").stdout.contains("every never"))
         let line = try await session.feedcli("status", "c").stdout.split(separator: "\n").last
-        #expect(line?.hasPrefix("c ") == true && line?.hasSuffix("  never") == true, "status: next `never`: \(line ?? "")")
+        #expect(
+            line?.hasPrefix("c ") == true && line?.hasSuffix("  never") == true, "status: next `never`: \(line ?? "")")
         #expect(try await session.status("c")?["every_seconds"] as? Int == 0)
         #expect(try await nextID(session, "--all") == "a1")
         #expect(try await session.feedcli("next", "--all").status == 1)
@@ -75,7 +77,10 @@ struct NextAcrossFeedsTests {
         #expect(try await nextID(session, "c") == "c1", "naming it fetches it")
         #expect(try await session.feedcli("feeds", "set", "c", "--every", "").status == 0, "'' unsets it")
         #expect(try await session.status("c")?["every_seconds"] is NSNull)
-        #expect(try await session.feedcli("feeds", "add", "d", server.baseURL + "/d", "--kind", "linked", "--every", "never").status == 0)
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "d", server.baseURL + "/d", "--kind", "linked", "--every", "never"
+            ).status == 0)
         #expect(try await session.status("d")?["every_seconds"] as? Int == 0)
     }
 }

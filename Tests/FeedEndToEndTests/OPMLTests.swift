@@ -1,12 +1,13 @@
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// Subscriptions in and out as OPML 2.0: `feeds export --opml` and `feeds
 /// import FILE`, the kind kept in an attribute of its own so that a round trip loses nothing.
@@ -52,15 +53,25 @@ struct OPMLTests {
     @Test func aRoundTripKeepsNameKindTokenEveryAndExpressions() async throws {
         let session = StoreSession()
         #expect(try await session.feedcli("feeds", "remove", "posts").status == 0)
-        #expect(try await session.run(["feeds", "add", "g", "http://127.0.0.1:9/g?a=1&b=<2>", "--kind", "graph", "--every", "30m",
-                                 "--token-env", "G_TOKEN"]).status == 0)
-        #expect(try await session.run(["feeds", "add", "api", "http://127.0.0.1:9/api", "--items", ".results[]", "--id", ".key",
-                                 "--title", #".name + " \"quoted\"""#, "--filter", ".score > 1"]).status == 0)
-        #expect(try await session.run(["feeds", "add", "off", "http://127.0.0.1:9/off", "--kind", "linked", "--every", "never"]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "g", "http://127.0.0.1:9/g?a=1&b=<2>", "--kind", "graph", "--every", "30m",
+                "--token-env", "G_TOKEN",
+            ]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "api", "http://127.0.0.1:9/api", "--items", ".results[]", "--id", ".key",
+                "--title", #".name + " \"quoted\"""#, "--filter", ".score > 1",
+            ]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "off", "http://127.0.0.1:9/off", "--kind", "linked", "--every", "never",
+            ]).status == 0)
         let export = try await session.feedcli("feeds", "export", "--opml")
         #expect(export.status == 0 && export.stdout.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
-        let parsed = try await Feedcli.shell(#"python3 -c 'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.read()); print(r.tag, r.get("version"), len(r.findall(".//outline")))'"#
-                                       + " <<'OPML'\n" + export.stdout + "OPML\n")
+        let parsed = try await Feedcli.shell(
+            #"python3 -c 'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.read()); print(r.tag, r.get("version"), len(r.findall(".//outline")))'"#
+                + " <<'OPML'\n" + export.stdout + "OPML\n")
         #expect(parsed.stdout == "opml 2.0 3\n", "\(parsed.stdout)\(parsed.stderr)")
 
         let file = session.state + ".opml"
@@ -78,12 +89,15 @@ struct OPMLTests {
         #expect(before.count == 3 && after.count == 3)
         for (one, two) in zip(before, after) {
             for key in keys {
-                let values = try [one, two].map { try JSONSerialization.data(withJSONObject: [$0[key] ?? (NSNull() as Any)], options: .sortedKeys) }
+                let values = try [one, two].map {
+                    try JSONSerialization.data(withJSONObject: [$0[key] ?? (NSNull() as Any)], options: .sortedKeys)
+                }
                 #expect(values[0] == values[1], "\(key) of \(one["name"] ?? "")")
             }
         }
         let again = try await other.feedcli("feeds", "import", file)
-        #expect(again.status == 0 && again.stderr.contains("imported 0 of 3"), "what is there is skipped: \(again.stderr)")
+        #expect(
+            again.status == 0 && again.stderr.contains("imported 0 of 3"), "what is there is skipped: \(again.stderr)")
     }
 
     /// What other readers and the W3C validator need of the export:
@@ -92,13 +106,23 @@ struct OPMLTests {
     /// two feeds on one URL with different filters stay two, a name in another script stays.
     @Test func theExportIsValidElsewhereAndImportsBackWhole() async throws {
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "j", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
-        #expect(try await session.run(["feeds", "add", "golang", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".a"]).status == 0)
-        #expect(try await session.run(["feeds", "add", "golang-b", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".b"]).status == 0)
-        #expect(try await session.run(["feeds", "add", "日本語のブログ", "http://127.0.0.1:9/jp", "--kind", "linked"]).status == 0)
+        #expect(
+            try await session.run(["feeds", "add", "j", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status
+                == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "golang", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".a",
+            ]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "golang-b", "http://127.0.0.1:9/g", "--kind", "graph", "--filter", ".b",
+            ]).status == 0)
+        #expect(
+            try await session.run(["feeds", "add", "日本語のブログ", "http://127.0.0.1:9/jp", "--kind", "linked"]).status == 0)
         let export = try await session.feedcli("feeds", "export", "--opml")
         #expect(export.status == 0)
-        let parsed = try await Feedcli.shell(#"""
+        let parsed = try await Feedcli.shell(
+            #"""
             python3 -c '
             import sys, xml.etree.ElementTree as E
             root = E.fromstring(sys.stdin.read())
@@ -106,18 +130,25 @@ struct OPMLTests {
                 print(o.get("type"), o.get("{tag:feedcli,2026:opml}name"), o.get("{tag:feedcli,2026:opml}kind"))'
             """# + " <<'OPML'\n" + export.stdout + "OPML\n")
         #expect(parsed.status == 0, "a namespace-aware parser reads it: \(parsed.stderr)")
-        #expect(parsed.stdout == "feedcli golang graph\nfeedcli golang-b graph\nrss j jsonfeed\nfeedcli 日本語のブログ linked\n", "\(parsed.stdout)")
+        #expect(
+            parsed.stdout == "feedcli golang graph\nfeedcli golang-b graph\nrss j jsonfeed\nfeedcli 日本語のブログ linked\n",
+            "\(parsed.stdout)")
 
         let file = session.state + ".opml"
         try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         let other = StoreSession()
         let imported = try await other.feedcli("feeds", "import", file)
         #expect(imported.status == 0 && imported.stderr.contains("imported 4 of 4"), "\(imported.stderr)")
-        let names = await (try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(names == ["golang", "golang-b", "j", "日本語のブログ"], "the unused built-in posts retired, every feed back: \(names)")
+        let names = await (try other.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap {
+            $0["name"] as? String
+        }
+        #expect(
+            names == ["golang", "golang-b", "j", "日本語のブログ"],
+            "the unused built-in posts retired, every feed back: \(names)")
 
         // A file of feedcli's first 0.2.0 builds (attributes without a namespace) reads as before.
-        try #"<opml version="2.0"><body><outline type="rss" text="x" xmlUrl="http://127.0.0.1:9/old" feedcliName="old" feedcliKind="linked"/></body></opml>"#
+        try
+            #"<opml version="2.0"><body><outline type="rss" text="x" xmlUrl="http://127.0.0.1:9/old" feedcliName="old" feedcliKind="linked"/></body></opml>"#
             .write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try await other.feedcli("feeds", "import", file).status == 0)
         #expect(try await other.status("old")?["kind"] as? String == "linked")
@@ -127,25 +158,32 @@ struct OPMLTests {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/feed.json":
-                connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
+                connection.respond(
+                    200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
             default:
-                connection.respond(200, headers: [("Content-Type", "application/rss+xml")], text: "<rss version=\"2.0\"><channel/></rss>")
+                connection.respond(
+                    200, headers: [("Content-Type", "application/rss+xml")],
+                    text: "<rss version=\"2.0\"><channel/></rss>")
             }
         }
         let session = StoreSession()
         let file = temporaryStorePath("subscriptions.opml")
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try """
-            <?xml version="1.0"?>
-            <opml version="1.0"><body>
-              <outline text="My JSON feed" type="rss" xmlUrl="\(server.baseURL)/feed.json"/>
-              <outline text="An RSS feed" type="rss" xmlUrl="\(server.baseURL)/rss.xml"/>
-            </body></opml>
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        <?xml version="1.0"?>
+        <opml version="1.0"><body>
+          <outline text="My JSON feed" type="rss" xmlUrl="\(server.baseURL)/feed.json"/>
+          <outline text="An RSS feed" type="rss" xmlUrl="\(server.baseURL)/rss.xml"/>
+        </body></opml>
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let run = try await session.feedcli("feeds", "import", file)
         #expect(run.status == 65, "an RSS feed is not one feedcli reads: \(run.stderr)")
-        #expect(run.stderr.contains("feedcli: added My-JSON-feed: jsonfeed 'T', 1 entry on the first page"), "\(run.stderr)")
-        #expect(run.stderr.contains("skipped An-RSS-feed: bad data: RSS/Atom: feedcli reads JSON feeds"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("feedcli: added My-JSON-feed: jsonfeed 'T', 1 entry on the first page"), "\(run.stderr)"
+        )
+        #expect(
+            run.stderr.contains("skipped An-RSS-feed: bad data: RSS/Atom: feedcli reads JSON feeds"), "\(run.stderr)")
         #expect(!server.requests.contains { $0.path == "/rss.xml/1" }, "the one request told it (no URL/1)")
         #expect(run.stderr.contains("imported 1 of 2 feeds"))
         #expect(try await session.status("My-JSON-feed")?["kind"] as? String == "jsonfeed")
@@ -156,30 +194,37 @@ struct OPMLTests {
     /// trimmed; a file read through a pipe (`<(cat f.opml)`) imports as a file does.
     @Test func newsboatsExportImportsThroughAPipe() async throws {
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
+            connection.respond(
+                200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
         }
         let session = StoreSession()
         let opml = session.state + ".opml"
         try """
-            <?xml version="1.0"?>
-            <opml version="1.0"><head><title>newsboat - Exported Feeds</title></head><body>
-            <outline type="rss" xmlUrl=" \(server.baseURL)/blog/feed.json " htmlUrl="" title=""/>
-            <outline type="rss" xmlUrl="\(server.baseURL)/other.json" htmlUrl="" title="" text="Other Blog"/>
-            </body></opml>
-            """.data(using: .utf8).map { try writeFile(opml, $0) }
-        let run = try await Feedcli.shell(#""$FEEDCLI" feeds import <(cat "$F") --state "$S""#, environment: ["F": opml, "S": session.state])
+        <?xml version="1.0"?>
+        <opml version="1.0"><head><title>newsboat - Exported Feeds</title></head><body>
+        <outline type="rss" xmlUrl=" \(server.baseURL)/blog/feed.json " htmlUrl="" title=""/>
+        <outline type="rss" xmlUrl="\(server.baseURL)/other.json" htmlUrl="" title="" text="Other Blog"/>
+        </body></opml>
+        """.data(using: .utf8).map { try writeFile(opml, $0) }
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" feeds import <(cat "$F") --state "$S""#, environment: ["F": opml, "S": session.state])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("imported 2 of 2 feeds"), "\(run.stderr)")
-        let names = await (try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let names = await (try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap {
+            $0["name"] as? String
+        }
         #expect(names.contains("127.0.0.1-blog-feed.json") && names.contains("Other-Blog"), "\(names)")
     }
 
     @Test func aFileThatIsNotOPMLRegistersNothing() async throws {
         let session = StoreSession()
-        let run = try await Feedcli.shell(#"echo '{"not":"opml"}' | "$FEEDCLI" feeds import - --state "$S""#, environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #"echo '{"not":"opml"}' | "$FEEDCLI" feeds import - --state "$S""#, environment: ["S": session.state])
         #expect(run.status == 65 && run.stderr.contains("- is not an OPML file feedcli can read"), "\(run.stderr)")
         let plain = try await session.feedcli("feeds", "export")
-        #expect(plain.status == 0 && plain.stdout.contains("<opml version=\"2.0\""), "--opml is the default: \(plain.stderr)")
+        #expect(
+            plain.status == 0 && plain.stdout.contains("<opml version=\"2.0\""),
+            "--opml is the default: \(plain.stderr)")
     }
 
     /// A file without end is refused once it passes any subscription list's size (it read
@@ -189,6 +234,8 @@ struct OPMLTests {
         let run = try await session.feedcli("feeds", "import", "/dev/zero")
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("/dev/zero is larger than 16 MiB"), "\(run.stderr)")
-        #expect(try await session.feedcli("feeds", "list").stdout.contains("No feeds of your own yet"), "nothing registered")
+        #expect(
+            try await session.feedcli("feeds", "list").stdout.contains("No feeds of your own yet"), "nothing registered"
+        )
     }
 }

@@ -1,12 +1,12 @@
+import FeedCore
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// The output boundary through the binary and real descriptors: a full disk, a closed stdout,
 /// and a pipe whose reader leaves after three lines.
@@ -17,7 +17,8 @@ struct OutputBoundaryProcessTests {
 
     init() async throws {
         server = try PagedServer(kind: .linked, count: 10, pageSize: 10)
-        #expect(try await Feedcli.run(["feeds", "add", "l", server.url, "--kind", "linked", "--state", state]).status == 0)
+        #expect(
+            try await Feedcli.run(["feeds", "add", "l", server.url, "--kind", "linked", "--state", state]).status == 0)
     }
 
     func ids(_ text: String) -> [String] { JSONLines.ids(text) }
@@ -32,9 +33,11 @@ struct OutputBoundaryProcessTests {
     }
 
     @Test func theCronRecipeOnAFullDiskCommitsNothingAndExits74() async throws {
-        let run = try await Feedcli.shell(#""$FEEDCLI" sync l --jsonl --quiet --state "$S" >/dev/full"#, environment: ["S": state])
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" sync l --jsonl --quiet --state "$S" >/dev/full"#, environment: ["S": state])
         #expect(run.status == 74)
-        #expect(run.stderr == "feedcli: cannot write to stdout (No space left on device): 0 of 10 new entries of l "
+        #expect(
+            run.stderr == "feedcli: cannot write to stdout (No space left on device): 0 of 10 new entries of l "
                 + "were printed; the rest come again with the next sync\n")
         #expect(try knownIDs().isEmpty)
         let retry = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
@@ -47,7 +50,10 @@ struct OutputBoundaryProcessTests {
         #expect(run.status == 74)
         #expect(run.stderr.contains("the entry l/1 was not marked read"))
         #expect(try knownIDs(unreadOnly: true).count == 10)
-        #expect(try await Feedcli.run(["next", "l", "--json", "--state", state]).json.map { ($0 as? [String: Any])?["id"] as? String } == "1")
+        #expect(
+            try await Feedcli.run(["next", "l", "--json", "--state", state]).json.map {
+                ($0 as? [String: Any])?["id"] as? String
+            } == "1")
     }
 
     /// Each entry goes to a file in a write(2) of its own, so that a kill (SIGKILL of
@@ -57,18 +63,27 @@ struct OutputBoundaryProcessTests {
     func eachEntryGoesToAFileInAWriteOfItsOwn() async throws {
         let posts = try LoopbackServer { _, connection in
             let long = String(repeating: "x", count: 20_000)
-            connection.respond(200, text: #"[{"id":3,"title":"c","body":"s"},{"id":2,"title":"b","body":"\#(long)"},{"id":1,"title":"a","body":"s"}]"#)
+            connection.respond(
+                200,
+                text:
+                    #"[{"id":3,"title":"c","body":"s"},{"id":2,"title":"b","body":"\#(long)"},{"id":1,"title":"a","body":"s"}]"#
+            )
         }
         let session = StoreSession()
         try await session.add("p", posts.baseURL + "/feed", kind: "linked")
         let folder = TestScratch.folder("writes").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let run = try await Feedcli.shell(#"strace -f -e trace=write -o "$D/trace" "$FEEDCLI" sync p --jsonl --state "$S" >"$D/out""#,
-                                          environment: ["S": session.state, "D": folder])
+        let run = try await Feedcli.shell(
+            #"strace -f -e trace=write -o "$D/trace" "$FEEDCLI" sync p --jsonl --state "$S" >"$D/out""#,
+            environment: ["S": session.state, "D": folder])
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try String(contentsOfFile: folder + "/out", encoding: .utf8).split(separator: "\n").map { $0.utf8.count + 1 }
+        let lines = try String(contentsOfFile: folder + "/out", encoding: .utf8).split(separator: "\n").map {
+            $0.utf8.count + 1
+        }
         let trace = try String(contentsOfFile: folder + "/trace", encoding: .utf8).split(separator: "\n")
-        let writes = trace.filter { $0.contains(" write(1, ") }.compactMap { $0.split(separator: " = ").last.flatMap { Int($0) } }
+        let writes = trace.filter { $0.contains(" write(1, ") }.compactMap {
+            $0.split(separator: " = ").last.flatMap { Int($0) }
+        }
         #expect(lines.count == 3)
         #expect(writes == lines, "one write(2) a line, each whole: \(writes) for lines of \(lines)")
     }
@@ -82,7 +97,8 @@ struct OutputBoundaryProcessTests {
 
     @Test func aReaderThatLeavesAfterThreeLinesMissesNothing() async throws {
         let first = try await Feedcli.shell(
-            #""$FEEDCLI" sync l --jsonl --state "$S" | head -n 3; echo "exit ${PIPESTATUS[0]}" >&2"#, environment: ["S": state])
+            #""$FEEDCLI" sync l --jsonl --state "$S" | head -n 3; echo "exit ${PIPESTATUS[0]}" >&2"#,
+            environment: ["S": state])
         #expect(ids(first.stdout) == ["1", "2", "3"])
         #expect(first.stderr.contains("exit 74"), "\(first.stderr)")
         #expect(first.stderr.contains("3 of 10 new entries of l were printed"))
@@ -107,7 +123,8 @@ struct OutputBoundaryProcessTests {
     @Test func listStopsQuietlyWhenTheReaderLeaves() async throws {
         #expect(try await Feedcli.run(["sync", "l", "--state", state]).status == 0)
         let run = try await Feedcli.shell(
-            #""$FEEDCLI" list --jsonl --state "$S" | head -n 1; echo "exit ${PIPESTATUS[0]}" >&2"#, environment: ["S": state])
+            #""$FEEDCLI" list --jsonl --state "$S" | head -n 1; echo "exit ${PIPESTATUS[0]}" >&2"#,
+            environment: ["S": state])
         #expect(ids(run.stdout) == ["1"])
         #expect(run.stderr == "exit 0\n")
         let full = try await Feedcli.shell(#""$FEEDCLI" list --state "$S" >/dev/full"#, environment: ["S": state])

@@ -1,13 +1,14 @@
-@testable import FeedModel
-@testable import FeedKinds
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedKinds
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// What a page costs to hold is its body and a few bytes an item, not a tree of its values nor
 /// every entry it makes (a page of 1,000,000 tiny items peaked at 727 MB).
@@ -24,8 +25,11 @@ struct PageMemoryTests {
             """#
         // Arguments here are feedcli's words and temporary paths: no single quotes in them.
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
-        let run = try await Feedcli.shell(#"python3 -c "$SCRIPT" "$FEEDCLI" "# + quoted, environment: ["SCRIPT": script])
-        let fields = run.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let run = try await Feedcli.shell(
+            #"python3 -c "$SCRIPT" "$FEEDCLI" "# + quoted, environment: ["SCRIPT": script])
+        let fields = run.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         guard fields.count == 2 else { throw MeasureFailed(output: run.stdout + run.stderr) }
         return (Int32(fields[0]), fields[1])
     }
@@ -60,8 +64,10 @@ struct PageMemoryTests {
     /// One item of 2,000,000 numbers (4 MB): a tree of them took about 27 times the item's
     /// bytes; only the fields a kind reads are built now, the rest is checked and kept as text.
     @Test func anItemOfMillionsOfValuesCostsItsBytes() async throws {
-        let body = #"[{"id":1,"title":"fat","x":["# + Array(repeating: "1", count: 2_000_000).joined(separator: ",") + "]}]"
-        let growth = try await Self.growth(syncing: body, kind: "linked", entries: 1), kib = body.utf8.count / 1024
+        let body =
+            #"[{"id":1,"title":"fat","x":["# + Array(repeating: "1", count: 2_000_000).joined(separator: ",") + "]}]"
+        let growth = try await Self.growth(syncing: body, kind: "linked", entries: 1)
+        let kib = body.utf8.count / 1024
         #expect(growth < 8 * kib, "an item of \(kib) KiB peaked \(growth / 1024) MiB above a start")
     }
 
@@ -71,8 +77,9 @@ struct PageMemoryTests {
         func page(_ ids: [String]) -> PageItems {
             PageItems(ids.map { FeedItem(id: $0, source: RawJSON(compactText: "{}")) })
         }
-        let entries = NewEntries(pages: [page(["9", "8", "7"]), page([]), page(["6", "5"]), page([])],
-                                 feed: "f", fetchedAt: "2026-11-25T00:00:00Z")
+        let entries = NewEntries(
+            pages: [page(["9", "8", "7"]), page([]), page(["6", "5"]), page([])],
+            feed: "f", fetchedAt: "2026-11-25T00:00:00Z")
         #expect(entries.count == 5)
         #expect(entries.entries(0..<5).map(\.id) == ["5", "6", "7", "8", "9"])
         #expect(entries.entries(1..<3).map(\.id) == ["6", "7"])

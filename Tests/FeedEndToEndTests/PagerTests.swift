@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Plain output on a terminal fits its width and goes through `$PAGER` when longer than the
 /// screen, as git's does; never when piped, never for JSON. The tests run
@@ -12,7 +12,9 @@ struct PagerTests {
     let folder = temporaryStorePath("pager")
 
     init() async throws {
-        let items = (1...30).map { #"{"id":"\#($0)","title":"entry number \#($0) with a title long enough to be cut"}"# }
+        let items = (1...30).map {
+            #"{"id":"\#($0)","title":"entry number \#($0) with a title long enough to be cut"}"#
+        }
         let body = "[" + items.joined(separator: ",") + "]"
         let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
         try await session.add("long", server.baseURL + "/l", kind: "linked")
@@ -45,7 +47,8 @@ struct PagerTests {
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, String(rows), String(columns), pager ?? "-", Feedcli.binary]
+        process.arguments =
+            ["python3", "-c", script, String(rows), String(columns), pager ?? "-", Feedcli.binary]
             + arguments + ["--state", session.state]
         let out = Pipe()
         process.standardOutput = out
@@ -69,9 +72,14 @@ struct PagerTests {
         #expect(!short.contains("PAGER-RAN") && short.contains("with a title long enough to be cut\n"), "\(short)")
         #expect(short.split(separator: "\n").count == 3)
         let json = try await onTerminal(["list", "--json"], rows: 10, columns: 40, pager: recordingPager)
-        #expect(!json.contains("PAGER-RAN") && json.contains(#""title":"entry number 1 with a title long enough to be cut""#))
-        let piped = try await Feedcli.run(Feedcli.onStore(session.state, ["list"]), environment: ["PAGER": recordingPager])
-        #expect(piped.stdout.split(separator: "\n").count == 30 && !piped.stdout.contains("…"), "a pipe: no pager, no cutting")
+        #expect(
+            !json.contains("PAGER-RAN")
+                && json.contains(#""title":"entry number 1 with a title long enough to be cut""#))
+        let piped = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["list"]), environment: ["PAGER": recordingPager])
+        #expect(
+            piped.stdout.split(separator: "\n").count == 30 && !piped.stdout.contains("…"),
+            "a pipe: no pager, no cutting")
         #expect(!FileManager.default.fileExists(atPath: recorded))
         let off = try await onTerminal(["list"], rows: 10, columns: 200, pager: "")
         #expect(off.split(separator: "\n").count == 30, "PAGER= turns it off")

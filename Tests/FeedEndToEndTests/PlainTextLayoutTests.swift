@@ -1,8 +1,8 @@
 import FeedRendering
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Plain output laid out for a person, as the built `feedcli` prints it: tables padded by
 /// terminal columns, text wrapped on a terminal only (the units: `DisplayWidthTests`,
@@ -27,15 +27,18 @@ struct PlainTextLayoutTests {
         let session = StoreSession()
         let long = String(repeating: "word ", count: 40)
         let server = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"[{"id":1,"title":"t","body":"<p>\#(long)</p><p><a href=\"https://e.example/\">more</a></p>"}]"#)
+            connection.respond(
+                200,
+                text: #"[{"id":1,"title":"t","body":"<p>\#(long)</p><p><a href=\"https://e.example/\">more</a></p>"}]"#)
         }
         try await session.add("h", server.baseURL + "/feed", kind: "linked")
         _ = try await session.feedcli("sync", "h")
         let piped = try await session.feedcli("show", "1", "--feed", "h")
         #expect(piped.stdout.contains(long.trimmingCharacters(in: .whitespaces)), "never wrapped when piped")
         #expect(piped.stdout.contains("more [1]") && piped.stdout.contains("\n[1] https://e.example/\n"))
-        let terminal = try await Feedcli.shell(#"script -qec "COLUMNS=30 $FEEDCLI show 1 --feed h --state $S" /dev/null"#,
-                                         environment: ["S": session.state])
+        let terminal = try await Feedcli.shell(
+            #"script -qec "COLUMNS=30 $FEEDCLI show 1 --feed h --state $S" /dev/null"#,
+            environment: ["S": session.state])
         let lines = terminal.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
         #expect(lines.count > 5 && lines.allSatisfy { $0.count <= 30 }, "\(terminal.stdout)")
     }

@@ -1,12 +1,13 @@
-@testable import FeedBase
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedBase
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// The presets against their APIs' responses (`Fixtures/apis`, see its PROVENANCE), served two
 /// items a page with each API's own paging: the first sync stores everything, the second is
@@ -33,16 +34,24 @@ struct PresetTests {
     }
 
     static let apis = [
-        API(kind: "reddit", path: "/r/golang/new.json", items: ["data", "children"], id: ["data", "name"],
+        API(
+            kind: "reddit", path: "/r/golang/new.json", items: ["data", "children"], id: ["data", "name"],
             paging: .cursor(field: ["data", "after"], parameter: "after")),
-        API(kind: "bluesky", path: "/xrpc/app.bsky.feed.getAuthorFeed?actor=bsky.app", items: ["feed"], id: ["post", "uri"],
+        API(
+            kind: "bluesky", path: "/xrpc/app.bsky.feed.getAuthorFeed?actor=bsky.app", items: ["feed"],
+            id: ["post", "uri"],
             paging: .cursor(field: ["cursor"], parameter: "cursor")),
         API(kind: "discourse", path: "/latest.json", items: ["topic_list", "topics"], id: ["id"], paging: .moreTopics),
-        API(kind: "hn", path: "/api/v1/search_by_date?tags=story", items: ["hits"], id: ["objectID"],
+        API(
+            kind: "hn", path: "/api/v1/search_by_date?tags=story", items: ["hits"], id: ["objectID"],
             paging: .pages(parameter: "page", first: 0)),
-        API(kind: "lemmy", path: "/api/v3/post/list?community_name=lemmy&sort=New", items: ["posts"], id: ["post", "id"],
+        API(
+            kind: "lemmy", path: "/api/v3/post/list?community_name=lemmy&sort=New", items: ["posts"],
+            id: ["post", "id"],
             paging: .cursor(field: ["next_page"], parameter: "page_cursor")),
-        API(kind: "stackexchange", path: "/2.3/questions?site=stackoverflow&sort=creation", items: ["items"], id: ["question_id"],
+        API(
+            kind: "stackexchange", path: "/2.3/questions?site=stackoverflow&sort=creation", items: ["items"],
+            id: ["question_id"],
             paging: .pages(parameter: "page", first: 1)),
     ]
 
@@ -55,9 +64,11 @@ struct PresetTests {
 
         init(_ api: API) throws {
             self.api = api
-            let document = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("apis/\(api.kind).json")) as? [String: Any])
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Fixtures.data("apis/\(api.kind).json")) as? [String: Any])
             let elements = try #require(Self.value(document, at: api.items) as? [Any])
-            let texts = Locked(try elements.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) })
+            let texts = Locked(
+                try elements.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) })
             self.elements = texts
             let template = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
             server = try LoopbackServer { request, connection in
@@ -71,8 +82,9 @@ struct PresetTests {
                 case .cursor(let field, _):
                     body = Self.setting(body, at: field, to: more ? "c\(page + 1)" : NSNull())
                 case .moreTopics:
-                    body = Self.setting(body, at: ["topic_list", "more_topics_url"],
-                                        to: more ? "/latest?no_definitions=true&page=\(page + 1)" : NSNull())
+                    body = Self.setting(
+                        body, at: ["topic_list", "more_topics_url"],
+                        to: more ? "/latest?no_definitions=true&page=\(page + 1)" : NSNull())
                 case .pages:
                     break
                 }
@@ -86,14 +98,17 @@ struct PresetTests {
         func publish(id: String) {
             elements.withLock { elements in
                 guard let newest = elements.first.flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }),
-                      let copy = try? JSONSerialization.data(withJSONObject: Self.setting(newest, at: api.id, to: id)) else { return }
+                    let copy = try? JSONSerialization.data(withJSONObject: Self.setting(newest, at: api.id, to: id))
+                else { return }
                 elements.insert(String(decoding: copy, as: UTF8.self), at: 0)
             }
         }
 
         func ids() -> [String] {
             elements.value.compactMap { text in
-                (try? JSONSerialization.jsonObject(with: Data(text.utf8))).flatMap { Self.value($0, at: api.id) }.map { "\($0)" }
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8))).flatMap { Self.value($0, at: api.id) }.map {
+                    "\($0)"
+                }
             }
         }
 
@@ -134,9 +149,11 @@ struct PresetTests {
         check(api.kind, entries: JSONLines.objects(first.stdout), base: server.server.baseURL)
 
         let second = try await session.feedcli("sync", "p")
-        #expect(second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "\(api.kind): nothing new, silent")
+        #expect(
+            second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "\(api.kind): nothing new, silent")
 
-        let newID = api.kind == "bluesky" ? "at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3new" : "999999901"
+        let newID =
+            api.kind == "bluesky" ? "at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3new" : "999999901"
         server.publish(id: newID)
         let third = try await session.feedcli("sync", "p", "--jsonl")
         #expect(third.status == 0, "\(third.stderr)")
@@ -159,26 +176,35 @@ struct PresetTests {
     @Test func aPresetTakesAFilterAndKeepsItsMapping() async throws {
         let server = try Server(Self.apis[0])
         let session = StoreSession()
-        #expect(try await session.feedcli("feeds", "add", "r", server.url, "--kind", "reddit", "--filter", ".score >= 4").status == 0)
+        #expect(
+            try await session.feedcli("feeds", "add", "r", server.url, "--kind", "reddit", "--filter", ".score >= 4")
+                .status == 0)
         let sync = try await session.feedcli("sync", "r", "--jsonl")
         #expect(JSONLines.ids(sync.stdout) == ["t3_8acx3m", "t3_8acz9q"], "\(sync.stderr)")
     }
 
     /// One item of a wrong type skips that item, named, never the page; a field that cannot be
     /// made is null, never a link built of a missing part.
-    @Test(arguments: [
-        ("reddit", ["data", "title"], "{}", "skipped item 1 of", "--title gave an object, not a string"),
-        ("bluesky", ["post", "author", "handle"], "null", nil, nil),
-        ("lemmy", ["post", "published"], "12345", nil, nil),
-        ("stackexchange", ["question_id"], "true", "skipped item 1 of", "--id gave true or false, not a string or number"),
-    ] as [(String, [String], String, String?, String?)])
-    func oneBadItemOfAPresetPageSkipsOnlyThatItem(kind: String, path: [String], json: String, skipped: String?, why: String?) async throws {
+    @Test(
+        arguments: [
+            ("reddit", ["data", "title"], "{}", "skipped item 1 of", "--title gave an object, not a string"),
+            ("bluesky", ["post", "author", "handle"], "null", nil, nil),
+            ("lemmy", ["post", "published"], "12345", nil, nil),
+            (
+                "stackexchange", ["question_id"], "true", "skipped item 1 of",
+                "--id gave true or false, not a string or number"
+            ),
+        ] as [(String, [String], String, String?, String?)])
+    func oneBadItemOfAPresetPageSkipsOnlyThatItem(
+        kind: String, path: [String], json: String, skipped: String?, why: String?
+    ) async throws {
         let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
         let api = try #require(Self.apis.first { $0.kind == kind })
         let server = try Server(api)
         server.elements.withLock { elements in
             guard let first = elements.first.flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }),
-                  let broken = try? JSONSerialization.data(withJSONObject: Server.setting(first, at: path, to: value)) else { return }
+                let broken = try? JSONSerialization.data(withJSONObject: Server.setting(first, at: path, to: value))
+            else { return }
             elements[0] = String(decoding: broken, as: UTF8.self)
         }
         let session = StoreSession()
@@ -194,7 +220,8 @@ struct PresetTests {
             let broken = entries.last
             switch kind {
             case "bluesky": #expect(broken?["url"] is NSNull, "no link of a missing handle: \(broken ?? [:])")
-            default: #expect(broken?["published"] as? String == "1970-01-01T03:25:45Z", "Unix seconds: \(broken ?? [:])")
+            default:
+                #expect(broken?["published"] as? String == "1970-01-01T03:25:45Z", "Unix seconds: \(broken ?? [:])")
             }
         }
     }
@@ -205,23 +232,29 @@ struct PresetTests {
         switch kind {
         case "reddit":
             let post = entry("t3_8ad4v0")
-            #expect(post?["url"] as? String == "https://www.reddit.com/r/golang/comments/8ad4v0/is_there_a_better_way_to_do_the_following_ty_i_am/",
-                    "a Reddit post's link is its permalink on reddit.com")
-            #expect(post?["author"] as? String == "kaveman98" && post?["published"] as? String == "2018-04-06T21:10:24Z")
+            #expect(
+                post?["url"] as? String
+                    == "https://www.reddit.com/r/golang/comments/8ad4v0/is_there_a_better_way_to_do_the_following_ty_i_am/",
+                "a Reddit post's link is its permalink on reddit.com")
+            #expect(
+                post?["author"] as? String == "kaveman98" && post?["published"] as? String == "2018-04-06T21:10:24Z")
             #expect(post?["text"] is NSNull, "an empty selftext is no text")
         case "bluesky":
-            #expect(entry("at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3lbrkmzpxhc2a")?["url"] as? String
+            #expect(
+                entry("at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3lbrkmzpxhc2a")?["url"] as? String
                     == "https://bsky.app/profile/bsky.app/post/3lbrkmzpxhc2a", "built from the at:// URI")
         case "discourse":
             #expect(entry("300104")?["url"] as? String == base + "/t/upgrading-to-3-4/300104")
         case "hn":
-            #expect(entry("17858001")?["url"] as? String == "https://news.ycombinator.com/item?id=17858001",
-                    "an Ask HN story links to its item page")
+            #expect(
+                entry("17858001")?["url"] as? String == "https://news.ycombinator.com/item?id=17858001",
+                "an Ask HN story links to its item page")
             #expect(entry("17859749")?["url"] as? String == "https://github.com/Patreon/nion")
         case "lemmy":
-            #expect(entry("22760004")?["published"] as? String == "2024-11-17T08:00:00.5Z"
+            #expect(
+                entry("22760004")?["published"] as? String == "2024-11-17T08:00:00.5Z"
                     || (entry("22760004")?["published"] as? String)?.hasPrefix("2024-11-17T08:00:00") == true,
-                    "a time without a zone is UTC")
+                "a time without a zone is UTC")
             #expect(entry("22791001")?["url"] as? String == "https://lemmy.ml/post/22791001")
         case "stackexchange":
             #expect(entry("79214001")?["published"] as? String == "2024-11-21T14:40:00Z")

@@ -1,12 +1,12 @@
+import FeedCore
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// What the process does around the data: signals, secrets, logs.
 @Suite("feedcli as a process", .serialized, .timeLimit(.minutes(3)))
@@ -21,7 +21,10 @@ struct ProcessBehaviourTests {
             // may take to send the SIGINT (a server that closed first made it 76, not 130).
             connection.waitForPeerClose(limit: .seconds(120))
         }
-        #expect(try await Feedcli.run(["feeds", "add", "slow", server.baseURL + "/posts", "--kind", "indexed", "--state", state]).status == 0)
+        #expect(
+            try await Feedcli.run([
+                "feeds", "add", "slow", server.baseURL + "/posts", "--kind", "indexed", "--state", state,
+            ]).status == 0)
         let before = try FeedStore.open(at: state).feed(named: "slow")
         let running = try Feedcli.start(["next", "slow", "--state", state])
         #expect(await requested.wait(seconds: 10))
@@ -36,17 +39,22 @@ struct ProcessBehaviourTests {
     @Test func theBearerTokenIsSentButNeverStoredPrintedOrLogged() async throws {
         let secret = "s3cr3t-token-value"
         let server = try LoopbackServer { request, connection in
-            guard request.header("Authorization") == "Bearer \(secret)" else { return connection.respond(401, text: "{}") }
+            guard request.header("Authorization") == "Bearer \(secret)" else {
+                return connection.respond(401, text: "{}")
+            }
             connection.respond(200, text: #"{"userId":1,"id":1,"title":"t","body":"b"}"#)
         }
-        _ = try await Feedcli.run(["feeds", "add", "private", server.baseURL + "/posts", "--kind", "indexed",
-                             "--token-env", "PRIVATE_TOKEN", "--state", state])
+        _ = try await Feedcli.run([
+            "feeds", "add", "private", server.baseURL + "/posts", "--kind", "indexed",
+            "--token-env", "PRIVATE_TOKEN", "--state", state,
+        ])
         let denied = try await Feedcli.run(["next", "private", "--state", state])
         #expect(denied.status == 78, "the feed's token variable is unset: a configuration error")
         #expect(denied.stderr.contains("$PRIVATE_TOKEN, which is not set"))
         #expect(server.requests.isEmpty, "before any request")
-        let run = try await Feedcli.run(["next", "private", "--state", state, "--verbose", "--json"],
-                                  environment: ["PRIVATE_TOKEN": secret])
+        let run = try await Feedcli.run(
+            ["next", "private", "--state", state, "--verbose", "--json"],
+            environment: ["PRIVATE_TOKEN": secret])
         #expect(run.status == 0)
         #expect(run.stderr.contains("GET \(server.baseURL)/posts/1 -> 200"), "--verbose logs the request")
         let status = try await Feedcli.run(["status", "--json", "--state", state])
@@ -56,9 +64,11 @@ struct ProcessBehaviourTests {
             let bytes = FileManager.default.contents(atPath: state + suffix) ?? Data()
             #expect(bytes.firstRange(of: Data(secret.utf8)) == nil)
         }
-        let shared = try await Feedcli.run(["next", "private", "--state", state], environment: ["FEEDCLI_TOKEN": secret])
+        let shared = try await Feedcli.run(
+            ["next", "private", "--state", state], environment: ["FEEDCLI_TOKEN": secret])
         #expect(shared.status == 78, "a feed that names its variable does not fall back to FEEDCLI_TOKEN")
-        let wrong = try await Feedcli.run(["next", "private", "--state", state], environment: ["PRIVATE_TOKEN": "wrong"])
+        let wrong = try await Feedcli.run(
+            ["next", "private", "--state", state], environment: ["PRIVATE_TOKEN": "wrong"])
         #expect(wrong.status == 77)
     }
 
@@ -69,7 +79,9 @@ struct ProcessBehaviourTests {
         _ = try await Feedcli.run(["feeds", "add", "gone", url, "--kind", "indexed", "--state", state])
         let run = try await Feedcli.run(["next", "gone", "--state", state, "--retries", "0"])
         #expect(run.status == 75)
-        #expect(run.stderr.contains("cannot connect: ") && !run.stderr.contains("couldNotConnect") && run.stderr.contains("(\(url)/1)"))
+        #expect(
+            run.stderr.contains("cannot connect: ") && !run.stderr.contains("couldNotConnect")
+                && run.stderr.contains("(\(url)/1)"))
     }
 
     @Test func aSyncKilledMidwayLeavesAStoreThatOpensWithWhatWasCommitted() async throws {
@@ -94,14 +106,18 @@ struct ProcessBehaviourTests {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/big/1": connection.respond(200, body: [UInt8](repeating: 32, count: 5000))
-            case "/garbage/1": connection.send("nonsense\r\n\r\n"); connection.close()
+            case "/garbage/1":
+                connection.send("nonsense\r\n\r\n")
+                connection.close()
             case "/ftp/1": connection.respond(302, headers: [("Location", "ftp://127.0.0.1/x")], text: "")
             default: connection.respond(302, headers: [("Location", request.path)], text: "")
             }
         }
         let cases: [(String, Int32)] = [("big", 65), ("garbage", 76), ("ftp", 78), ("loop", 76)]
         for (name, code) in cases {
-            _ = try await Feedcli.run(["feeds", "add", name, server.baseURL + "/" + name, "--kind", "indexed", "--state", state])
+            _ = try await Feedcli.run([
+                "feeds", "add", name, server.baseURL + "/" + name, "--kind", "indexed", "--state", state,
+            ])
             let run = try await Feedcli.run(["next", name, "--state", state, "--retries", "0", "--max-size", "1000"])
             #expect(run.status == code, "\(name): \(run.stderr)")
         }

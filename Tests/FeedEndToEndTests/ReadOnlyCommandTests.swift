@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Commands that only read never create files: before, `list`, `status` and
 /// `feeds list` with a mistyped `--state` created its folder and a new empty store there.
@@ -23,7 +23,9 @@ struct ReadOnlyCommandTests {
     /// The built-in `posts` feed is there from the first run: `status` and `feeds list` show it
     /// also before any store exists (the held-out check found `feeds list` showing nothing), and
     /// still create nothing.
-    @Test(arguments: [["status"], ["status", "--json"], ["status", "posts"], ["feeds", "list"], ["feeds", "list", "--json"]])
+    @Test(arguments: [
+        ["status"], ["status", "--json"], ["status", "posts"], ["feeds", "list"], ["feeds", "list", "--json"],
+    ])
     func theBuiltInFeedIsListedBeforeAnyStoreExists(arguments: [String]) async throws {
         let folder = temporaryStorePath("missing")
         let state = folder + "/feedcli.sqlite"
@@ -47,7 +49,9 @@ struct ReadOnlyCommandTests {
         #expect(try await Feedcli.run(["show", "1", "--state", state]).status == 66)
         #expect(try await Feedcli.run(["status", "nope", "--state", state]).status == 66, "no feed of that name")
         #expect(!FileManager.default.fileExists(atPath: folder))
-        #expect(try await Feedcli.run(["feeds", "add", "p", "http://127.0.0.1:9/p", "--kind", "indexed", "--state", state]).status == 0)
+        #expect(
+            try await Feedcli.run(["feeds", "add", "p", "http://127.0.0.1:9/p", "--kind", "indexed", "--state", state])
+                .status == 0)
         #expect(FileManager.default.fileExists(atPath: state), "a command that writes creates it")
         let listed = try await Feedcli.run(["feeds", "list", "--json", "--state", state])
         #expect(listed.stderr.isEmpty && listed.stdout.contains(#""p""#))

@@ -1,13 +1,13 @@
+import FeedCore
 import FeedModel
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// Read state a person can steer, short handles, and a CLI that follows its ecosystem,
 /// end to end through the binary.
@@ -46,8 +46,11 @@ struct ReadingTests {
     @Test func listAndStatusTakeSeveralFeeds() async throws {
         #expect(try await session.feedcli("sync", "a", "b").status == 0)
         let listed = try await session.feedcli("list", "a", "b", "--jsonl")
-        #expect(JSONLines.objects(listed.stdout).map { "\($0["feed"] ?? "")/\($0["id"] ?? "")" } == ["b/1", "b/2", "a/1", "a/2", "a/3"],
-                "\(listed.stdout)")
+        #expect(
+            JSONLines.objects(listed.stdout).map { "\($0["feed"] ?? "")/\($0["id"] ?? "")" } == [
+                "b/1", "b/2", "a/1", "a/2", "a/3",
+            ],
+            "\(listed.stdout)")
         #expect(try await session.feedcli("list", "--jsonl").stdout == listed.stdout, "all feeds: the same one order")
         let status = try await session.feedcli("status", "a", "b", "--json")
         #expect((status.json as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["a", "b"])
@@ -66,7 +69,8 @@ struct ReadingTests {
         let piped = try await session.feedcli("next", "a")
         #expect(piped.status == 1 && piped.stderr.isEmpty, "cron stays silent: \(piped.stderr)")
         // `script` gives feedcli a pseudo-terminal; what it prints there comes back on stdout.
-        let terminal = try await Feedcli.shell(#"script -qec "$FEEDCLI next a --state $S" /dev/null"#, environment: ["S": session.state])
+        let terminal = try await Feedcli.shell(
+            #"script -qec "$FEEDCLI next a --state $S" /dev/null"#, environment: ["S": session.state])
         #expect(terminal.stdout.contains("feedcli: nothing unread"), "\(terminal.stdout)")
     }
 
@@ -90,8 +94,10 @@ struct ReadingTests {
         #expect(missing.stderr.contains("no entry nope in feed a"))
         #expect(try await unread("a") == ["3"], "nothing changed")
         #expect(try await session.feedcli("unread", "1", "--feed", "a").status == 0)
-        #expect(try await session.feedcli("next", "a", "--json").json.map { ($0 as? [String: Any])?["id"] as? String } == "1",
-                "an entry marked unread comes again in its order")
+        #expect(
+            try await session.feedcli("next", "a", "--json").json.map { ($0 as? [String: Any])?["id"] as? String }
+                == "1",
+            "an entry marked unread comes again in its order")
         #expect(try await session.feedcli("read", "--all", "b").status == 0)
         let (unreadB, unreadA) = (try await unread("b"), try await unread("a"))
         #expect(unreadB.isEmpty && unreadA == ["3"])
@@ -105,7 +111,8 @@ struct ReadingTests {
         #expect(try await session.feedcli("feeds", "rm", "nope").status == 66, "rm is remove's alias")
         let fetched = try await session.feedcli("next", "--all", "--json")
         #expect(fetched.status == 0, "\(fetched.stderr)")
-        #expect(fetched.json.map { ($0 as? [String: Any])?["feed"] as? String } != nil, "nothing unread: every feed synced")
+        #expect(
+            fetched.json.map { ($0 as? [String: Any])?["feed"] as? String } != nil, "nothing unread: every feed synced")
         var delivered: [String] = []
         while true {
             let run = try await session.feedcli("next", "--all", "--json")
@@ -116,8 +123,9 @@ struct ReadingTests {
             delivered.append("\(entry["feed"] ?? "")/\(entry["id"] ?? "")")
         }
         #expect(delivered.count == 4, "five entries in all, one delivered by the first run")
-        #expect(first.requests.count == 2 && second.requests.count == 2,
-                "fetched at the start and once more at the end (nothing unread), never while something was unread")
+        #expect(
+            first.requests.count == 2 && second.requests.count == 2,
+            "fetched at the start and once more at the end (nothing unread), never while something was unread")
     }
 
     @Test func optionsBelongToTheCommandsThatUseThem() async throws {
@@ -133,8 +141,10 @@ struct ReadingTests {
     }
 
     @Test func aMistypedCommandIsAUsageErrorThatNamesTheNearestOne() async throws {
-        for (arguments, suggestion) in [(["nxt"], "did you mean `next`?"), (["help", "nxt"], "did you mean `next`?"),
-                                        (["feeds", "rmove", "x"], "did you mean `remove`?"), (["snyc"], "did you mean `sync`?")] {
+        for (arguments, suggestion) in [
+            (["nxt"], "did you mean `next`?"), (["help", "nxt"], "did you mean `next`?"),
+            (["feeds", "rmove", "x"], "did you mean `remove`?"), (["snyc"], "did you mean `sync`?"),
+        ] {
             let run = try await Feedcli.run(arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.contains(suggestion), "\(arguments): \(run.stderr)")
@@ -144,8 +154,10 @@ struct ReadingTests {
 
     @Test func feedsAddWithoutAKindAsksTheURL() async throws {
         let posts = try PostsServer(available: 2)
-        let cases: [(String, String, String)] = [("fa", first.url, "linked"), ("fb", second.url, "jsonfeed"),
-                                                 ("fc", posts.url, "indexed")]
+        let cases: [(String, String, String)] = [
+            ("fa", first.url, "linked"), ("fb", second.url, "jsonfeed"),
+            ("fc", posts.url, "indexed"),
+        ]
         let graph = try PagedServer(kind: .graph, count: 2)
         for (name, url, kind) in cases + [("fd", graph.url, "graph")] {
             let run = try await session.feedcli("feeds", "add", name, url)
@@ -168,8 +180,9 @@ struct ReadingTests {
         try await session.add("p", posts.url, kind: "indexed")
         func onTerminal(_ command: String, environment: String) async throws -> FeedcliRun {
             // `script` gives feedcli a pseudo-terminal; what it prints there comes back on stdout.
-            try await Feedcli.shell(#"script -qec "\#(environment) $FEEDCLI \#(command) --state $S" /dev/null"#,
-                              environment: ["S": session.state])
+            try await Feedcli.shell(
+                #"script -qec "\#(environment) $FEEDCLI \#(command) --state $S" /dev/null"#,
+                environment: ["S": session.state])
         }
         let shown = try await onTerminal("sync p", environment: "TERM=xterm COLUMNS=40")
         #expect(shown.status == 0)
@@ -179,9 +192,12 @@ struct ReadingTests {
         #expect(!progress.isEmpty && progress.allSatisfy { $0.count <= 39 }, "fits the terminal's width: \(progress)")
         // Every entry starts its own row: right after a newline or after the progress line's erase.
         let scalars = Array(shown.stdout.unicodeScalars)
-        let starts = scalars.indices.filter { $0 > 0 && $0 + 2 < scalars.count && String(String.UnicodeScalarView(scalars[$0...($0 + 2)])) == "* @" }
-        #expect(starts.count == 3 && starts.allSatisfy { scalars[$0 - 1] == "\n" || scalars[$0 - 1] == "K" },
-                "never after the progress text: \(shown.stdout.debugDescription)")
+        let starts = scalars.indices.filter {
+            $0 > 0 && $0 + 2 < scalars.count && String(String.UnicodeScalarView(scalars[$0...($0 + 2)])) == "* @"
+        }
+        #expect(
+            starts.count == 3 && starts.allSatisfy { scalars[$0 - 1] == "\n" || scalars[$0 - 1] == "K" },
+            "never after the progress text: \(shown.stdout.debugDescription)")
         let both = try await onTerminal("sync p a", environment: "TERM=xterm")
         #expect(both.stdout.contains("feedcli: 2 feeds, 3 new entries"), "one summary line after a multi-feed sync")
         let quiet = try await onTerminal("sync p a", environment: "TERM=xterm")
@@ -200,23 +216,32 @@ struct ReadingTests {
     }
 
     @Test func openHandsTheEntrysAddressToTheBrowser() async throws {
-        _ = try await session.feedcli("sync", "b")  // JSON Feed items have no url here; give one a url through a linked feed
+        // JSON Feed items have no url here; give one a url through a linked feed.
+        _ = try await session.feedcli("sync", "b")
         let linked = try LoopbackServer { _, connection in
-            connection.respond(200, text: #"[{"id":1,"title":"t","html_url":"https://example.org/a?b=1&c"},{"id":2,"url":"file:///etc/passwd"}]"#)
+            connection.respond(
+                200,
+                text:
+                    #"[{"id":1,"title":"t","html_url":"https://example.org/a?b=1&c"},{"id":2,"url":"file:///etc/passwd"}]"#
+            )
         }
         try await session.add("u", linked.baseURL + "/feed", kind: "linked")
         _ = try await session.feedcli("sync", "u")
         let folder = (session.state as NSString).deletingLastPathComponent
         let browser = folder + "/browser.sh"
-        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(folder)/opened'\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(folder)/opened'\n".write(
+            toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
-        let opened = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]), environment: ["BROWSER": browser])
+        let opened = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]), environment: ["BROWSER": browser])
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(try String(contentsOfFile: folder + "/opened", encoding: .utf8) == "https://example.org/a?b=1&c")
-        let noAddress = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "2", "--feed", "u"]), environment: ["BROWSER": browser])
+        let noAddress = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "2", "--feed", "u"]), environment: ["BROWSER": browser])
         #expect(noAddress.status == 66, "only http and https addresses are opened")
-        let nothing = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]),
-                                      environment: ["BROWSER": folder + "/no-such-browser"])
+        let nothing = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "1", "--feed", "u"]),
+            environment: ["BROWSER": folder + "/no-such-browser"])
         #expect(nothing.status == 78)
         #expect(try await session.feedcli("open", "nope").status == 66)
     }
@@ -243,7 +268,8 @@ struct ReadingTests {
         #expect(try await session.feedcli("feeds", "set", "a", "--every", "").status == 0)
         #expect(try await session.status("a")?["every_seconds"] is NSNull)
         #expect(try await session.feedcli("feeds", "set", "a", "--every", "soon").status == 64)
-        #expect(try await session.feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)
+        #expect(
+            try await session.feedcli("feeds", "add", "c", first.url, "--kind", "linked", "--every", "30m").status == 0)
         #expect(try await session.status("c")?["every_seconds"] as? Int == 1800)
     }
 
@@ -253,11 +279,16 @@ struct ReadingTests {
             #expect(script.status == 0 && script.stdout.contains("feedcli"), "\(shell)")
         }
         try await session.add("fireball", first.url, kind: "linked")
-        let offered = try await Feedcli.run(["---completion", "next", "--", "positional@0", "2", "1", "feedcli", "next", "f",
-                                       "--state", session.state])
+        let offered = try await Feedcli.run([
+            "---completion", "next", "--", "positional@0", "2", "1", "feedcli", "next", "f",
+            "--state", session.state,
+        ])
         #expect(offered.stdout.split(separator: "\n") == ["fireball"])
         let missing = temporaryStorePath()
-        let none = try await Feedcli.run(["---completion", "list", "--", "positional@0", "2", "0", "feedcli", "list", "", "--state", missing])
-        #expect(none.stdout.isEmpty && !FileManager.default.fileExists(atPath: missing), "no store is created to complete")
+        let none = try await Feedcli.run([
+            "---completion", "list", "--", "positional@0", "2", "0", "feedcli", "list", "", "--state", missing,
+        ])
+        #expect(
+            none.stdout.isEmpty && !FileManager.default.fileExists(atPath: missing), "no store is created to complete")
     }
 }

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// feedcli's export and OPML read by software nobody here wrote: Python's
 /// feedparser, newsboat and sfeed, as Debian 12 ships them. `scripts/test.sh` installs them; a
@@ -37,15 +37,17 @@ struct RealReaderTests {
         try await session.add("m", server.baseURL + "/items", kind: "linked")
         #expect(try await session.feedcli("sync", "m").status == 0)
         let atom = session.state + ".atom.xml"
-        let run = try await Feedcli.shell(#""$FEEDCLI" export m --format atom --self https://me.example/m.xml --state "$S" > "$A""#,
-                                    environment: ["S": session.state, "A": atom])
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" export m --format atom --self https://me.example/m.xml --state "$S" > "$A""#,
+            environment: ["S": session.state, "A": atom])
         #expect(run.status == 0, "\(run.stderr)")
         return (session, atom, 5)
     }
 
     @Test(.enabled { await hasFeedparser }) func feedparserReadsTheAtomExportWithoutComplaint() async throws {
         let (_, atom, count) = try await exported()
-        let check = try await Feedcli.shell(#"""
+        let check = try await Feedcli.shell(
+            #"""
             "$PY" -c '
             import feedparser, json, sys
             d = feedparser.parse(sys.argv[1])
@@ -54,12 +56,17 @@ struct RealReaderTests {
             """#, environment: ["A": atom, "PY": Self.python])
         #expect(check.status == 0, "\(check.stderr)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
-        #expect(result["bozo"] as? Bool == false && result["version"] as? String == "atom10", "well-formed Atom 1.0: \(check.stdout)")
+        #expect(
+            result["bozo"] as? Bool == false && result["version"] as? String == "atom10",
+            "well-formed Atom 1.0: \(check.stdout)")
         let entries = try #require(result["entries"] as? [[String: Any]])
         #expect(entries.count == count)
         #expect(entries.allSatisfy { !(($0["title"] as? String) ?? "").isEmpty }, "every entry has a title")
-        #expect(entries[0]["type"] as? String == "text/html" && entries[1]["type"] as? String == "text/plain", "\(entries)")
-        #expect(entries.contains { ($0["link"] as? String)?.hasSuffix("/relative/5") == true }, "the relative link resolved")
+        #expect(
+            entries[0]["type"] as? String == "text/html" && entries[1]["type"] as? String == "text/plain", "\(entries)")
+        #expect(
+            entries.contains { ($0["link"] as? String)?.hasSuffix("/relative/5") == true }, "the relative link resolved"
+        )
         #expect(!check.stdout.contains("javascript:"))
     }
 
@@ -67,7 +74,8 @@ struct RealReaderTests {
         let (session, atom, count) = try await exported()
         let home = session.state + ".newsboat"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let read = try await Feedcli.shell(#"""
+        let read = try await Feedcli.shell(
+            #"""
             cd "$H" && printf 'file://%s\n' "$A" > urls && : > config
             newsboat -u urls -c cache.db -C config -x reload print-unread
             """#, environment: ["H": home, "A": atom, "HOME": home])
@@ -76,12 +84,17 @@ struct RealReaderTests {
 
         // OPML: newsboat subscribes to what it can read (a JSON Feed's type="rss"), not to a
         // linked or graph feed it would fail on at every reload.
-        #expect(try await session.run(["feeds", "add", "jf", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status == 0)
-        let imported = try await Feedcli.shell(#"""
+        #expect(
+            try await session.run(["feeds", "add", "jf", "http://127.0.0.1:9/feed.json", "--kind", "jsonfeed"]).status
+                == 0)
+        let imported = try await Feedcli.shell(
+            #"""
             cd "$H" && : > urls && "$FEEDCLI" feeds export --state "$S" > subscriptions.opml && newsboat -u urls -C config -i subscriptions.opml >/dev/null && cat urls
             """#, environment: ["H": home, "S": session.state, "HOME": home])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("http://127.0.0.1:9/feed.json") && !imported.stdout.contains("/items"), "\(imported.stdout)")
+        #expect(
+            imported.stdout.contains("http://127.0.0.1:9/feed.json") && !imported.stdout.contains("/items"),
+            "\(imported.stdout)")
     }
 
     /// Debian 12's newsboat reads no JSON Feed: `feeds export --newsboat` gives it `exec:` lines
@@ -91,7 +104,8 @@ struct RealReaderTests {
         let home = session.state + ".newsboat-exec"
         try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: home + "/bin/feedcli", withDestinationPath: Feedcli.binary)
-        let read = try await Feedcli.shell(#"""
+        let read = try await Feedcli.shell(
+            #"""
             cd "$H" && "$FEEDCLI" feeds export --newsboat --state "$S" > urls && : > config && cat urls >&2
             PATH="$H/bin:$PATH" newsboat -u urls -c cache.db -C config -x reload print-unread
             """#, environment: ["H": home, "S": session.state, "HOME": home])
@@ -104,7 +118,9 @@ struct RealReaderTests {
         let (_, atom, count) = try await exported()
         let parsed = try await Feedcli.shell(#"sfeed < "$A""#, environment: ["A": atom])
         #expect(parsed.status == 0, "\(parsed.stderr)")
-        let rows = parsed.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        let rows = parsed.stdout.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
         #expect(rows.count == count, "\(parsed.stdout)")
         #expect(rows.allSatisfy { $0.count > 2 && !$0[1].isEmpty }, "every entry has a title: \(parsed.stdout)")
         #expect(!parsed.stdout.contains("javascript:"))

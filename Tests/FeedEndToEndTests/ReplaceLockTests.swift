@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// `feeds add --replace` waits for a run on the feed, as `sync` does: before,
 /// a sync running on the old URL wrote its ETag onto the replaced feed.
@@ -13,8 +13,12 @@ struct ReplaceLockTests {
         try await session.add("g", server.baseURL + "/old", kind: "graph")
         let sync = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "g"]))
         #expect(await server.waitForTheHeldRequest(), "the sync holds the feed's lock, waiting on the server")
-        let replace = try Feedcli.start(Feedcli.onStore(session.state, ["feeds", "add", "g", server.baseURL + "/new", "--kind", "graph", "--replace"]))
-        #expect(await replace.waitUntilItHoldsOpen(fileEndingWith: ".locks/feed-g.lock"), "the replace waits on the feed's lock")
+        let replace = try Feedcli.start(
+            Feedcli.onStore(
+                session.state, ["feeds", "add", "g", server.baseURL + "/new", "--kind", "graph", "--replace"]))
+        #expect(
+            await replace.waitUntilItHoldsOpen(fileEndingWith: ".locks/feed-g.lock"),
+            "the replace waits on the feed's lock")
         server.release()
         #expect(await sync.finish().status == 0)
         let replaced = await replace.finish()

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Running for months, end to end (the contract's "Running for months"): `--keep` and
 /// `--remember` as the built `feedcli` takes, shows and exports them; a stream that replays what
@@ -21,7 +21,8 @@ struct RetentionTests {
         let session = StoreSession()
         try await session.add("polled", base + "/sse?count=1", kind: "linked")
         try await session.add("live", base + "/sse?count=1", kind: "sse")
-        var polled = try await session.requireStatus("polled"), live = try await session.requireStatus("live")
+        var polled = try await session.requireStatus("polled")
+        let live = try await session.requireStatus("live")
         #expect(polled["keep"] as? String == "all" && polled["remember"] as? String == "90d", "\(polled)")
         #expect(live["keep"] as? String == "7d" && live["remember"] as? String == "1d", "\(live)")
         #expect(live["pruned"] as? Int == 0 && live["pruned_unread"] as? Int == 0)
@@ -34,14 +35,17 @@ struct RetentionTests {
         #expect(list.stdout.contains("keeps the newest 10000, remembers pruned ids forever"), "\(list.stdout)")
         #expect(list.stdout.contains("keeps what was stored within 7d, remembers pruned ids for 1d"), "\(list.stdout)")
 
-        for bad in [["--keep", "0"], ["--keep", "7x"], ["--keep", "99999999d"], ["--remember", "all"], ["--keep", "-5"]] {
+        for bad in [
+            ["--keep", "0"], ["--keep", "7x"], ["--keep", "99999999d"], ["--remember", "all"], ["--keep", "-5"],
+        ] {
             let refused = try await session.run(["feeds", "set", "polled"] + bad)
             #expect(refused.status == 64, "\(bad): \(refused.stderr)")
         }
 
         // Exported with the feed, imported back by another store.
         let opml = try await session.feedcli("feeds", "export")
-        #expect(opml.stdout.contains(#"keep="10000""#) && opml.stdout.contains(#"remember="forever""#), "\(opml.stdout)")
+        #expect(
+            opml.stdout.contains(#"keep="10000""#) && opml.stdout.contains(#"remember="forever""#), "\(opml.stdout)")
         let file = session.state + ".opml"
         try opml.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         let other = StoreSession()
@@ -59,10 +63,12 @@ struct RetentionTests {
         let first = try await session.feedcli("sync", "ev", "--jsonl")
         #expect(first.status == 0 && JSONLines.ids(first.stdout) == (1...10).map(String.init), "\(first.stderr)")
         let status = try await session.requireStatus("ev")
-        #expect(status["entries"] as? Int == 3 && status["pruned"] as? Int == 7 && status["pruned_unread"] as? Int == 7,
-                "sync stores what it prints unread: \(status)")
+        #expect(
+            status["entries"] as? Int == 3 && status["pruned"] as? Int == 7 && status["pruned_unread"] as? Int == 7,
+            "sync stores what it prints unread: \(status)")
         let again = try await session.feedcli("sync", "ev", "--jsonl")
-        #expect(again.status == 0 && again.stdout.isEmpty, "replayed, pruned, remembered: \(again.stdout)\(again.stderr)")
+        #expect(
+            again.status == 0 && again.stdout.isEmpty, "replayed, pruned, remembered: \(again.stdout)\(again.stderr)")
         let listed = try await session.feedcli("list", "ev", "--jsonl")
         #expect(JSONLines.ids(listed.stdout) == ["8", "9", "10"], "\(listed.stdout)")
     }
@@ -80,13 +86,19 @@ struct RetentionTests {
         try await session.add("ev", base + "/sse?count=400", kind: "sse")
         #expect(try await session.feedcli("sync", "ev").status == 0)
         // As a store made before retention: no auto-vacuum, and a stream feed that never chose.
-        #expect(try await editStore(at: session.state, "UPDATE feed SET keep = NULL, remember = NULL; PRAGMA auto_vacuum = NONE; VACUUM"))
+        #expect(
+            try await editStore(
+                at: session.state, "UPDATE feed SET keep = NULL, remember = NULL; PRAGMA auto_vacuum = NONE; VACUUM"))
         let read = try await session.feedcli("status")
-        #expect(read.status == 0 && !read.stderr.contains("converting"), "a reading command converts nothing: \(read.stderr)")
+        #expect(
+            read.status == 0 && !read.stderr.contains("converting"),
+            "a reading command converts nothing: \(read.stderr)")
         let write = try await session.feedcli("sync", "ev")
         #expect(write.status == 0, "\(write.stderr)")
         #expect(write.stderr.components(separatedBy: "converting the store").count == 2, "said once: \(write.stderr)")
-        #expect(write.stderr.contains("feedcli feeds set ev --keep 7d"), "a stream from before is told how to bound it: \(write.stderr)")
+        #expect(
+            write.stderr.contains("feedcli feeds set ev --keep 7d"),
+            "a stream from before is told how to bound it: \(write.stderr)")
         let later = try await session.feedcli("sync", "ev")
         #expect(!later.stderr.contains("converting") && !later.stderr.contains("--keep"), "once: \(later.stderr)")
         #expect(try await session.requireStatus("ev")["keep"] as? String == "all")
@@ -97,9 +109,12 @@ struct RetentionTests {
         #expect(compact.stderr.contains("pruned 390 entries"), "\(compact.stderr)")
         let status = try await session.requireStatus("ev")
         #expect(status["entries"] as? Int == 10 && status["pruned"] as? Int == 390)
-        let integrity = try await Feedcli.shell(#"python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$S""#,
-                                                environment: ["S": session.state])
-        #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(integrity.stdout)\(integrity.stderr)")
+        let integrity = try await Feedcli.shell(
+            #"python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$S""#,
+            environment: ["S": session.state])
+        #expect(
+            integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok",
+            "\(integrity.stdout)\(integrity.stderr)")
     }
 
     /// Killed at random moments while a follow prunes every commit: the store opens, its
@@ -116,7 +131,8 @@ struct RetentionTests {
             run.process.send(SIGKILL)
             let output = await run.finish(seconds: 30)
             seen.formUnion(JSONLines.ids(output.stdout))
-            let check = try await Feedcli.shell(#"""
+            let check = try await Feedcli.shell(
+                #"""
                 python3 -c 'import sqlite3,sys
                 db = sqlite3.connect(sys.argv[1])
                 print(db.execute("PRAGMA integrity_check").fetchone()[0])

@@ -1,32 +1,37 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// `follow` as a systemd user service: the unit file the package ships passes
 /// `systemd-analyze verify`, and under systemd (`$JOURNAL_STREAM` naming stderr) each stderr
 /// line carries a `<N>` priority prefix and no time stamp.
 @Suite("As a service: the unit file and the journal's priorities", .timeLimit(.minutes(2)))
 struct ServiceTests {
-    static let unit = Fixtures.root.deletingLastPathComponent().appendingPathComponent("packaging/systemd/feedcli-follow.service")
+    static let unit = Fixtures.root.deletingLastPathComponent().appendingPathComponent(
+        "packaging/systemd/feedcli-follow.service")
     static let hasSystemd = FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")
 
     /// `systemd-analyze verify` of the unit, as a user unit and as a unit: nothing said, 0.
     @Test(.enabled(if: hasSystemd, "needs systemd-analyze (apt-get install systemd)"))
     func theUnitFileVerifies() async throws {
         let runtime = TestScratch.folder("runtime")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: runtime, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         for user in [true, false] {
-            let run = try await Feedcli.shell(#"systemd-analyze $U verify --man=no "$F""#,
-                                              environment: ["F": Self.unit.path, "U": user ? "--user" : "", "XDG_RUNTIME_DIR": runtime.path])
+            let run = try await Feedcli.shell(
+                #"systemd-analyze $U verify --man=no "$F""#,
+                environment: ["F": Self.unit.path, "U": user ? "--user" : "", "XDG_RUNTIME_DIR": runtime.path])
             #expect(run.status == 0 && run.stderr.isEmpty && run.stdout.isEmpty, "\(run.stdout)\(run.stderr)")
         }
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
-        #expect(text.contains("Restart=on-failure") && text.contains("follow --jsonl >>") && text.contains("%S/feedcli"))
+        #expect(
+            text.contains("Restart=on-failure") && text.contains("follow --jsonl >>") && text.contains("%S/feedcli"))
         // The check can fail: a unit with a setting systemd cannot read is reported.
-        let broken = TestScratch.folder("broken") .appendingPathExtension("service")
-        try text.replacingOccurrences(of: "Restart=on-failure", with: "Restart=sometimes").write(to: broken, atomically: true, encoding: .utf8)
+        let broken = TestScratch.folder("broken").appendingPathExtension("service")
+        try text.replacingOccurrences(of: "Restart=on-failure", with: "Restart=sometimes").write(
+            to: broken, atomically: true, encoding: .utf8)
         let refused = try await Feedcli.shell(#"systemd-analyze verify --man=no "$F""#, environment: ["F": broken.path])
         #expect(refused.stderr.contains("sometimes"), "\(refused.stderr)")
     }
@@ -36,15 +41,22 @@ struct ServiceTests {
         #expect(try await session.feedcli("read", "--all").status == 0)
         // The shell sets $JOURNAL_STREAM to its stderr's device and inode, as systemd does.
         let journal = #"export JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2); "#
-        let failure = try await Feedcli.shell(journal + #"exec "$FEEDCLI" next nope --state "$S""#, environment: ["S": session.state])
+        let failure = try await Feedcli.shell(
+            journal + #"exec "$FEEDCLI" next nope --state "$S""#, environment: ["S": session.state])
         #expect(failure.status == 66 && failure.stderr == "<3>feedcli: no feed named nope\n", "\(failure.stderr)")
         let server = try await PythonServer.streams()
         let base = "http://127.0.0.1:\(server.port)"
         #expect(try await session.feedcli("feeds", "add", "ev", base + "/sse?count=1", "--kind", "sse").status == 0)
-        let verbose = try await Feedcli.shell(journal + #"exec "$FEEDCLI" sync -v --jsonl --state "$S""#, environment: ["S": session.state])
+        let verbose = try await Feedcli.shell(
+            journal + #"exec "$FEEDCLI" sync -v --jsonl --state "$S""#, environment: ["S": session.state])
         let lines = verbose.stderr.split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<6>feedcli: ") }, "-v lines are information: \(verbose.stderr)")
-        let elsewhere = try await Feedcli.shell(#"JOURNAL_STREAM=1:2 exec "$FEEDCLI" next nope --state "$S""#, environment: ["S": session.state])
-        #expect(elsewhere.stderr == "feedcli: no feed named nope\n", "a JOURNAL_STREAM naming another stream changes nothing")
+        #expect(
+            !lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<6>feedcli: ") },
+            "-v lines are information: \(verbose.stderr)")
+        let elsewhere = try await Feedcli.shell(
+            #"JOURNAL_STREAM=1:2 exec "$FEEDCLI" next nope --state "$S""#, environment: ["S": session.state])
+        #expect(
+            elsewhere.stderr == "feedcli: no feed named nope\n",
+            "a JOURNAL_STREAM naming another stream changes nothing")
     }
 }

@@ -1,10 +1,11 @@
 import FeedBase
-@testable import FeedPostgres
+import FeedReactorTesting
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
+
+@testable import FeedPostgres
 
 /// Several machines on one PostgreSQL store: processes with homes of their own share
 /// one database, as a server's cron and a laptop do. Every guarantee of the SQLite store holds
@@ -18,7 +19,8 @@ struct SeveralMachinesTests {
             gate.arrive()
             let page = Int(request.path.split(separator: "=").last ?? "1") ?? 1
             let items = (1...5).map { #"{"id":"\#((4 - page) * 5 + $0)"}"# }.reversed().joined(separator: ",")
-            let next = page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
+            let next =
+                page < 4 ? [("Link", "<\(request.path.split(separator: "?")[0])?page=\(page + 1)>; rel=\"next\"")] : []
             connection.respond(200, headers: [("Content-Type", "application/json")] + next, text: "[\(items)]")
         }
     }
@@ -58,7 +60,9 @@ struct SeveralMachinesTests {
         var started: [Feedcli.Started] = []
         for available in [10, 25, 40] {
             server.setAvailable(available)
-            for _ in 0..<3 { started.append(try Feedcli.start(Feedcli.onStore(session.state, ["sync", "p", "--jsonl"]))) }
+            for _ in 0..<3 {
+                started.append(try Feedcli.start(Feedcli.onStore(session.state, ["sync", "p", "--jsonl"])))
+            }
         }
         let runs = await started.asyncMap { await $0.finish() }
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr).filter { !$0.isEmpty })")
@@ -77,21 +81,26 @@ struct SeveralMachinesTests {
             requests.withLock { $0[request.path, default: 0] += 1 }
             gate.arrive()
             let name = request.path.split(separator: "/").last.map(String.init) ?? ""
-            connection.respond(200, headers: [("Content-Type", "application/json")], text: #"[{"id":"\#(name)","title":"\#(name)"}]"#)
+            connection.respond(
+                200, headers: [("Content-Type", "application/json")], text: #"[{"id":"\#(name)","title":"\#(name)"}]"#)
         }
         let session = try await StoreSession.onPostgres()
         let names = (1...20).map { String(format: "f%02d", $0) }
         for name in names { try await session.add(name, server.baseURL + "/" + name, kind: "linked") }
-        let first = try Feedcli.start(Feedcli.onStore(session.state, ["sync", "--skip-busy", "--jobs", "20", "--jsonl"]))
+        let first = try Feedcli.start(
+            Feedcli.onStore(session.state, ["sync", "--skip-busy", "--jobs", "20", "--jsonl"]))
         // The first poller holds every feed (its requests are held by the server): the database
         // shows its 20 advisory locks.
         let admin = try PostgresConnection.connect(url: session.state, timeout: .seconds(10))
         var held = 0
         for _ in 0..<2_000 where held < 20 {
-            held = try admin.execute("""
-                SELECT COUNT(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted
-                    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                """)
+            held =
+                try admin.execute(
+                    """
+                    SELECT COUNT(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted
+                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    """
+                )
                 .firstInteger().map(Int.init) ?? 0
             // Polled (the server's lock table sends no signal), without holding a thread.
             if held < 20 { try? await Task.sleep(for: .milliseconds(5)) }
@@ -104,7 +113,9 @@ struct SeveralMachinesTests {
         let done = await first.finish()
         #expect(done.status == 0, "\(done.stderr)")
         #expect(JSONLines.ids(done.stdout).sorted() == names)
-        #expect(requests.withLock { $0 } == Dictionary(uniqueKeysWithValues: names.map { ("/" + $0, 1) }), "each feed fetched by one poller")
+        #expect(
+            requests.withLock { $0 } == Dictionary(uniqueKeysWithValues: names.map { ("/" + $0, 1) }),
+            "each feed fetched by one poller")
     }
 
     @Test func aRunKilledMidWalkLeavesItsCommitsAndTheNextRunGoesOn() async throws {
@@ -144,7 +155,9 @@ struct SeveralMachinesTests {
         for command in [["next"], ["list"], ["feeds", "add", "x", "http://127.0.0.1:1/x", "--kind", "linked"]] {
             let run = try await Feedcli.run(command + ["--state", url])
             #expect(run.status == 74, "\(command): \(run.stderr)")
-            #expect(run.stderr.contains("Connection refused") && run.stderr.contains("feedcli:***@127.0.0.1"), "\(run.stderr)")
+            #expect(
+                run.stderr.contains("Connection refused") && run.stderr.contains("feedcli:***@127.0.0.1"),
+                "\(run.stderr)")
             #expect(!run.stderr.contains("hunter2") && !run.stdout.contains("hunter2"))
         }
     }
@@ -163,20 +176,27 @@ struct SeveralMachinesTests {
         let session = try await StoreSession.onPostgres()
         try await session.add("fireball", "http://127.0.0.1:9/feed.json", kind: "linked")
         try await session.add("other", "http://127.0.0.1:9/other.json", kind: "linked")
-        let offered = try await Feedcli.run(["---completion", "next", "--", "positional@0", "2", "1", "feedcli", "next", "f",
-                                       "--state", session.state])
+        let offered = try await Feedcli.run([
+            "---completion", "next", "--", "positional@0", "2", "1", "feedcli", "next", "f",
+            "--state", session.state,
+        ])
         #expect(offered.stdout.split(separator: "\n") == ["fireball"], "\(offered.stderr)")
         let empty = try await PostgresDatabases.fresh()
-        let none = try await Feedcli.run(["---completion", "list", "--", "positional@0", "2", "0", "feedcli", "list", "", "--state", empty])
+        let none = try await Feedcli.run([
+            "---completion", "list", "--", "positional@0", "2", "0", "feedcli", "list", "", "--state", empty,
+        ])
         #expect(none.stdout.isEmpty)
-        #expect(try !PostgresSchema.exists(PostgresConnection.connect(url: empty, timeout: .seconds(10))), "no schema created")
+        #expect(
+            try !PostgresSchema.exists(PostgresConnection.connect(url: empty, timeout: .seconds(10))),
+            "no schema created")
     }
 
     @Test func libpqIsLoadedOnlyForAStoreInPostgreSQL() async throws {
         let session = StoreSession()
         let onFile = try await Feedcli.run(["list", "--state", session.state], environment: ["LD_DEBUG": "files"])
         #expect(!onFile.stderr.contains("libpq"), "a SQLite store never loads libpq")
-        let onDatabase = try await Feedcli.run(["list", "--state", try PostgresDatabases.fresh()], environment: ["LD_DEBUG": "files"])
+        let onDatabase = try await Feedcli.run(
+            ["list", "--state", try PostgresDatabases.fresh()], environment: ["LD_DEBUG": "files"])
         #expect(onDatabase.stderr.contains("libpq.so.5"))
     }
 
@@ -194,7 +214,8 @@ struct SeveralMachinesTests {
         for session in [StoreSession(state: database), back] {
             #expect(try await session.feedcli("list", "--jsonl").stdout == file.feedcli("list", "--jsonl").stdout)
             let status = try await session.requireStatus("p")
-            #expect(status["entries"] as? Int == 30 && status["unread"] as? Int == 25 && status["next_index"] as? Int == 31)
+            #expect(
+                status["entries"] as? Int == 30 && status["unread"] as? Int == 25 && status["next_index"] as? Int == 31)
             // The copy goes on where the original was: the next entry is the sixth.
             #expect(JSONLines.ids(try await session.feedcli("next", "p", "--jsonl").stdout) == ["6"])
         }
@@ -209,7 +230,9 @@ struct SeveralMachinesTests {
         for arguments in [["status"], ["list"], ["next"]] {
             let run = try await Feedcli.run(arguments + ["--state", url])
             #expect(run.status != 0)
-            #expect(!run.stderr.contains("cd#ef") && !run.stderr.contains("ef gh") && run.stderr.contains("r2:***@"), "\(run.stderr)")
+            #expect(
+                !run.stderr.contains("cd#ef") && !run.stderr.contains("ef gh") && run.stderr.contains("r2:***@"),
+                "\(run.stderr)")
         }
     }
 

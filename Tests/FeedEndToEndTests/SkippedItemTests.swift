@@ -1,11 +1,12 @@
-@testable import FeedKinds
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedKinds
+@testable import FeedReactor
+@testable import FeedStore
 
 /// An item feedcli cannot keep (no usable id) is named on stderr (feed, position, why) and
 /// counted in `status`, and never keeps its feed's other items out. Before,
@@ -13,7 +14,8 @@ import FeedStoreTesting
 @Suite("Skipped items are named, never silent", .timeLimit(.minutes(3)))
 struct SkippedItemTests {
     /// Five items: two with usable ids (a string, a number), three without (an object, none, blank).
-    static let items = #"[{"id":{"a":1},"title":"x"},{"id":"ok","title":"kept"},{"title":"no id"},{"id":"  "},{"id":7}]"#
+    static let items =
+        #"[{"id":{"a":1},"title":"x"},{"id":"ok","title":"kept"},{"title":"no id"},{"id":"  "},{"id":7}]"#
 
     static func page(_ kind: String) -> String {
         switch kind {
@@ -34,7 +36,10 @@ struct SkippedItemTests {
         #expect(Set(JSONLines.ids(run.stdout)) == ["ok", "7"], "the other items are kept")
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(run.stderr)")
-        #expect(lines.allSatisfy { $0.hasPrefix("feedcli: f: warning: skipped item ") && $0.contains(server.baseURL + "/page") })
+        #expect(
+            lines.allSatisfy {
+                $0.hasPrefix("feedcli: f: warning: skipped item ") && $0.contains(server.baseURL + "/page")
+            })
         #expect(lines.contains { $0.contains("item 1 ") && $0.contains("its `id` is an object") })
         #expect(lines.contains { $0.contains("item 3 ") && $0.contains("it has no `id`") })
         #expect(lines.contains { $0.contains("item 4 ") && $0.contains("its `id` is blank") })
@@ -56,10 +61,13 @@ struct SkippedItemTests {
         #expect(JSONLines.ids(run.stdout) == ["ok"])
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == SkippedItems.namedLimit + 1, "\(lines.suffix(2))")
-        #expect(lines.prefix(SkippedItems.namedLimit).enumerated().allSatisfy { offset, line in
-            line.hasPrefix("feedcli: f: warning: skipped item \(offset + 1) of ") && line.hasSuffix("it has no `id`")
-        })
-        #expect(lines.last == "feedcli: f: warning: skipped 150 more items of \(server.baseURL)/page "
+        #expect(
+            lines.prefix(SkippedItems.namedLimit).enumerated().allSatisfy { offset, line in
+                line.hasPrefix("feedcli: f: warning: skipped item \(offset + 1) of ")
+                    && line.hasSuffix("it has no `id`")
+            })
+        #expect(
+            lines.last == "feedcli: f: warning: skipped 150 more items of \(server.baseURL)/page "
                 + "(only the first 100 of a page are named)")
         #expect(try await session.status("f")?["last_skipped"] as? Int == 250)
     }
@@ -76,7 +84,10 @@ struct SkippedItemTests {
         try await session.add("p", server.baseURL + "/posts", kind: "indexed")
         let run = try await session.feedcli("sync", "p", "--jsonl")
         #expect(run.status == 0 && JSONLines.ids(run.stdout) == ["2"], "\(run.stderr)")
-        #expect(run.stderr == "feedcli: p: warning: skipped item 1 of \(server.baseURL)/posts/1: its `id` is an array, not a string or a number\n")
+        #expect(
+            run.stderr
+                == "feedcli: p: warning: skipped item 1 of \(server.baseURL)/posts/1: its `id` is an array, not a string or a number\n"
+        )
         #expect(try await session.status("p")?["last_skipped"] as? Int == 1)
         #expect(try await session.status("p")?["next_index"] as? Int == 3)
 
@@ -90,7 +101,10 @@ struct SkippedItemTests {
             connection.respond(200, text: #"{"results":[{"key":null},{"key":"k1"}]}"#)
         }
         let session = StoreSession()
-        #expect(try await session.run(["feeds", "add", "j", server.baseURL + "/api", "--items", ".results[]", "--id", ".key"]).status == 0)
+        #expect(
+            try await session.run([
+                "feeds", "add", "j", server.baseURL + "/api", "--items", ".results[]", "--id", ".key",
+            ]).status == 0)
         let run = try await session.feedcli("sync", "j", "--jsonl")
         #expect(JSONLines.ids(run.stdout) == ["k1"])
         #expect(run.stderr.contains("skipped item 1 of") && run.stderr.contains("its --id is null"), "\(run.stderr)")

@@ -1,14 +1,15 @@
-@testable import FeedModel
-@testable import FeedHTTP
-@testable import FeedKinds
-@testable import FeedStore
 import FeedStoreContract
-@testable import FeedReactor
-@testable import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
+
+@testable import FeedCore
+@testable import FeedHTTP
+@testable import FeedKinds
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// Small defects of the contract (and a busy wait), each with the
 /// behaviour users get now.
@@ -36,7 +37,9 @@ struct SmallContractTests {
         let add = try await session.feedcli("feeds", "add", "bad", url, "--kind", "linked")
         #expect(add.status == 78, "\(add.stderr)")
         #expect(add.stderr.contains(why), "\(add.stderr)")
-        #expect(try await session.feedcli("feeds", "list").stdout.contains("No feeds of your own yet"), "nothing registered")
+        #expect(
+            try await session.feedcli("feeds", "list").stdout.contains("No feeds of your own yet"), "nothing registered"
+        )
     }
 
     @Test func messagesEscapeAsPlainOutputDoesNotAsSwiftDoes() async throws {
@@ -58,8 +61,9 @@ struct SmallContractTests {
         let session = StoreSession()
         try await session.add("g", server.baseURL + "/feed", kind: "graph")
         // `timeout 15`: before, 0.0001 s meant no limit at all and the run waited for the server.
-        let run = try await Feedcli.shell(#"timeout 15 "$FEEDCLI" sync g --timeout 0.0001 --retries 0 --state "$S""#,
-                                    environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #"timeout 15 "$FEEDCLI" sync g --timeout 0.0001 --retries 0 --state "$S""#,
+            environment: ["S": session.state])
         #expect(run.status == 75, "\(run.stderr)")
     }
 
@@ -76,7 +80,8 @@ struct SmallContractTests {
         #expect(try await session.feedcli("read", "--all").status == 0)  // creates the store
         // The holder keeps the store until feedcli has finished (it waits for the file that
         // says so), not for a length of time.
-        let holder = try await Feedcli.shell(#"""
+        let holder = try await Feedcli.shell(
+            #"""
             python3 -c '
             import os, sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -90,7 +95,9 @@ struct SmallContractTests {
             touch "$S.done"
             wait
             """#, environment: ["S": session.state])
-        #expect(holder.stdout.contains("status 75"), "a busy store is a temporary failure: \(holder.stdout) \(holder.stderr)")
+        #expect(
+            holder.stdout.contains("status 75"),
+            "a busy store is a temporary failure: \(holder.stdout) \(holder.stderr)")
         #expect(holder.stderr.contains("busy"), "\(holder.stderr)")
     }
 }
@@ -114,8 +121,9 @@ struct EarlySignalTests {
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-               let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-               mask & (1 << (UInt64(SIGTERM) - 1)) != 0 {
+                let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                mask & (1 << (UInt64(SIGTERM) - 1)) != 0
+            {
                 kill(process.processIdentifier, SIGTERM)
                 return true
             }
@@ -170,17 +178,21 @@ struct EarlySignalTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let browser = folder.appendingPathComponent("browser").path
         let report = folder.appendingPathComponent("signals").path
-        try "#!/bin/sh\ngrep -E '^Sig(Blk|Ign):' /proc/self/status > \(report)\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ngrep -E '^Sig(Blk|Ign):' /proc/self/status > \(report)\n".write(
+            toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
-        let run = try await Feedcli.run(Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": browser])
+        let run = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["open", "a", "--feed", "l"]), environment: ["BROWSER": browser])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
         func mask(_ name: String) -> UInt64? {
-            lines.first { $0.hasPrefix(name) }.flatMap { UInt64($0.dropFirst(name.count).trimmingCharacters(in: .whitespaces), radix: 16) }
+            lines.first { $0.hasPrefix(name) }.flatMap {
+                UInt64($0.dropFirst(name.count).trimmingCharacters(in: .whitespaces), radix: 16)
+            }
         }
-        let signals = UInt64(1) << (UInt64(SIGINT) - 1) | UInt64(1) << (UInt64(SIGTERM) - 1) | UInt64(1) << (UInt64(SIGPIPE) - 1)
+        let signals =
+            UInt64(1) << (UInt64(SIGINT) - 1) | UInt64(1) << (UInt64(SIGTERM) - 1) | UInt64(1) << (UInt64(SIGPIPE) - 1)
         #expect(mask("SigBlk:").map { $0 & signals } == 0, "\(lines)")
         #expect(mask("SigIgn:").map { $0 & signals } == 0, "\(lines)")
     }
 }
-

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Storing a large group of entries touches no file but the store's own: SQLite keeps a
 /// statement journal for a statement of several rows that may abort, and past 64 KiB that journal
@@ -20,14 +20,17 @@ struct StoreTemporaryFileTests {
         try await session.add("p", server.baseURL + "/feed", kind: "linked")
         let folder = TestScratch.folder("temporary-files").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let run = try await Feedcli.shell(#"strace -f -e trace=open,openat -o "$D/trace" "$FEEDCLI" sync p --jsonl --state "$S" >/dev/null"#,
-                                          environment: ["S": session.state, "D": folder])
+        let run = try await Feedcli.shell(
+            #"strace -f -e trace=open,openat -o "$D/trace" "$FEEDCLI" sync p --jsonl --state "$S" >/dev/null"#,
+            environment: ["S": session.state, "D": folder])
         #expect(run.status == 0, "\(run.stderr)")
         let opened = try String(contentsOfFile: folder + "/trace", encoding: .utf8).split(separator: "\n")
         #expect(opened.contains { $0.contains(session.state) }, "the trace shows the store's own file")
         let temporary = opened.filter { $0.contains("etilqs_") }
         #expect(temporary.isEmpty, "SQLite wrote temporary files: \(temporary.prefix(2))")
         let stored = try await Feedcli.run(["status", "p", "--json", "--state", session.state])
-        #expect(stored.stdout.contains(#""entries":500"#) || stored.stdout.contains(#""entries" : 500"#), "\(stored.stdout)")
+        #expect(
+            stored.stdout.contains(#""entries":500"#) || stored.stdout.contains(#""entries" : 500"#), "\(stored.stdout)"
+        )
     }
 }

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// Live streams end to end: the built `feedcli` against a streaming server on
 /// 127.0.0.1 (`Fixtures/streams/stream_server.py`: drops, silences, replays from
@@ -19,8 +19,9 @@ struct StreamTests {
 
     /// The `Last-Event-ID` of every stream request the server answered, in order (nil: none).
     func lastEventIDs() async throws -> [String?] {
-        let run = try await Feedcli.shell(#"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
-                                    environment: ["U": base + "/log"])
+        let run = try await Feedcli.shell(
+            #"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
+            environment: ["U": base + "/log"])
         let values = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any] ?? []
         return values.map { $0 as? String }
     }
@@ -94,7 +95,8 @@ struct StreamTests {
         let silent = try await lastEventIDs()
         #expect(silent.count >= 2 && silent.dropFirst().allSatisfy { $0 == "1" }, "remade from event 1: \(silent)")
         try await session.add("beating", base + "/sse?count=1&hold=60&heartbeat=0.2", kind: "sse")
-        let beating = try await session.feedcli("follow", "beating", "--idle-timeout", "1", "--max-time", "3s", "--jsonl")
+        let beating = try await session.feedcli(
+            "follow", "beating", "--idle-timeout", "1", "--max-time", "3s", "--jsonl")
         #expect(beating.status == 0 && ids(beating.stdout) == ["1"])
         #expect(try await lastEventIDs().count == silent.count + 1, "one connection: the heartbeats kept it")
     }
@@ -124,8 +126,9 @@ struct StreamTests {
     /// read bytes past their turn would hang this run.
     @Test func aStreamFasterThanItsReaderWaitsAtTheSocketAndThenFlows() async throws {
         try await session.add("ev", base + "/sse?count=30000&hold=60", kind: "sse")
-        let run = try await Feedcli.shell(#""$FEEDCLI" follow --max-entries 30000 --jsonl --state "$S" | (sleep 2; cat)"#,
-                                    environment: ["S": session.state])
+        let run = try await Feedcli.shell(
+            #""$FEEDCLI" follow --max-entries 30000 --jsonl --state "$S" | (sleep 2; cat)"#,
+            environment: ["S": session.state])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(ids(run.stdout) == (1...30000).map(String.init), "every event once, in order")
         #expect(try await session.requireStatus("ev")["entries"] as? Int == 30000)
@@ -150,7 +153,8 @@ struct StreamTests {
     @Test func aStoredIDThatCouldSplitAHeaderIsNotSent() async throws {
         try await session.add("ev", base + "/sse?count=1", kind: "sse")
         // An edited store: an id no stream could have given (a line end would end the header).
-        let edit = try await Feedcli.shell(#"""
+        let edit = try await Feedcli.shell(
+            #"""
             python3 -c '
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -171,7 +175,9 @@ struct StreamTests {
         #expect(try await lastEventIDs().count == 1, "no reconnection")
     }
 
-    @Test(arguments: [("/status/401", Int32(77)), ("/status/403", 77), ("/status/404", 69), ("/status/410", 69), ("/wrongtype", 65)])
+    @Test(arguments: [
+        ("/status/401", Int32(77)), ("/status/403", 77), ("/status/404", 69), ("/status/410", 69), ("/wrongtype", 65),
+    ])
     func refusalsAndAWrongContentTypeEndTheFeedWithTheirCode(path: String, code: Int32) async throws {
         try await session.add("s", base + path, kind: "sse")
         let run = try await session.feedcli("follow")
@@ -189,11 +195,17 @@ struct StreamTests {
 
     @Test func eventTypesChooseWhatIsAnEntry() async throws {
         try await session.add("all", base + "/sse?count=2&type=tick", kind: "sse")
-        #expect(ids(try await session.feedcli("sync", "all", "--jsonl").stdout) == ["1", "2"], "every event with a JSON object")
-        #expect(try await session.feedcli("feeds", "add", "chosen", base + "/sse?count=2&type=tick", "--kind", "sse", "--event", "update").status == 0)
+        #expect(
+            ids(try await session.feedcli("sync", "all", "--jsonl").stdout) == ["1", "2"],
+            "every event with a JSON object")
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "chosen", base + "/sse?count=2&type=tick", "--kind", "sse", "--event", "update"
+            ).status == 0)
         let chosen = try await session.feedcli("sync", "chosen", "--jsonl", "-v")
         #expect(chosen.stdout.isEmpty && chosen.stderr.contains("not an entry: a tick event"), "\(chosen.stderr)")
-        let refused = try await session.feedcli("feeds", "add", "x", base + "/ndjson", "--kind", "ndjson", "--event", "a")
+        let refused = try await session.feedcli(
+            "feeds", "add", "x", base + "/ndjson", "--kind", "ndjson", "--event", "a")
         #expect(refused.status == 64)
     }
 
@@ -204,23 +216,32 @@ struct StreamTests {
     }
 
     @Test func anNDJSONStreamResumesFromItsCursor() async throws {
-        #expect(try await session.feedcli("feeds", "add", "lines", base + "/ndjson?grow=1", "--kind", "ndjson",
-                                    "--cursor", ".[-1].seq", "--cursor-param", "after").status == 0)
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "lines", base + "/ndjson?grow=1", "--kind", "ndjson",
+                "--cursor", ".[-1].seq", "--cursor-param", "after"
+            ).status == 0)
         #expect(ids(try await session.feedcli("sync", "lines", "--jsonl").stdout) == ["1", "2", "3"])
-        #expect(ids(try await session.feedcli("sync", "lines", "--jsonl").stdout) == ["4", "5"], "from the stored cursor")
+        #expect(
+            ids(try await session.feedcli("sync", "lines", "--jsonl").stdout) == ["4", "5"], "from the stored cursor")
         #expect(try await lastEventIDs().suffix(4) == [nil, "after=None", nil, "after=3"])
-        let refused = try await session.feedcli("feeds", "add", "e", base + "/sse", "--kind", "sse", "--cursor", ".x", "--cursor-param", "c")
+        let refused = try await session.feedcli(
+            "feeds", "add", "e", base + "/sse", "--kind", "sse", "--cursor", ".x", "--cursor-param", "c")
         #expect(refused.status == 64, "an SSE stream resumes by Last-Event-ID")
     }
 
     /// `--cursor` runs on the newest line read, as a user writes it for one item (`.seq`); it
     /// was run on the whole batch, and `.id` failed with "Cannot index array with string".
     @Test func anNDJSONCursorRunsOnTheNewestLine() async throws {
-        #expect(try await session.feedcli("feeds", "add", "lines", base + "/ndjson?grow=1", "--kind", "ndjson",
-                                          "--cursor", ".seq", "--cursor-param", "after").status == 0)
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "lines", base + "/ndjson?grow=1", "--kind", "ndjson",
+                "--cursor", ".seq", "--cursor-param", "after"
+            ).status == 0)
         let first = try await session.feedcli("sync", "lines", "--jsonl")
         #expect(first.status == 0 && ids(first.stdout) == ["1", "2", "3"], "\(first.stderr)")
-        #expect(ids(try await session.feedcli("sync", "lines", "--jsonl").stdout) == ["4", "5"], "from the stored cursor")
+        #expect(
+            ids(try await session.feedcli("sync", "lines", "--jsonl").stdout) == ["4", "5"], "from the stored cursor")
         #expect(try await lastEventIDs().suffix(4) == [nil, "after=None", nil, "after=3"])
     }
 
@@ -229,7 +250,9 @@ struct StreamTests {
     /// was dropped with a word under -v only.
     @Test func anNDJSONLineThatIsNotAnItemIsNamed() async throws {
         let deep = String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
-        let body = [#"{"id":"1"}"#, "not json", "[1,2]", #"{"id":"2","x":"# + deep + "}", #"{"id":"3"}"#].joined(separator: "\n") + "\n"
+        let body =
+            [#"{"id":"1"}"#, "not json", "[1,2]", #"{"id":"2","x":"# + deep + "}", #"{"id":"3"}"#].joined(
+                separator: "\n") + "\n"
         let server = try LoopbackServer { _, connection in
             connection.respond(200, headers: [("Content-Type", "application/x-ndjson")], text: body)
         }
@@ -253,9 +276,14 @@ struct StreamTests {
         try await session.add("m", base + "/fixture/mastodon-public.sse", kind: "mastodon")
         let run = try await session.feedcli("sync", "m", "--jsonl", "-v")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Set(ids(run.stdout)) == ["102775370117886890", "104072557586605107", "104072561966487967", "104072567176319159"])
+        #expect(
+            Set(ids(run.stdout)) == [
+                "102775370117886890", "104072557586605107", "104072561966487967", "104072567176319159",
+            ])
         #expect(run.stderr.contains("not an entry: a delete event"))
-        let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let status = try #require(lines.first { $0["id"] as? String == "104072557586605107" })
         #expect(status["author"] as? String == "it_was_inevitable@botsin.space")
         #expect(status["url"] as? String == "https://botsin.space/@it_was_inevitable/104072557374505694")
@@ -267,7 +295,9 @@ struct StreamTests {
         let run = try await session.feedcli("sync", "w", "--jsonl")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(ids(run.stdout) == ["67a266c6-6bb9-4923-826c-2b6bd04553a2"])
-        #expect(run.stdout.contains(#""author":"Vysotsky""#) && run.stdout.contains(#""title":"File:Iranian Army Ground Forces"#))
+        #expect(
+            run.stdout.contains(#""author":"Vysotsky""#)
+                && run.stdout.contains(#""title":"File:Iranian Army Ground Forces"#))
         let status = try await session.requireStatus("w")
         #expect((status["last_event_id"] as? String)?.hasPrefix(#"[{"topic":"eqiad.mediawiki.recentchange""#) == true)
     }
@@ -279,15 +309,20 @@ struct StreamTests {
         #expect(first.status == 0 && ids(first.stdout) == ["1001", "1002", "1003"], "\(first.stderr)")
         // Meanwhile 1004-1008 were posted; the next session's stream sends only 1009, live. The
         // timeline is read forward from the newest stored status, two a page, until empty.
-        #expect(try await session.feedcli("feeds", "add", "m", base + "/api/v1/streaming/public?live=1009-1009&hold=60",
-                                    "--kind", "mastodon", "--replace").status == 0)
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "m", base + "/api/v1/streaming/public?live=1009-1009&hold=60",
+                "--kind", "mastodon", "--replace"
+            ).status == 0)
         let second = try await session.feedcli("follow", "--until-idle", "1s", "--jsonl")
         #expect(second.status == 0, "\(second.stderr)")
         #expect(ids(second.stdout).sorted() == (1004...1009).map(String.init), "every status once")
         #expect(Array(ids(second.stdout).prefix(5)) == (1004...1008).map(String.init), "the gap first, oldest first")
-        let run = try await Feedcli.shell(#"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
-                                    environment: ["U": base + "/timeline-log"])
-        #expect(run.stdout.contains(#"["1003", "1005", "1007", "1009"]"#), "min_id paging, never since_id: \(run.stdout)")
+        let run = try await Feedcli.shell(
+            #"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#,
+            environment: ["U": base + "/timeline-log"])
+        #expect(
+            run.stdout.contains(#"["1003", "1005", "1007", "1009"]"#), "min_id paging, never since_id: \(run.stdout)")
     }
 
     /// `--max-entries` counts the entries a catch-up delivers: a follow whose entries all come
@@ -297,8 +332,11 @@ struct StreamTests {
         let first = try await session.feedcli("follow", "--max-entries", "1", "--jsonl")
         #expect(first.status == 0 && ids(first.stdout) == ["1001"], "\(first.stderr)")
         // The stream now sends nothing for a minute; the timeline has 1002-1009.
-        #expect(try await session.feedcli("feeds", "add", "m", base + "/api/v1/streaming/public?live=1-0&hold=60",
-                                          "--kind", "mastodon", "--replace").status == 0)
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "m", base + "/api/v1/streaming/public?live=1-0&hold=60",
+                "--kind", "mastodon", "--replace"
+            ).status == 0)
         let limited = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--max-entries", "3", "--jsonl"]))
         let run = await limited.finish(seconds: 20)
         #expect(run.status == 0, "it ends at the limit: \(run.stderr)")
@@ -313,7 +351,8 @@ struct StreamTests {
     @Test func aFollowOfABusyFeedSaysSoAndEndsWithinItsLimitWith75() async throws {
         try await session.add("ev", base + "/sse?count=1&hold=60", kind: "sse")
         let holder = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "ev", "--jsonl"]))
-        #expect(await holder.waitUntilItHoldsOpen(fileEndingWith: ".locks/feed-ev.lock"), "the first follow holds the feed")
+        #expect(
+            await holder.waitUntilItHoldsOpen(fileEndingWith: ".locks/feed-ev.lock"), "the first follow holds the feed")
         let started = ContinuousClock.now
         let second = try await session.feedcli("follow", "ev", "--max-time", "2s", "--jsonl")
         let took = ContinuousClock.now - started
@@ -321,7 +360,9 @@ struct StreamTests {
         _ = await holder.finish()
         #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stdout.isEmpty)
-        #expect(second.stderr.components(separatedBy: "another run is reading it").count == 2, "said once: \(second.stderr)")
+        #expect(
+            second.stderr.components(separatedBy: "another run is reading it").count == 2, "said once: \(second.stderr)"
+        )
         #expect(second.stderr.contains("another run held ev for the whole of this run"), "\(second.stderr)")
         #expect(took < .seconds(15), "within its own limit (2 s and a start), took \(took)")
         // Once the first lets go, a follow takes the feed at once (the first printed event 1).
@@ -334,13 +375,15 @@ struct StreamTests {
     @Test func anEventIDTooLongForAHeaderIsIgnoredWithAWarning() async throws {
         let long = String(repeating: "x", count: 2_000)
         let server = try LoopbackServer { request, connection in
-            connection.respond(200, headers: [("Content-Type", "text/event-stream")],
-                               text: "id: 5\ndata: {\"id\":\"1\"}\n\nid: \(long)\ndata: {\"id\":\"2\"}\n\ndata: {\"id\":\"3\"}\n\n")
+            connection.respond(
+                200, headers: [("Content-Type", "text/event-stream")],
+                text: "id: 5\ndata: {\"id\":\"1\"}\n\nid: \(long)\ndata: {\"id\":\"2\"}\n\ndata: {\"id\":\"3\"}\n\n")
         }
         try await session.add("long", server.baseURL + "/sse", kind: "sse")
         let run = try await session.feedcli("sync", "long", "--jsonl")
         #expect(run.status == 0 && ids(run.stdout) == ["1", "2", "3"], "\(run.stderr)")
-        #expect(run.stderr.components(separatedBy: "longer than 1024 bytes is ignored").count == 2, "once: \(run.stderr)")
+        #expect(
+            run.stderr.components(separatedBy: "longer than 1024 bytes is ignored").count == 2, "once: \(run.stderr)")
         #expect(try await session.requireStatus("long")["last_event_id"] as? String == "5")
         #expect(try await session.feedcli("sync", "long", "--jsonl").status == 0, "the next connection is made")
         #expect(server.requests.last?.header("Last-Event-ID") == "5")
@@ -363,16 +406,23 @@ struct StreamTests {
     }
 
     @Test func anyStreamCatchesUpThroughTheURLItNames() async throws {
-        #expect(try await session.feedcli("feeds", "add", "s", base + "/sse?count=1&hold=60", "--kind", "sse",
-                                    "--catch-up", base + "/api/v1/timelines/public?min_id=1007").status == 0)
+        #expect(
+            try await session.feedcli(
+                "feeds", "add", "s", base + "/sse?count=1&hold=60", "--kind", "sse",
+                "--catch-up", base + "/api/v1/timelines/public?min_id=1007"
+            ).status == 0)
         let run = try await session.feedcli("follow", "--until-idle", "1s", "--jsonl")
         #expect(run.status == 0 && ids(run.stdout) == ["1008", "1009", "1"], "\(run.stderr)")
-        #expect(try await session.feedcli("feeds", "add", "p", base + "/wrongtype", "--kind", "linked", "--catch-up", base).status == 64)
+        #expect(
+            try await session.feedcli("feeds", "add", "p", base + "/wrongtype", "--kind", "linked", "--catch-up", base)
+                .status == 64)
     }
 
     @Test func aStreamIsFoundOutByItsContentType() async throws {
         let added = try await session.feedcli("feeds", "add", "found", base + "/sse?count=1")
-        #expect(added.status == 0 && added.stderr.contains("sse: a stream of Server-Sent Events (text/event-stream"), "\(added.stderr)")
+        #expect(
+            added.status == 0 && added.stderr.contains("sse: a stream of Server-Sent Events (text/event-stream"),
+            "\(added.stderr)")
         let lines = try await session.feedcli("feeds", "add", "lines", base + "/ndjson?count=1")
         #expect(lines.status == 0 && lines.stderr.contains("ndjson"), "\(lines.stderr)")
     }

@@ -1,14 +1,14 @@
 import FeedBase
+import FeedCore
 import FeedModel
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import FeedCore
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// `feedcli sync` (and `next` on paged feeds) with the built binary against loopback servers.
 @Suite("feedcli sync end to end", .serialized, .timeLimit(.minutes(3)))
@@ -30,7 +30,9 @@ struct SyncEndToEndTests {
         let skipping = try await session.feedcli("sync", "--skip-busy", "--jsonl", "-v", "--wait", "5")
         #expect(skipping.status == 0, "\(skipping.stderr)")
         #expect(ids(skipping) == ["b"], "the held feed is left, the other synced")
-        #expect(skipping.stderr.contains("a: another run is syncing it; left to that run (--skip-busy)"), "\(skipping.stderr)")
+        #expect(
+            skipping.stderr.contains("a: another run is syncing it; left to that run (--skip-busy)"),
+            "\(skipping.stderr)")
         withExtendedLifetime(held) {}
         held = nil
         let after = try await session.feedcli("sync", "--skip-busy", "--jsonl")
@@ -85,7 +87,9 @@ struct SyncEndToEndTests {
         #expect(ids(later) == ["5", "6"])
         #expect(try await session.feedcli("sync", "--jsonl").stdout.isEmpty)
         server.publish(7...11)
-        #expect(ids(try await session.feedcli("sync", "--jsonl")) == ["7", "8", "9", "10", "11"], "across page boundaries too")
+        #expect(
+            ids(try await session.feedcli("sync", "--jsonl")) == ["7", "8", "9", "10", "11"],
+            "across page boundaries too")
         let listed = try await session.feedcli("list", "j", "--jsonl")
         #expect(ids(listed) == (1...11).map(String.init), "every entry once, oldest first")
     }
@@ -199,9 +203,11 @@ struct SyncEndToEndTests {
     @Test func anItemMetOnTwoPagesOfAWalkIsDeliveredOnce() async throws {
         let server = try LoopbackServer { request, connection in
             if request.path == "/feed" {
-                connection.respond(200, headers: [("Link", "</feed?page=2>; rel=\"next\"")], text: #"[{"id":"4"},{"id":"3"}]"#)
+                connection.respond(
+                    200, headers: [("Link", "</feed?page=2>; rel=\"next\"")], text: #"[{"id":"4"},{"id":"3"}]"#)
             } else if request.path == "/feed?page=2" {
-                connection.respond(200, headers: [("Link", "</feed?page=3>; rel=\"next\"")], text: #"[{"id":"3"},{"id":"2"}]"#)
+                connection.respond(
+                    200, headers: [("Link", "</feed?page=3>; rel=\"next\"")], text: #"[{"id":"3"},{"id":"2"}]"#)
             } else {
                 connection.respond(200, text: #"[{"id":"2"},{"id":"4"},{"id":"1"}]"#)
             }
@@ -238,7 +244,8 @@ struct SyncEndToEndTests {
         try await session.add("a-fast", fast.url, kind: "graph")
         try await session.add("b-slow", slow.baseURL + "/feed", kind: "linked")
         // The test reads stdout itself (no background reader to race it for the first bytes).
-        let running = try Feedcli.start(["sync", "a-fast", "b-slow", "--jsonl", "--state", state, "--retries", "0"], reading: false)
+        let running = try Feedcli.start(
+            ["sync", "a-fast", "b-slow", "--jsonl", "--state", state, "--retries", "0"], reading: false)
         let handle = running.out.fileHandleForReading
         let firstOutput = await onOwnThread { handle.availableData }  // read(2) blocks: a thread of its own
         let slowHadAnswered = answered.value
@@ -257,17 +264,27 @@ struct SyncEndToEndTests {
         let metTogether = Locked<[Bool]>([])
         let servers = try (0..<4).map { _ in
             try LoopbackServer { _, connection in
-                if arrived.withLock({ $0 += 1; return $0 }) == 4 { for _ in 0..<4 { allHere.signal() } }
+                if arrived.withLock({
+                    $0 += 1
+                    return $0
+                }) == 4 {
+                    for _ in 0..<4 { allHere.signal() }
+                }
                 let together = allHere.wait(timeout: .now() + 10) == .success
                 metTogether.withLock { $0.append(together) }
                 connection.respond(200, text: "[" + (1...3).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
             }
         }
-        for (number, server) in servers.enumerated() { try await session.add("slow\(number)", server.baseURL + "/feed", kind: "linked") }
+        for (number, server) in servers.enumerated() {
+            try await session.add("slow\(number)", server.baseURL + "/feed", kind: "linked")
+        }
         let names = (0..<4).map { "slow\($0)" }
-        let together = try await Feedcli.run(["sync"] + names + ["--jobs", "4", "--jsonl", "--state", state, "--retries", "0"])
+        let together = try await Feedcli.run(
+            ["sync"] + names + ["--jobs", "4", "--jsonl", "--state", state, "--retries", "0"])
         #expect(together.status == 0)
-        #expect(metTogether.value == Array(repeating: true, count: 4), "four feeds in flight at once, not one after another")
+        #expect(
+            metTogether.value == Array(repeating: true, count: 4), "four feeds in flight at once, not one after another"
+        )
         let feeds = JSONLines.objects(together.stdout).compactMap { $0["feed"] as? String }
         #expect(feeds.count == 12)
         let blocks = feeds.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }

@@ -1,7 +1,7 @@
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedStoreTesting
 
 /// WebSocket feeds end to end: the built `feedcli` following and syncing Jetstream and a Nostr
 /// relay served from their real captures by `Fixtures/streams/websocket_server.py` (drops,
@@ -24,8 +24,9 @@ struct WebSocketFeedTests {
         var seen = Set<String>()
         return jetstreamEvents().compactMap { event in
             guard event["kind"] as? String == "commit", let commit = event["commit"] as? [String: Any],
-                  commit["operation"] as? String == "create", let collection = commit["collection"] as? String,
-                  collections.contains(collection), let did = event["did"] as? String, let rkey = commit["rkey"] as? String
+                commit["operation"] as? String == "create", let collection = commit["collection"] as? String,
+                collections.contains(collection), let did = event["did"] as? String,
+                let rkey = commit["rkey"] as? String
             else { return nil }
             let id = "at://\(did)/\(collection)/\(rkey)"
             return seen.insert(id).inserted ? id : nil
@@ -40,20 +41,25 @@ struct WebSocketFeedTests {
 
     /// The query of every Jetstream and relay connection the server answered, in order.
     func connections() async throws -> [String] {
-        let script = #"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#
+        let script =
+            #"python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$U""#
         let run = try await Feedcli.shell(script, environment: ["U": "http://127.0.0.1:\(server.port)/log"])
         return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String] ?? []
     }
 
-    func addJetstream(_ name: String, _ query: String, _ extra: String..., on session: StoreSession? = nil) async throws {
-        let run = try await (session ?? self.session).run(["feeds", "add", name, base + "/jetstream" + query, "--kind", "jetstream"] + extra)
+    func addJetstream(_ name: String, _ query: String, _ extra: String..., on session: StoreSession? = nil) async throws
+    {
+        let run = try await (session ?? self.session).run(
+            ["feeds", "add", name, base + "/jetstream" + query, "--kind", "jetstream"] + extra)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
     /// Waits (up to 20 s) until the feed holds at least `count` entries, polling the store.
     func waitUntilStored(atLeast count: Int, feed: String) async -> Bool {
         for _ in 0..<800 {
-            if let stored = await (try? session.requireStatus(feed))?["entries"] as? Int, stored >= count { return true }
+            if let stored = await (try? session.requireStatus(feed))?["entries"] as? Int, stored >= count {
+                return true
+            }
             try? await Task.sleep(for: .milliseconds(25))
         }
         return false
@@ -62,7 +68,8 @@ struct WebSocketFeedTests {
     @Test func aFollowInterruptedByTheServerDeliversEveryEventOnce() async throws {
         // The first connection drops without a close after 40 events, as a server restart does;
         // the next asks from 5 s before the largest time_us committed and gets everything again.
-        try await addJetstream("bsky", "?drop=40", "--collection", "app.bsky.feed.post", "--collection", "app.bsky.feed.like")
+        try await addJetstream(
+            "bsky", "?drop=40", "--collection", "app.bsky.feed.post", "--collection", "app.bsky.feed.like")
         let expected = Self.jetstreamEntries(collections: ["app.bsky.feed.post", "app.bsky.feed.like"])
         #expect(expected.count == 122)
         let run = try await session.feedcli("follow", "--max-entries", "122", "--jsonl")
@@ -70,10 +77,14 @@ struct WebSocketFeedTests {
         #expect(JSONLines.ids(run.stdout) == expected, "every event once, in the order it came")
         let queries = try await connections()
         #expect(queries.count == 2, "\(queries)")
-        let cursor = try #require(queries.last.flatMap { URLComponents(string: "ws://h" + $0)?.queryItems?.first { $0.name == "cursor" }?.value })
+        let cursor = try #require(
+            queries.last.flatMap {
+                URLComponents(string: "ws://h" + $0)?.queryItems?.first { $0.name == "cursor" }?.value
+            })
         // The position after the first connection: the largest time_us of its 40 events.
         let firstForty = Self.jetstreamEvents().filter { event in
-            ["app.bsky.feed.post", "app.bsky.feed.like"].contains((event["commit"] as? [String: Any])?["collection"] as? String ?? "")
+            ["app.bsky.feed.post", "app.bsky.feed.like"].contains(
+                (event["commit"] as? [String: Any])?["collection"] as? String ?? "")
                 || event["kind"] as? String != "commit"
         }.prefix(40)
         let position = firstForty.compactMap { ($0["time_us"] as? NSNumber)?.int64Value }.max() ?? 0
@@ -91,27 +102,39 @@ struct WebSocketFeedTests {
         let entry = try #require(JSONLines.objects(first.stdout).first)
         let id = try #require(entry["id"] as? String)
         let parts = id.split(separator: "/")
-        #expect(entry["author"] as? String == String(parts[1]) && entry["url"] as? String == "https://bsky.app/profile/\(parts[1])/post/\(parts[3])")
+        #expect(
+            entry["author"] as? String == String(parts[1])
+                && entry["url"] as? String == "https://bsky.app/profile/\(parts[1])/post/\(parts[3])")
         #expect((entry["source"] as? [String: Any])?["kind"] as? String == "commit" && entry["text"] is String)
         let second = try await session.feedcli("sync", "bsky-posts", "--jsonl")
         #expect(second.status == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "\(second.stderr)")
         let queries = try await connections()
         #expect(queries.first == "/jetstream?wantedCollections=app.bsky.feed.post")
-        #expect(queries.count == 2 && queries[1].hasPrefix("/jetstream?wantedCollections=app.bsky.feed.post&cursor="), "\(queries)")
+        #expect(
+            queries.count == 2 && queries[1].hasPrefix("/jetstream?wantedCollections=app.bsky.feed.post&cursor="),
+            "\(queries)")
     }
 
     @Test func aFilterPicksEntriesAndAReplayThatMissedThePositionIsSaid() async throws {
         // Likes and posts asked for; the filter keeps posts in English. The second connection
         // starts 100 lines on, past the stored position (a replay window that moved on).
-        try await addJetstream("english", "?first=60&gap=100", "--collection", "app.bsky.feed.post", "--collection", "app.bsky.feed.like",
-                               "--filter", #".commit.collection == "app.bsky.feed.post" and ((.commit.record.langs // []) | index("en") != null)"#)
+        try await addJetstream(
+            "english", "?first=60&gap=100", "--collection", "app.bsky.feed.post", "--collection", "app.bsky.feed.like",
+            "--filter",
+            #".commit.collection == "app.bsky.feed.post" and ((.commit.record.langs // []) | index("en") != null)"#)
         let first = try await session.feedcli("sync", "english", "--jsonl")
         #expect(first.status == 0, "\(first.stderr)")
         let sources = JSONLines.objects(first.stdout).compactMap { $0["source"] as? [String: Any] }
-        #expect(!sources.isEmpty && sources.allSatisfy { (($0["commit"] as? [String: Any])?["record"] as? [String: Any])?["langs"] as? [String] == ["en"] })
+        #expect(
+            !sources.isEmpty
+                && sources.allSatisfy {
+                    (($0["commit"] as? [String: Any])?["record"] as? [String: Any])?["langs"] as? [String] == ["en"]
+                })
         let second = try await session.feedcli("sync", "english", "--jsonl")
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.components(separatedBy: "is newer than the stored position").count == 2, "said once: \(second.stderr)")
+        #expect(
+            second.stderr.components(separatedBy: "is newer than the stored position").count == 2,
+            "said once: \(second.stderr)")
     }
 
     @Test func refusalsAtTheUpgradeExitAsTheContractSays() async throws {
@@ -125,11 +148,14 @@ struct WebSocketFeedTests {
         }
         let follow = try await session.feedcli("feeds", "add", "gone", base + "/missing", "--kind", "nostr")
         #expect(follow.status == 0)
-        #expect(try await session.feedcli("follow", "gone", "--max-time", "20s").status == 69, "a refusal is not reconnected to")
+        #expect(
+            try await session.feedcli("follow", "gone", "--max-time", "20s").status == 69,
+            "a refusal is not reconnected to")
     }
 
     @Test func aRelaysEventsAreCheckedAndItsWordsSaid() async throws {
-        let add = try await session.feedcli("feeds", "add", "relay", base + "/nostr?echo=1&tamper=1", "--kind", "nostr", "--since", "36500d")
+        let add = try await session.feedcli(
+            "feeds", "add", "relay", base + "/nostr?echo=1&tamper=1", "--kind", "nostr", "--since", "36500d")
         #expect(add.status == 0, "\(add.stderr)")
         let started = ContinuousClock.now
         let first = try await session.feedcli("sync", "relay", "--jsonl")
@@ -149,18 +175,21 @@ struct WebSocketFeedTests {
 
     @Test func aRelaysFilterAndItsClosedEndTheFeedWith69() async throws {
         let author = "753d025936c8c3238b1b2b2f748be6df92743c2201e5198946e9d6a29156793f"
-        let add = try await session.feedcli("feeds", "add", "closing", base + "/nostr?closed=auth-required:%20members%20only", "--kind", "nostr",
-                                            "--since", "36500d", "--author", author, "--nostr-kind", "7",
-                                            "--tag", "p=50c59a1cb233d08d5a1fb493f520c6b5d7f77a2ba42e4666801a3e366b0a027e")
+        let add = try await session.feedcli(
+            "feeds", "add", "closing", base + "/nostr?closed=auth-required:%20members%20only", "--kind", "nostr",
+            "--since", "36500d", "--author", author, "--nostr-kind", "7",
+            "--tag", "p=50c59a1cb233d08d5a1fb493f520c6b5d7f77a2ba42e4666801a3e366b0a027e")
         #expect(add.status == 0, "\(add.stderr)")
         let run = try await session.feedcli("follow", "closing", "--jsonl", "--max-time", "20s")
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.contains("the relay closed the subscription: auth-required: members only"))
         let authors = JSONLines.objects(run.stdout).compactMap { $0["author"] as? String }
         #expect(!authors.isEmpty && authors.allSatisfy { $0 == author }, "what came before CLOSED is delivered")
-        let refused = try await session.feedcli("feeds", "add", "bad", base + "/nostr", "--kind", "nostr", "--author", "npub1abc")
+        let refused = try await session.feedcli(
+            "feeds", "add", "bad", base + "/nostr", "--kind", "nostr", "--author", "npub1abc")
         #expect(refused.status == 64 && refused.stderr.contains("64 hex digits"))
-        let wrongKind = try await session.feedcli("feeds", "add", "bad", base + "/nostr", "--kind", "nostr", "--did", "did:plc:a")
+        let wrongKind = try await session.feedcli(
+            "feeds", "add", "bad", base + "/nostr", "--kind", "nostr", "--did", "did:plc:a")
         #expect(wrongKind.status == 64)
     }
 
@@ -173,7 +202,8 @@ struct WebSocketFeedTests {
         let killed = await started.finish()
         let again = try await session.feedcli("sync", "paced", "--jsonl")
         #expect(again.status == 0, "\(again.stderr)")
-        let before = JSONLines.ids(killed.stdout), after = JSONLines.ids(again.stdout)
+        let before = JSONLines.ids(killed.stdout)
+        let after = JSONLines.ids(again.stdout)
         #expect(Set(before + after) == Set(likes), "nothing lost")
         #expect(Set(before).intersection(after).count <= 100, "at most one group printed again")
         #expect(try await session.requireStatus("paced")["entries"] as? Int == likes.count, "each stored once")
@@ -188,22 +218,28 @@ struct WebSocketFeedTests {
         let run = await started.finish()
         #expect(run.status == 0, "SIGTERM is how a follow ends: \(run.stderr)")
         let printed = JSONLines.ids(run.stdout)
-        #expect(try await session.requireStatus("termed")["entries"] as? Int == printed.count, "what was printed is stored, no more")
+        #expect(
+            try await session.requireStatus("termed")["entries"] as? Int == printed.count,
+            "what was printed is stored, no more")
         let again = try await session.feedcli("sync", "termed", "--jsonl", "--timeout", "30")
         #expect(again.status == 0, "\(again.stderr)")
         #expect(printed + JSONLines.ids(again.stdout) == likes, "the rest once, in order")
     }
 
     @Test func aPingStormIsAnsweredAndEveryEventStillDelivered() async throws {
-        try await addJetstream("storm", "?pings=50&first=40", "--collection", "app.bsky.feed.like", "--collection", "app.bsky.feed.post")
+        try await addJetstream(
+            "storm", "?pings=50&first=40", "--collection", "app.bsky.feed.like", "--collection", "app.bsky.feed.post")
         let run = try await session.feedcli("sync", "storm", "--jsonl")
         #expect(run.status == 0, "\(run.stderr)")
-        let expected = Array(Self.jetstreamEvents().prefix(40).compactMap { event -> String? in
-            guard let commit = event["commit"] as? [String: Any], commit["operation"] as? String == "create",
-                  let collection = commit["collection"] as? String, ["app.bsky.feed.like", "app.bsky.feed.post"].contains(collection),
-                  let did = event["did"] as? String, let rkey = commit["rkey"] as? String else { return nil }
-            return "at://\(did)/\(collection)/\(rkey)"
-        })
+        let expected = Array(
+            Self.jetstreamEvents().prefix(40).compactMap { event -> String? in
+                guard let commit = event["commit"] as? [String: Any], commit["operation"] as? String == "create",
+                    let collection = commit["collection"] as? String,
+                    ["app.bsky.feed.like", "app.bsky.feed.post"].contains(collection),
+                    let did = event["did"] as? String, let rkey = commit["rkey"] as? String
+                else { return nil }
+                return "at://\(did)/\(collection)/\(rkey)"
+            })
         #expect(!expected.isEmpty && JSONLines.ids(run.stdout) == expected, "2,000 pings answered between 40 events")
     }
 

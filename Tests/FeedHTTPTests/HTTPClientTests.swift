@@ -1,9 +1,9 @@
-import FeedModel
 import FeedHTTP
+import FeedModel
+import FeedTesting
 import Foundation
 import Synchronization
 import Testing
-import FeedTesting
 
 /// Runs `request` on `client` and waits for its outcome.
 func fetch(_ client: HTTPClient, _ request: HTTPRequest) async -> Result<HTTPResponse, HTTPError> {
@@ -34,11 +34,14 @@ struct HTTPClientTests {
         let server = try LoopbackServer { request, connection in
             switch request.path {
             case "/ok":
-                connection.respond(200, headers: [("X-Multi", "a"), ("x-multi", "b"), ("Content-Type", "application/json")],
-                                   text: #"{"ok":true}"#)
+                connection.respond(
+                    200, headers: [("X-Multi", "a"), ("x-multi", "b"), ("Content-Type", "application/json")],
+                    text: #"{"ok":true}"#)
             case "/missing": connection.respond(404, text: "{}")
             case "/spaced":
-                connection.send("HTTP/1.1 200 OK\r\nX-Padded: \t padded  value \t\r\nX-Empty:\r\n: nameless\r\nContent-Length: 0\r\n\r\n")
+                connection.send(
+                    "HTTP/1.1 200 OK\r\nX-Padded: \t padded  value \t\r\nX-Empty:\r\n: nameless\r\nContent-Length: 0\r\n\r\n"
+                )
             default: connection.respond(500, text: "boom")
             }
         }
@@ -114,8 +117,9 @@ struct HTTPClientTests {
         let arrived = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/hop/5")).value)
         #expect(arrived.status == 200)
         #expect(arrived.effectiveURL == server.baseURL + "/hop/0")
-        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/hop/6")).failure?.kind == .tooManyRedirects,
-                "six redirects are one too many")
+        #expect(
+            await fetch(client, HTTPRequest(url: server.baseURL + "/hop/6")).failure?.kind == .tooManyRedirects,
+            "six redirects are one too many")
         #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/loop")).failure?.kind == .tooManyRedirects)
         #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/ftp")).failure?.kind == .unsupportedProtocol)
     }
@@ -145,14 +149,16 @@ struct HTTPClientTests {
     /// close): `dispose()` closes the connection at once, which nothing else would do for a
     /// minute, and the subscriber hears nothing more.
     @Test func disposingAbortsAStalledTransfer() async throws {
-        let requested = TestSignal(), closed = TestSignal()
+        let requested = TestSignal()
+        let closed = TestSignal()
         let server = try LoopbackServer { _, connection in
             requested.signal()
             connection.waitForPeerClose(limit: .seconds(60))
             closed.signal()
         }
         let recorder = Recorder<HTTPResponse>()
-        let subscription = client.get(HTTPRequest(url: server.baseURL + "/stall", timeout: .seconds(60))).subscribe(recorder.handler)
+        let subscription = client.get(HTTPRequest(url: server.baseURL + "/stall", timeout: .seconds(60))).subscribe(
+            recorder.handler)
         #expect(await requested.wait(seconds: 10))
         subscription.dispose()
         #expect(await closed.wait(seconds: 10), "dispose() closed the connection")
@@ -193,8 +199,9 @@ struct HTTPClientTests {
         }
         #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/truncated")).failure?.kind == .partialBody)
         #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/garbage")).failure?.kind == .malformedReply)
-        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/nothing")).failure?.kind == .connectionLost,
-                "closed without an answer: a server going away, worth another try")
+        #expect(
+            await fetch(client, HTTPRequest(url: server.baseURL + "/nothing")).failure?.kind == .connectionLost,
+            "closed without an answer: a server going away, worth another try")
     }
 
     @Test func parsesRetryAfter() async throws {
@@ -206,8 +213,9 @@ struct HTTPClientTests {
             }
         }
         #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/seconds")).value?.retryAfter == .seconds(120))
-        #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/date")).value?.retryAfter == .zero,
-                "a date in the past is clamped to now")
+        #expect(
+            await fetch(client, HTTPRequest(url: server.baseURL + "/date")).value?.retryAfter == .zero,
+            "a date in the past is clamped to now")
     }
 
     @Test func reusesOneConnectionForSequentialRequests() async throws {
@@ -228,7 +236,9 @@ struct HTTPClientTests {
             var tagged = HTTPRequest(url: server.baseURL + "/tagged", maxBodySize: 100)
             tagged.headers.add(name: "If-None-Match", value: "\"\(round)\"")
             #expect(await fetch(client, tagged).value?.headers["X-Seen"] == "\"\(round)\"")
-            #expect(await fetch(client, HTTPRequest(url: server.baseURL + "/big", maxBodySize: 100)).failure?.kind == .bodyTooLarge)
+            #expect(
+                await fetch(client, HTTPRequest(url: server.baseURL + "/big", maxBodySize: 100)).failure?.kind
+                    == .bodyTooLarge)
             let plain = try #require(await fetch(client, HTTPRequest(url: server.baseURL + "/plain")).value)
             #expect(plain.headers["X-Seen"] == "-", "round \(round): a header of an earlier request was sent again")
             #expect(plain.effectiveURL == server.baseURL + "/plain")
@@ -290,12 +300,16 @@ struct HTTPClientShutdownTests {
             let raced = TestSignal()
             for (index, recorder) in recorders.enumerated() {
                 DispatchQueue.global().async {
-                    let subscription = client.get(HTTPRequest(url: server.baseURL + "/\(index)")).subscribe(recorder.handler)
+                    let subscription = client.get(HTTPRequest(url: server.baseURL + "/\(index)")).subscribe(
+                        recorder.handler)
                     if index % 2 == 0 { subscription.dispose() }
                     raced.signal()
                 }
             }
-            DispatchQueue.global().async { client.shutdown(); raced.signal() }
+            DispatchQueue.global().async {
+                client.shutdown()
+                raced.signal()
+            }
             for _ in 0..<5 { _ = await raced.wait(seconds: 30) }
             client.shutdown()
             for recorder in recorders { #expect(recorder.terminalCount <= 1) }

@@ -1,8 +1,9 @@
-@testable import FeedHTTP
+import FeedTesting
 import Foundation
 import Synchronization
 import Testing
-import FeedTesting
+
+@testable import FeedHTTP
 
 /// A stream's reader holds the HTTP worker back (the bytes wait at the socket, not in memory):
 /// the worker's wait ends when the reader lets chunks go, or when nobody reads any more.
@@ -12,7 +13,8 @@ struct StreamBacklogTests {
         let backlog = StreamBacklog()
         var receipts: [StreamReceipt] = [backlog.handOn(StreamBacklog.limit), backlog.handOn(1)]
         #expect(backlog.pending == StreamBacklog.limit + 1)
-        let waited = TestSignal(), answer = Mutex<Bool?>(nil)
+        let waited = TestSignal()
+        let answer = Mutex<Bool?>(nil)
         Thread.detachNewThread {  // the worker's wait blocks: a thread of its own
             answer.withLock { $0 = backlog.waitForRoom() }
             waited.signal()
@@ -29,7 +31,8 @@ struct StreamBacklogTests {
     @Test func abandoningEndsTheWait() async {
         let backlog = StreamBacklog()
         let receipt = backlog.handOn(StreamBacklog.limit + 1)
-        let waited = TestSignal(), answer = Mutex<Bool?>(nil)
+        let waited = TestSignal()
+        let answer = Mutex<Bool?>(nil)
         Thread.detachNewThread {
             answer.withLock { $0 = backlog.waitForRoom() }
             waited.signal()

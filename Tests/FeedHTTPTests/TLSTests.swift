@@ -1,7 +1,7 @@
 import FeedHTTP
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
 
 /// TLS certificates are always verified: a self-signed server on 127.0.0.1 is refused by the
 /// client, and so by the built `feedcli` that stands on it.
@@ -10,8 +10,12 @@ struct TLSTests {
     @Test func aSelfSignedCertificateIsRefused() async throws {
         let folder = TestScratch.folder("tls").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let made = try await run("/usr/bin/env", ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                                            "-subj", "/CN=127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem"])
+        let made = try await run(
+            "/usr/bin/env",
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
+            ])
         try #require(made == 0, "openssl could not make a certificate")
         let script = """
             import http.server, ssl, sys

@@ -1,7 +1,8 @@
-@testable import FeedHTTP
 import FeedTesting
 import Foundation
 import Testing
+
+@testable import FeedHTTP
 
 /// A WebSocket connection over curl's connect-only mode (`WebSocketConnection`), against a server
 /// on 127.0.0.1 that speaks RFC 6455 by hand (`Fixtures/streams/websocket_server.py`).
@@ -9,7 +10,8 @@ import Testing
 struct WebSocketConnectionTests {
     private func connect(_ url: String) async throws -> WebSocketConnection {
         try await onOwnThread {
-            try WebSocketConnection(url: url, userAgent: "feedcli/test", connectTimeout: .seconds(5), maxMessageSize: 1 << 20)
+            try WebSocketConnection(
+                url: url, userAgent: "feedcli/test", connectTimeout: .seconds(5), maxMessageSize: 1 << 20)
         }
     }
 
@@ -29,8 +31,11 @@ struct WebSocketConnectionTests {
         let server = try await PythonServer.webSockets()
         let connection = try await connect("ws://127.0.0.1:\(server.port)/hello")
         let events = try await readToClose(connection)
-        #expect(events == [.text(Array(#"{"n":1}"#.utf8)), .ping(Array("are you there".utf8)), .text(Array(#"{"n":2}"#.utf8)),
-                           .close(code: 1000, reason: "bye")])
+        #expect(
+            events == [
+                .text(Array(#"{"n":1}"#.utf8)), .ping(Array("are you there".utf8)), .text(Array(#"{"n":2}"#.utf8)),
+                .close(code: 1000, reason: "bye"),
+            ])
         try await onOwnThread { try connection.close(code: 1000, reason: "") }
     }
 
@@ -48,7 +53,11 @@ struct WebSocketConnectionTests {
             }
             return events
         }
-        #expect(events == [.text(Array("masked:short".utf8)), .text(Array("masked:\(long)".utf8)), .close(code: 1000, reason: "done")])
+        #expect(
+            events == [
+                .text(Array("masked:short".utf8)), .text(Array("masked:\(long)".utf8)),
+                .close(code: 1000, reason: "done"),
+            ])
     }
 
     @Test func aWrongAcceptKeyAndARefusalAreNotConnections() async throws {
@@ -69,11 +78,14 @@ struct WebSocketConnectionTests {
 @Suite("WebSocket stream", .timeLimit(.minutes(2)))
 struct WebSocketStreamTests {
     /// Subscribes to the connection at `path` and awaits its end.
-    private func parts(_ server: PythonServer, _ path: String, idle: Duration = .seconds(5), pongWait: Duration = .seconds(5),
-                       maxMessageSize: Int = 100) async -> Recorder<WebSocketPart> {
+    private func parts(
+        _ server: PythonServer, _ path: String, idle: Duration = .seconds(5), pongWait: Duration = .seconds(5),
+        maxMessageSize: Int = 100
+    ) async -> Recorder<WebSocketPart> {
         let recorder = Recorder<WebSocketPart>()
         let subscription = WebSocketStream.connection(
-            url: "ws://127.0.0.1:\(server.port)\(path)", userAgent: "feedcli/test", connectTimeout: .seconds(5), idleTimeout: idle,
+            url: "ws://127.0.0.1:\(server.port)\(path)", userAgent: "feedcli/test", connectTimeout: .seconds(5),
+            idleTimeout: idle,
             pongWait: pongWait, maxMessageSize: maxMessageSize
         ).subscribe(recorder.handler)
         await recorder.wait(seconds: 30)
@@ -91,21 +103,27 @@ struct WebSocketStreamTests {
     @Test func messagesComeTogetherAndTheServersCloseIsSaidThenEndsTheConnection() async throws {
         let server = try await PythonServer.webSockets()
         let recorder = await parts(server, "/hello")
-        #expect(withoutReceipts(recorder.elements) == [.head(HTTPResponse(status: 101, effectiveURL: "ws://127.0.0.1:\(server.port)/hello")),
-                                      .messages([bytes(#"{"n":1}"#), bytes(#"{"n":2}"#)]), .closed(code: 1000, reason: "bye")])
-        #expect(recorder.isCompleted && recorder.error == nil, "an orderly end: sync takes it as the end, a follow reconnects")
+        #expect(
+            withoutReceipts(recorder.elements) == [
+                .head(HTTPResponse(status: 101, effectiveURL: "ws://127.0.0.1:\(server.port)/hello")),
+                .messages([bytes(#"{"n":1}"#), bytes(#"{"n":2}"#)]), .closed(code: 1000, reason: "bye"),
+            ])
+        #expect(
+            recorder.isCompleted && recorder.error == nil,
+            "an orderly end: sync takes it as the end, a follow reconnects")
     }
 
     @Test func messagesThatAreNotItemsAreSaidInTheirPlace() async throws {
         let server = try await PythonServer.webSockets()
         let recorder = await parts(server, "/mixed")
-        #expect(withoutReceipts(Array(recorder.elements.dropFirst())) == [
-            .skipped("a binary message of 2 bytes (feeds are JSON text)"),
-            .skipped("a text message of 2 bytes that is not UTF-8"),
-            .skipped("a message of 200 bytes, over --max-size"),
-            .messages([bytes(#"{"ok":1}"#)]),
-            .closed(code: 1000, reason: ""),
-        ])
+        #expect(
+            withoutReceipts(Array(recorder.elements.dropFirst())) == [
+                .skipped("a binary message of 2 bytes (feeds are JSON text)"),
+                .skipped("a text message of 2 bytes that is not UTF-8"),
+                .skipped("a message of 200 bytes, over --max-size"),
+                .messages([bytes(#"{"ok":1}"#)]),
+                .closed(code: 1000, reason: ""),
+            ])
     }
 
     @Test func aRefusalIsAHeadForTheReaderToJudge() async throws {

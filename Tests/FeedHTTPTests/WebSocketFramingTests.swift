@@ -1,6 +1,7 @@
-@testable import FeedHTTP
 import Foundation
 import Testing
+
+@testable import FeedHTTP
 
 /// RFC 6455 framing as a client reads and writes it (`WebSocketFraming`), and the opening
 /// handshake's check (`WebSocketHandshake`).
@@ -27,11 +28,15 @@ struct WebSocketFramingTests {
 
     @Test func theSameEventsWhateverTheChunks() {
         let long = [UInt8](repeating: 0x61, count: 70_000)
-        let bytes = frame(0x1, text("one")) + frame(0x2, long) + frame(0xA, []) + frame(0x1, text("é"), final: false)
+        let bytes =
+            frame(0x1, text("one")) + frame(0x2, long) + frame(0xA, []) + frame(0x1, text("é"), final: false)
             + frame(0x0, []) + frame(0x8, [0x03, 0xE8] + text("bye"))
         var whole = WebSocketFraming(maxMessageSize: 1 << 20)
         let expected = whole.parse(bytes)
-        #expect(expected == [.text(text("one")), .binary(long), .pong([]), .text(text("é")), .close(code: 1000, reason: "bye")])
+        #expect(
+            expected == [
+                .text(text("one")), .binary(long), .pong([]), .text(text("é")), .close(code: 1000, reason: "bye"),
+            ])
         for cut in [1, 2, 3, 5, 9, 70_004, bytes.count - 1] {
             var parts = WebSocketFraming(maxMessageSize: 1 << 20)
             #expect(parts.parse(bytes[..<cut]) + parts.parse(bytes[cut...]) == expected, "cut at \(cut)")
@@ -48,7 +53,8 @@ struct WebSocketFramingTests {
 
     @Test func aTextMessageThatIsNotUTF8IsSaidAndTheStreamGoesOn() {
         var framing = WebSocketFraming(maxMessageSize: 100)
-        #expect(framing.parse(frame(0x1, [0xFF, 0xFE]) + frame(0x1, text("{}"))) == [.invalidText(2), .text(text("{}"))])
+        #expect(
+            framing.parse(frame(0x1, [0xFF, 0xFE]) + frame(0x1, text("{}"))) == [.invalidText(2), .text(text("{}"))])
     }
 
     @Test(arguments: [
@@ -76,13 +82,17 @@ struct WebSocketFramingTests {
 
     @Test func aCloseReasonThatIsNotUTF8Is1007() {
         var framing = WebSocketFraming(maxMessageSize: 100)
-        #expect(framing.parse(frame(0x8, [0x03, 0xE8, 0xFF])) == [.violation(code: 1007, "a close frame whose reason is not UTF-8")])
+        #expect(
+            framing.parse(frame(0x8, [0x03, 0xE8, 0xFF])) == [
+                .violation(code: 1007, "a close frame whose reason is not UTF-8")
+            ])
     }
 
     @Test func theClientsFramesAreMaskedAndReadBackThroughTheMask() {
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         // RFC 6455 §5.7: a masked "Hello".
-        #expect(WebSocketFraming.clientFrame(.text, payload: text("Hello"), mask: mask)
+        #expect(
+            WebSocketFraming.clientFrame(.text, payload: text("Hello"), mask: mask)
                 == [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])
         let long = WebSocketFraming.clientFrame(.binary, payload: [UInt8](repeating: 0, count: 300), mask: mask)
         #expect(Array(long[..<4]) == [0x82, 0x80 | 126, 0x01, 0x2C])
@@ -97,13 +107,18 @@ struct WebSocketFramingTests {
         // RFC 6455 §1.3.
         let handshake = WebSocketHandshake(key: "dGhlIHNhbXBsZSBub25jZQ==")
         #expect(handshake.expectedAccept == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
-        let agreed = [("Upgrade", "websocket"), ("connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")]
+        let agreed = [
+            ("Upgrade", "websocket"), ("connection", "keep-alive, Upgrade"),
+            ("Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="),
+        ]
         #expect(handshake.refusal(status: 101, headers: agreed) == nil)
         #expect(handshake.refusal(status: 200, headers: agreed)?.contains("HTTP 200") == true)
         var wrong = agreed
         wrong[2].1 = "AAAAAAAAAAAAAAAAAAAAAAAAAAA="
         #expect(handshake.refusal(status: 101, headers: wrong)?.contains("does not match") == true)
-        #expect(handshake.refusal(status: 101, headers: Array(agreed.prefix(2)))?.contains("no Sec-WebSocket-Accept") == true)
+        #expect(
+            handshake.refusal(status: 101, headers: Array(agreed.prefix(2)))?.contains("no Sec-WebSocket-Accept")
+                == true)
         #expect(WebSocketHandshake().key != WebSocketHandshake().key)
         #expect(Data(base64Encoded: WebSocketHandshake().key)?.count == 16)
     }

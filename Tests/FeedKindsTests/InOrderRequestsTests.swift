@@ -1,10 +1,11 @@
+import FeedTesting
+import Foundation
+import Testing
+
 @testable import FeedBase
 @testable import FeedHTTP
 @testable import FeedKinds
 @testable import FeedReactive
-import Foundation
-import Testing
-import FeedTesting
 
 /// The sliding window of an indexed sync's requests: answers arrive on a "client" thread, as
 /// the HTTP client's do, and are consumed on a "work" queue, as the reactor consumes them.
@@ -46,7 +47,9 @@ struct InOrderRequestsTests {
                 logged.unlock()
                 client.asyncAfter(deadline: .now() + .milliseconds(1)) { [self] in
                     if index == failing { return observer.fail(HTTPError(.connectionLost, message: "reset")) }
-                    observer.next(HTTPResponse(status: index >= end ? 404 : 200, body: Data("\(index)".utf8), effectiveURL: "/\(index)"))
+                    observer.next(
+                        HTTPResponse(
+                            status: index >= end ? 404 : 200, body: Data("\(index)".utf8), effectiveURL: "/\(index)"))
                     observer.complete()
                 }
                 return Disposables.empty
@@ -57,13 +60,15 @@ struct InOrderRequestsTests {
     let work = DispatchQueue(label: "work")
 
     func requests(_ server: Server, count: Int, lookahead: Int = 8) -> InOrderRequests {
-        InOrderRequests(start: 1, count: count, inFlight: 4, probesFirst: false, lookahead: lookahead,
-                        request: { server.request($0) }, handOver: { [work] in $0.observe(on: work) })
+        InOrderRequests(
+            start: 1, count: count, inFlight: 4, probesFirst: false, lookahead: lookahead,
+            request: { server.request($0) }, handOver: { [work] in $0.observe(on: work) })
     }
 
     /// Collects what `observable` emits, each on the work queue, with `consume` run for each.
     func run(_ observable: Observable<(Int, HTTPResponse)>, consume: @escaping @Sendable (Int) -> Void = { _ in }) async
-        -> (indices: [Int], end: Event<Void>?, onWork: Bool) {
+        -> (indices: [Int], end: Event<Void>?, onWork: Bool)
+    {
         let seen = Locked<(indices: [Int], end: Event<Void>?, onWork: Bool)>(([], nil, true))
         let done = TestSignal()
         let key = DispatchSpecificKey<Bool>()
@@ -72,13 +77,22 @@ struct InOrderRequestsTests {
             let onWork = DispatchQueue.getSpecific(key: key) == true
             switch event {
             case .next(let (index, _)):
-                seen.withLock { $0.indices.append(index); $0.onWork = $0.onWork && onWork }
+                seen.withLock {
+                    $0.indices.append(index)
+                    $0.onWork = $0.onWork && onWork
+                }
                 consume(index)
             case .failed(let error):
-                seen.withLock { $0.end = .failed(error); $0.onWork = $0.onWork && onWork }
+                seen.withLock {
+                    $0.end = .failed(error)
+                    $0.onWork = $0.onWork && onWork
+                }
                 done.signal()
             case .completed:
-                seen.withLock { $0.end = .completed; $0.onWork = $0.onWork && onWork }
+                seen.withLock {
+                    $0.end = .completed
+                    $0.onWork = $0.onWork && onWork
+                }
                 done.signal()
             }
         }
@@ -93,7 +107,9 @@ struct InOrderRequestsTests {
         #expect(outcome.indices == Array(1..<30))
         if case .completed? = outcome.end {} else { Issue.record("ends with \(String(describing: outcome.end))") }
         #expect(outcome.onWork, "every event is handed over")
-        #expect(server.started.count <= 30 + 4, "nothing is requested past the first 404 once it is known, but what was in flight")
+        #expect(
+            server.started.count <= 30 + 4,
+            "nothing is requested past the first 404 once it is known, but what was in flight")
     }
 
     @Test func aFailureEndsIt() async {

@@ -1,8 +1,9 @@
-@testable import FeedModel
-@testable import FeedKinds
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
+
+@testable import FeedKinds
+@testable import FeedModel
 
 /// Jetstream's events as the `jetstream` kind reads them, on Jetstream's own capture of
 /// production traffic (`Fixtures/streams/jetstream-v1.jsonl`, 152 events; PROVENANCE.md).
@@ -14,7 +15,9 @@ struct JetstreamTests {
         return text.split(separator: "\n").map { Array($0.utf8) }
     }()
 
-    private func read(_ messages: [[UInt8]], from position: String? = nil) -> (signals: [StreamSignal], reader: JetstreamMessages) {
+    private func read(_ messages: [[UInt8]], from position: String? = nil) -> (
+        signals: [StreamSignal], reader: JetstreamMessages
+    ) {
         var reader = JetstreamMessages(position: position)
         var signals: [StreamSignal] = []
         for (index, message) in messages.enumerated() {
@@ -42,18 +45,21 @@ struct JetstreamTests {
         let largest = try capture.map(timeUS).max()
         let last = try timeUS(capture[capture.count - 1])
         #expect(reader.position == largest && last != largest)
-        #expect(signals.allSatisfy { signal in
-            switch signal {
-            case .item(let item): item.lastEventID != nil
-            case .ignored(_, let id): id != nil
-            default: false
-            }
-        }, "every event carries the position after it")
+        #expect(
+            signals.allSatisfy { signal in
+                switch signal {
+                case .item(let item): item.lastEventID != nil
+                case .ignored(_, let id): id != nil
+                default: false
+                }
+            }, "every event carries the position after it")
     }
 
     @Test func aPostIsTheContractsEntry() throws {
         let page = try JetstreamFeed().page(ofItems: capture, url: "wss://jetstream.example/subscribe")
-        #expect(page.items.count == 144 && page.skipped.count == 8, "the reader passes only creates; anything else is skipped")
+        #expect(
+            page.items.count == 144 && page.skipped.count == 8,
+            "the reader passes only creates; anything else is skipped")
         let post = try #require(Array(page.items).first { $0.id.contains("/app.bsky.feed.post/") })
         let source = try #require(try JSONSerialization.jsonObject(with: Data(post.source.text.utf8)) as? [String: Any])
         let did = try #require(source["did"] as? String)
@@ -70,7 +76,8 @@ struct JetstreamTests {
     }
 
     @Test func aRecordWithoutCreatedAtIsPublishedAtItsTimeUS() throws {
-        let event = #"{"did":"did:plc:a","time_us":1725911162329308,"kind":"commit","commit":{"operation":"create","collection":"app.bsky.feed.like","rkey":"k","record":{}}}"#
+        let event =
+            #"{"did":"did:plc:a","time_us":1725911162329308,"kind":"commit","commit":{"operation":"create","collection":"app.bsky.feed.like","rkey":"k","record":{}}}"#
         let page = try JetstreamFeed().page(ofItems: [Array(event.utf8)], url: "wss://j/subscribe")
         #expect(Array(page.items).first?.published == "2024-09-09T19:46:02Z")
     }
@@ -84,12 +91,14 @@ struct JetstreamTests {
     }
 
     @Test func aReplayThatStartsAfterThePositionIsSaidOnce() {
-        let first = #"{"did":"did:plc:a","time_us":2000,"kind":"identity"}"#, second = #"{"did":"did:plc:a","time_us":3000,"kind":"identity"}"#
+        let first = #"{"did":"did:plc:a","time_us":2000,"kind":"identity"}"#
+        let second = #"{"did":"did:plc:a","time_us":3000,"kind":"identity"}"#
         let (signals, _) = read([Array(first.utf8), Array(second.utf8)], from: "1000")
         let notices = signals.compactMap { if case .notice(let text) = $0 { text } else { nil } }
         #expect(notices.count == 1 && notices[0].contains("newer than the stored position"))
         // Replayed from before the position (the 5 s overlap): nothing to say.
-        #expect(read([Array(first.utf8)], from: "2500").signals.allSatisfy { if case .notice = $0 { false } else { true } })
+        #expect(
+            read([Array(first.utf8)], from: "2500").signals.allSatisfy { if case .notice = $0 { false } else { true } })
         // A first connection has no position to miss.
         #expect(read([Array(first.utf8)]).signals.allSatisfy { if case .notice = $0 { false } else { true } })
     }
@@ -98,15 +107,23 @@ struct JetstreamTests {
         let url = "wss://j/subscribe?wantedCollections=app.bsky.feed.post"
         #expect(Jetstream.url(url, resumingFrom: nil) == url)
         #expect(Jetstream.url(url, resumingFrom: "1783175888403568") == url + "&cursor=1783175883403568")
-        #expect(Jetstream.url(url, resumingFrom: "\(Int64.min)") == url + "&cursor=0", "no overflow from a damaged position")
+        #expect(
+            Jetstream.url(url, resumingFrom: "\(Int64.min)") == url + "&cursor=0", "no overflow from a damaged position"
+        )
         #expect(Jetstream.url(url, resumingFrom: "not a number") == url)
     }
 
     @Test func feedsAddPutsAccountsAndCollectionsInTheURL() {
-        #expect(Jetstream.feedURL("wss://j/subscribe", dids: [], collections: []) == "wss://j/subscribe?wantedCollections=app.bsky.feed.post")
-        #expect(Jetstream.feedURL("wss://j/subscribe?wantedCollections=app.bsky.feed.like", dids: ["did:plc:a"], collections: [])
+        #expect(
+            Jetstream.feedURL("wss://j/subscribe", dids: [], collections: [])
+                == "wss://j/subscribe?wantedCollections=app.bsky.feed.post")
+        #expect(
+            Jetstream.feedURL(
+                "wss://j/subscribe?wantedCollections=app.bsky.feed.like", dids: ["did:plc:a"], collections: [])
                 == "wss://j/subscribe?wantedCollections=app.bsky.feed.like&wantedDids=did%3Aplc%3Aa")
-        #expect(Jetstream.feedURL("wss://j/subscribe", dids: [], collections: ["app.bsky.feed.post", "app.bsky.feed.repost"])
+        #expect(
+            Jetstream.feedURL(
+                "wss://j/subscribe", dids: [], collections: ["app.bsky.feed.post", "app.bsky.feed.repost"])
                 == "wss://j/subscribe?wantedCollections=app.bsky.feed.post&wantedCollections=app.bsky.feed.repost")
     }
 
@@ -115,13 +132,16 @@ struct JetstreamTests {
     /// bytes still are `at://`, the did's and the rest, as stored and printed.
     @Test func anIdIsItsEventsBytesWhateverTheDidBeginsWith() throws {
         let did = "\u{598}:plc:x"
-        let event = #"{"did":"\#(did)","time_us":1783175888352946,"kind":"commit","commit":{"operation":"create","#
+        let event =
+            #"{"did":"\#(did)","time_us":1783175888352946,"kind":"commit","commit":{"operation":"create","#
             + #""collection":"app.bsky.feed.post","rkey":"3mp"}}"#
         let (signals, _) = read([Array(event.utf8)])
         let items = signals.compactMap { if case .item(let item) = $0 { item.json } else { nil } }
         let page = try JetstreamFeed().page(ofItems: items, url: "wss://j/subscribe")
         let id = try #require(Array(page.items).first?.id)
         #expect(Array(id.utf8) == Array("at://\(did)/app.bsky.feed.post/3mp".utf8))
-        #expect(id.utf8.starts(with: "at://".utf8) && !id.hasPrefix("at://"), "a character comparison would call it no at:// URI")
+        #expect(
+            id.utf8.starts(with: "at://".utf8) && !id.hasPrefix("at://"),
+            "a character comparison would call it no at:// URI")
     }
 }

@@ -1,9 +1,10 @@
-@testable import FeedModel
-@testable import FeedHTTP
-@testable import FeedKinds
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
+
+@testable import FeedHTTP
+@testable import FeedKinds
+@testable import FeedModel
 
 /// A Nostr relay's messages as the `nostr` kind reads them, on real events
 /// (`Fixtures/streams/nostr-events.jsonl`, the first 200 of nostrify's fixtures; PROVENANCE.md).
@@ -18,7 +19,9 @@ struct NostrTests {
         Array(#"["EVENT","\#(subscription)",\#(event)]"#.utf8)
     }
 
-    private func read(_ messages: [[UInt8]], from position: String? = nil) -> (signals: [StreamSignal], reader: NostrMessages) {
+    private func read(_ messages: [[UInt8]], from position: String? = nil) -> (
+        signals: [StreamSignal], reader: NostrMessages
+    ) {
         var reader = NostrMessages(position: position)
         var signals: [StreamSignal] = []
         for (index, message) in messages.enumerated() {
@@ -32,7 +35,10 @@ struct NostrTests {
         let (signals, reader) = read(events.map { message($0) })
         let items = signals.compactMap { if case .item(let item) = $0 { item } else { nil } }
         #expect(items.count == 200, "\(signals.filter { if case .item = $0 { false } else { true } })")
-        let newest = try events.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["created_at"] as? Int) }.max()
+        let newest = try events.map {
+            try #require(
+                (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["created_at"] as? Int)
+        }.max()
         #expect(reader.position == newest.map(Int64.init))
     }
 
@@ -44,10 +50,15 @@ struct NostrTests {
             Issue.record("\(signals)")
             return
         }
-        #expect(number == 1 && why == "event 2b0004e07fefdd27c15465eac1faa4be069ac887f9dc0368837669cd46bf4a40: its id is not the SHA-256 of its content (NIP-01)")
+        #expect(
+            number == 1
+                && why
+                    == "event 2b0004e07fefdd27c15465eac1faa4be069ac887f9dc0368837669cd46bf4a40: its id is not the SHA-256 of its content (NIP-01)"
+        )
         #expect(reader.position == nil, "an event that does not check out moves nothing")
         let noTags = #"{"id":"00","pubkey":"ab","created_at":1,"kind":1,"content":"x"}"#
-        #expect(Nostr.whyUnverified(try JSONParser.parse(noTags)) == "it lacks pubkey, created_at, kind, tags or content")
+        #expect(
+            Nostr.whyUnverified(try JSONParser.parse(noTags)) == "it lacks pubkey, created_at, kind, tags or content")
         let numberInTags = #"{"id":"00","pubkey":"ab","created_at":1,"kind":1,"tags":[[1]],"content":"x"}"#
         #expect(Nostr.whyUnverified(try JSONParser.parse(numberInTags)) == "its tags are not arrays of strings")
     }
@@ -55,11 +66,13 @@ struct NostrTests {
     @Test func theSerialisationEscapesOnlyWhatNIP01Says() throws {
         // Built by hand: the id of [0,"ab",1,1,[],"a\u0001\"\\\n\u{7f}é"] as NIP-01 serialises it.
         let content = "a\u{01}\"\\\n\u{7f}é"
-        var serialised = Array(#"[0,"ab",1,1,[],"a"#.utf8) + [0x01] + Array(#"\"\\\n"#.utf8) + [0x7F] + Array("é\"]".utf8)
+        var serialised =
+            Array(#"[0,"ab",1,1,[],"a"#.utf8) + [0x01] + Array(#"\"\\\n"#.utf8) + [0x7F] + Array("é\"]".utf8)
         let id = Digest.hex(try #require(Digest.sha256(serialised)))
         var writer = JSONWriter()
         writer.string(content)
-        let event = #"{"id":"\#(id)","pubkey":"ab","created_at":1,"kind":1,"tags":[],"content":\#(String(decoding: writer.bytes, as: UTF8.self))}"#
+        let event =
+            #"{"id":"\#(id)","pubkey":"ab","created_at":1,"kind":1,"tags":[],"content":\#(String(decoding: writer.bytes, as: UTF8.self))}"#
         #expect(Nostr.whyUnverified(try JSONParser.parse(event)) == nil)
         serialised[serialised.count - 3] = 0x41
         #expect(Digest.hex(try #require(Digest.sha256(serialised))) != id)
@@ -74,12 +87,26 @@ struct NostrTests {
         #expect(signals.count == 7)
         guard signals.count == 7 else { return }
         if case .endOfReplay = signals[0] {} else { Issue.record("EOSE: \(signals[0])") }
-        if case .notice(let text) = signals[1] { #expect(text == "the relay says: slow down") } else { Issue.record("\(signals[1])") }
-        if case .closed(let why) = signals[2] { #expect(why == "the relay closed the subscription: auth-required: members only") }
-        else { Issue.record("\(signals[2])") }
-        if case .ignored(let why, let position) = signals[3] { #expect(why == "a relay's OK message" && position == nil) }
-        else { Issue.record("\(signals[3])") }
-        if case .ignored(let why, _) = signals[4] { #expect(why == "an event of another subscription") } else { Issue.record("\(signals[4])") }
+        if case .notice(let text) = signals[1] {
+            #expect(text == "the relay says: slow down")
+        } else {
+            Issue.record("\(signals[1])")
+        }
+        if case .closed(let why) = signals[2] {
+            #expect(why == "the relay closed the subscription: auth-required: members only")
+        } else {
+            Issue.record("\(signals[2])")
+        }
+        if case .ignored(let why, let position) = signals[3] {
+            #expect(why == "a relay's OK message" && position == nil)
+        } else {
+            Issue.record("\(signals[3])")
+        }
+        if case .ignored(let why, _) = signals[4] {
+            #expect(why == "an event of another subscription")
+        } else {
+            Issue.record("\(signals[4])")
+        }
         if case .skipped(6, _) = signals[5] {} else { Issue.record("\(signals[5])") }
         if case .skipped(7, _) = signals[6] {} else { Issue.record("\(signals[6])") }
     }
@@ -88,24 +115,47 @@ struct NostrTests {
         let page = try NostrFeed().page(ofItems: [Array(events[1].utf8)], url: "wss://relay.example")
         let entry = try #require(Array(page.items).first)
         #expect(entry.id == "2b0004e07fefdd27c15465eac1faa4be069ac887f9dc0368837669cd46bf4a40")
-        #expect(entry.url == "nostr:" + entry.id && entry.author == "be7d2a917eeb7566bfc4982c506ee9027eed5540b4ba80326ace6cb00fe57a71")
-        #expect(entry.published == "2024-03-26T16:05:24Z" && entry.text?.hasPrefix("Maior mentira: Coreia do Norte") == true)
+        #expect(
+            entry.url == "nostr:" + entry.id
+                && entry.author == "be7d2a917eeb7566bfc4982c506ee9027eed5540b4ba80326ace6cb00fe57a71")
+        #expect(
+            entry.published == "2024-03-26T16:05:24Z" && entry.text?.hasPrefix("Maior mentira: Coreia do Norte") == true
+        )
     }
 
     @Test func theRequestAsksFromTenMinutesBeforeTheNewestStoredEvent() throws {
-        let filter = NostrFilter(authors: ["AB"], kinds: [1, 30023], tags: [.init(name: "t", value: "nostr"), .init(name: "t", value: "zap"),
-                                                                              .init(name: "p", value: "cd")], since: .seconds(3600))
-        let resumed = String(decoding: Nostr.request(filter, resumingFrom: "1711469125", now: Date(timeIntervalSince1970: 0)), as: UTF8.self)
-        #expect(resumed == ##"["REQ","feedcli",{"kinds":[1,30023],"authors":["ab"],"#t":["nostr","zap"],"#p":["cd"],"since":1711468525}]"##)
-        let first = String(decoding: Nostr.request(NostrFilter(), resumingFrom: nil, now: Date(timeIntervalSince1970: 100_000)), as: UTF8.self)
-        #expect(first == #"["REQ","feedcli",{"kinds":[1],"since":13600}]"#, "before anything is stored: now minus --since (1d)")
+        let filter = NostrFilter(
+            authors: ["AB"], kinds: [1, 30023],
+            tags: [
+                .init(name: "t", value: "nostr"), .init(name: "t", value: "zap"),
+                .init(name: "p", value: "cd"),
+            ], since: .seconds(3600))
+        let resumed = String(
+            decoding: Nostr.request(filter, resumingFrom: "1711469125", now: Date(timeIntervalSince1970: 0)),
+            as: UTF8.self)
+        #expect(
+            resumed
+                == ##"["REQ","feedcli",{"kinds":[1,30023],"authors":["ab"],"#t":["nostr","zap"],"#p":["cd"],"since":1711468525}]"##
+        )
+        let first = String(
+            decoding: Nostr.request(NostrFilter(), resumingFrom: nil, now: Date(timeIntervalSince1970: 100_000)),
+            as: UTF8.self)
+        #expect(
+            first == #"["REQ","feedcli",{"kinds":[1],"since":13600}]"#,
+            "before anything is stored: now minus --since (1d)")
     }
 
     @Test func theFilterIsStoredWithTheFeedsExpressions() throws {
-        let filter = NostrFilter(authors: [String(repeating: "a", count: 64)], kinds: [1, 7], tags: [.init(name: "t", value: "x")], since: .seconds(60))
+        let filter = NostrFilter(
+            authors: [String(repeating: "a", count: 64)], kinds: [1, 7], tags: [.init(name: "t", value: "x")],
+            since: .seconds(60))
         let stored = try #require(FeedExpressions(filter: "true", nostr: filter).json)
         #expect(FeedExpressions(json: stored) == FeedExpressions(filter: "true", nostr: filter))
-        #expect(NostrFilter.tag("t=nostr") == .init(name: "t", value: "nostr") && NostrFilter.tag("tag=x") == nil && NostrFilter.tag("t=") == nil)
-        #expect(NostrFilter.whyNotAPublicKey(String(repeating: "F", count: 64)) == nil && NostrFilter.whyNotAPublicKey("npub1xyz") != nil)
+        #expect(
+            NostrFilter.tag("t=nostr") == .init(name: "t", value: "nostr") && NostrFilter.tag("tag=x") == nil
+                && NostrFilter.tag("t=") == nil)
+        #expect(
+            NostrFilter.whyNotAPublicKey(String(repeating: "F", count: 64)) == nil
+                && NostrFilter.whyNotAPublicKey("npub1xyz") != nil)
     }
 }

@@ -1,11 +1,12 @@
-@testable import FeedModel
-@testable import FeedReactive
+import FeedTesting
+import Foundation
+import Testing
+
 @testable import FeedHTTP
 @testable import FeedJQ
 @testable import FeedKinds
-import Foundation
-import Testing
-import FeedTesting
+@testable import FeedModel
+@testable import FeedReactive
 
 @Suite("The paging walker against a loopback server", .serialized, .timeLimit(.minutes(3)))
 struct PagingWalkerTests {
@@ -20,12 +21,16 @@ struct PagingWalkerTests {
     ) async throws -> [PagingWalker.Step] {
         var options = FetchOptions()
         options.retries = 0
-        let fetcher = FeedFetcher(http: http, workQueue: DispatchQueue(label: "test.work"), options: options, scheduler: DispatchScheduler(), random: { 0 },
-                                  environment: [:], logger: .init(label: "test"))
-        let format = try #require(FeedRegistration(name: "f", url: server.url, kind: server.kind.feedKind).pageFormat(jq: JQ.Limits()))
-        let walker = PagingWalker(fetcher: fetcher, format: format,
-                                  feed: FeedRegistration(name: "f", url: server.url, kind: .graph),
-                                  maxPages: maxPages, mode: .untilStored, knownIDs: { Set($0).intersection(stored) })
+        let fetcher = FeedFetcher(
+            http: http, workQueue: DispatchQueue(label: "test.work"), options: options, scheduler: DispatchScheduler(),
+            random: { 0 },
+            environment: [:], logger: .init(label: "test"))
+        let format = try #require(
+            FeedRegistration(name: "f", url: server.url, kind: server.kind.feedKind).pageFormat(jq: JQ.Limits()))
+        let walker = PagingWalker(
+            fetcher: fetcher, format: format,
+            feed: FeedRegistration(name: "f", url: server.url, kind: .graph),
+            maxPages: maxPages, mode: .untilStored, knownIDs: { Set($0).intersection(stored) })
         let recorder = Recorder<PagingWalker.Step>()
         walker.walk(from: server.url, validators: validators).subscribe(recorder.handler)
         #expect(await recorder.wait())
@@ -45,7 +50,10 @@ struct PagingWalkerTests {
         let steps = try await walk(server)
         #expect(freshIDs(steps) == (1...7).reversed().map { PagedServer.id($0, kind: kind) })
         #expect(server.requests.map(\.path) == ["/feed", "/feed?page=2", "/feed?page=3"])
-        guard case .page(let first) = steps[1] else { Issue.record("no first page"); return }
+        guard case .page(let first) = steps[1] else {
+            Issue.record("no first page")
+            return
+        }
         #expect(first.validators?.etag != nil, "the first page's validators are kept")
     }
 
@@ -89,17 +97,26 @@ struct PagingWalkerTests {
         let server = try PagedServer(kind: .graph, count: 9, pageSize: 2)
         let steps = try await walk(server, maxPages: 2)
         #expect(freshIDs(steps) == ["7_9", "7_8", "7_7", "7_6"])
-        guard case .page(let last) = steps.last else { Issue.record("no last page"); return }
+        guard case .page(let last) = steps.last else {
+            Issue.record("no last page")
+            return
+        }
         #expect(last.unfollowedNext == server.server.baseURL + "/feed?page=3")
     }
 
     @Test func sendsValidatorsAndStopsOnNotModified() async throws {
         let server = try PagedServer(kind: .linked, count: 2)
         let first = try await walk(server)
-        guard case .page(let page) = first[1], let validators = page.validators else { Issue.record("no validators"); return }
+        guard case .page(let page) = first[1], let validators = page.validators else {
+            Issue.record("no validators")
+            return
+        }
         let second = try await walk(server, validators: validators)
         #expect(second.count == 2)
-        guard case .notModified = second[1] else { Issue.record("expected notModified, got \(second)"); return }
+        guard case .notModified = second[1] else {
+            Issue.record("expected notModified, got \(second)")
+            return
+        }
         #expect(server.requests.last?.header("If-None-Match") == validators.etag)
     }
 }

@@ -1,7 +1,8 @@
-@testable import FeedModel
-@testable import FeedJQ
 import Foundation
 import Testing
+
+@testable import FeedJQ
+@testable import FeedModel
 
 /// The jq sandbox's small parts, one at a time: the worker's wire, `--jq-memory`'s sizes, lone
 /// surrogates, secrets in URLs, bidirectional controls, unusable links.
@@ -10,14 +11,18 @@ struct SandboxUnitTests {
     @Test func requestsAndRepliesSurviveTheWire() throws {
         let requests: [JQRequest] = [
             .check(".a | \"é\""),
-            .map(JQMapRequest(page: #"{"a":[1]}"#, items: ".a[]", itemLimit: 1_000_000, builtItemLimit: 200_000, fields: [".id", "."], pageExpressions: [".n"])),
+            .map(
+                JQMapRequest(
+                    page: #"{"a":[1]}"#, items: ".a[]", itemLimit: 1_000_000, builtItemLimit: 200_000,
+                    fields: [".id", "."], pageExpressions: [".n"])),
             .filter(expression: ".x > 1", items: ["{}", #"{"x":2}"#]),
         ]
         for request in requests { #expect(try JQWire.request(from: JQWire.encode(request)) == request) }
         let replies: [JQReply] = [
             .checked(nil), .checked("syntax error"),
-            .mapped(items: .paths([#"["a",0]"#], more: true), fields: [[.values(["1"], more: false), .failed("no")], []],
-                    page: [.values([], more: false)]),
+            .mapped(
+                items: .paths([#"["a",0]"#], more: true), fields: [[.values(["1"], more: false), .failed("no")], []],
+                page: [.values([], more: false)]),
             .filtered([true, false]), .filterFailed(position: 3, message: "x"), .unavailable("no libjq"),
         ]
         for reply in replies { #expect(try JQWire.reply(from: JQWire.encode(reply)) == reply) }
@@ -25,7 +30,9 @@ struct SandboxUnitTests {
 
     @Test func aReplyCutShortOrLyingAboutItsCountsIsRefused() {
         let whole = JQWire.encode(JQReply.filtered([true, true, false]))
-        for length in 0..<whole.count { #expect((try? JQWire.reply(from: Array(whole.prefix(length)))) == nil, "\(length) bytes") }
+        for length in 0..<whole.count {
+            #expect((try? JQWire.reply(from: Array(whole.prefix(length)))) == nil, "\(length) bytes")
+        }
         #expect((try? JQWire.reply(from: [3, 0xFF, 0xFF, 0xFF, 0xFF])) == nil, "four billion passes in no bytes")
         #expect((try? JQWire.reply(from: whole + [0])) == nil, "a byte past the end")
         #expect((try? JQWire.reply(from: [9])) == nil)
@@ -58,7 +65,9 @@ struct SandboxUnitTests {
         #expect(MemorySize.parse("64k") == 64 << 10)
         #expect(MemorySize.parse("100MiB") == 100 << 20)
         #expect(MemorySize.parse("65536") == 65536)
-        for bad in ["", "M", "-1M", "0", "1.5G", "9999999999T", "12X"] { #expect(MemorySize.parse(bad) == nil, "\(bad)") }
+        for bad in ["", "M", "-1M", "0", "1.5G", "9999999999T", "12X"] {
+            #expect(MemorySize.parse(bad) == nil, "\(bad)")
+        }
         #expect(MemorySize.format(512 << 20) == "512M")
         #expect(MemorySize.format(1000) == "1000")
     }
@@ -79,11 +88,15 @@ struct SandboxUnitTests {
     }
 
     @Test func credentialParametersAreMaskedWhereverAURLIsShown() {
-        #expect(Redaction.maskingSecrets(in: "https://api.example/x?access_token=abc&page=2&API_KEY=k#f")
+        #expect(
+            Redaction.maskingSecrets(in: "https://api.example/x?access_token=abc&page=2&API_KEY=k#f")
                 == "https://api.example/x?access_token=***&page=2&API_KEY=***#f")
-        #expect(Redaction.maskingSecrets(in: "GET https://u:pw@h.example/?sig=s1 -> 200")
+        #expect(
+            Redaction.maskingSecrets(in: "GET https://u:pw@h.example/?sig=s1 -> 200")
                 == "GET https://u:***@h.example/?sig=s1 -> 200".replacingOccurrences(of: "sig=s1", with: "sig=***"))
-        #expect(Redaction.maskingSecrets(in: "https://h.example/?keyword=rust&tokens=2") == "https://h.example/?keyword=rust&tokens=2")
+        #expect(
+            Redaction.maskingSecrets(in: "https://h.example/?keyword=rust&tokens=2")
+                == "https://h.example/?keyword=rust&tokens=2")
         #expect(Redaction.hasMaskedSecret("https://h.example/?token=***"))
         #expect(Redaction.hasMaskedSecret("https://me:***@h.example/"))
         #expect(!Redaction.hasMaskedSecret("https://h.example/?q=***"))
@@ -104,6 +117,8 @@ struct SandboxUnitTests {
         #expect(FeedRegistration.whyUnusableLink("http://a.example:8x/") == "has a bad port")
         #expect(FeedRegistration.whyUnusableLink("http://:80/") == "has no host")
         #expect(FeedRegistration.whyUnusableLink("http://a.example/\u{7}") == "holds a control character")
-        #expect(FeedRegistration.whyUnusableLink("http://a.example/" + String(repeating: "a", count: 9000)) == "is longer than 8192 bytes")
+        #expect(
+            FeedRegistration.whyUnusableLink("http://a.example/" + String(repeating: "a", count: 9000))
+                == "is longer than 8192 bytes")
     }
 }

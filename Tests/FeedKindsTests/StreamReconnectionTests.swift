@@ -1,5 +1,6 @@
-@testable import FeedKinds
 import Testing
+
+@testable import FeedKinds
 
 /// A server's `retry: 0` cannot make a busy loop: every wait is at least 100 ms (zero doubled
 /// stayed zero, 6,125 connections in 6 seconds).

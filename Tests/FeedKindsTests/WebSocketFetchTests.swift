@@ -1,10 +1,11 @@
-@testable import FeedModel
-@testable import FeedReactive
-@testable import FeedHTTP
-@testable import FeedKinds
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
+
+@testable import FeedHTTP
+@testable import FeedKinds
+@testable import FeedModel
+@testable import FeedReactive
 
 /// A stream feed's WebSocket connection as the fetcher makes it (`FeedFetcher.webSocket`): the
 /// token goes to the feed URL's own origin only, and an unset token variable fails before any
@@ -13,15 +14,19 @@ import FeedTesting
 struct WebSocketFetchTests {
     /// What the server at `url` said the connection's Authorization was, for a feed at `feedURL`.
     private func authorization(_ url: String, feedURL: String, environment: [String: String], tokenEnv: String? = nil)
-        async throws -> (said: String?, error: (any Error)?) {
+        async throws -> (said: String?, error: (any Error)?)
+    {
         let http = try HTTPClient()
         defer { http.shutdown() }
-        let fetcher = FeedFetcher(http: http, workQueue: DispatchQueue(label: "test.work"), options: FetchOptions(),
-                                  scheduler: DispatchScheduler(), random: { 0 }, environment: environment, logger: .init(label: "test"))
+        let fetcher = FeedFetcher(
+            http: http, workQueue: DispatchQueue(label: "test.work"), options: FetchOptions(),
+            scheduler: DispatchScheduler(), random: { 0 }, environment: environment, logger: .init(label: "test"))
         var feed = FeedRegistration(name: "w", url: feedURL, kind: .sse)
         feed.tokenEnv = tokenEnv
         let recorder = Recorder<WebSocketPart>()
-        let subscription = fetcher.webSocket(url, feed: feed, greeting: [], idleTimeout: .seconds(5), pongWait: .seconds(10)).subscribe(recorder.handler)
+        let subscription = fetcher.webSocket(
+            url, feed: feed, greeting: [], idleTimeout: .seconds(5), pongWait: .seconds(10)
+        ).subscribe(recorder.handler)
         await recorder.wait(seconds: 20)
         subscription.dispose()
         let said = recorder.elements.compactMap { part -> String? in

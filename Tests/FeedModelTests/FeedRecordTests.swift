@@ -1,14 +1,16 @@
 import CustomDump
-@testable import FeedModel
 import Foundation
 import Testing
+
+@testable import FeedModel
 
 /// `FeedRecord` keeps its fields out of line and shares them between copies until one changes
 /// (a quiet feed's sync copies records often): it must still behave as the plain struct it was.
 @Suite("Feed record")
 struct FeedRecordTests {
-    private let record = FeedRecord(registration: FeedRegistration(name: "a", url: "https://example.com/a", kind: .graph),
-                                    nextIndex: 3, validators: Validators(etag: "\"1\"", lastModified: nil), total: 2, unread: 1)
+    private let record = FeedRecord(
+        registration: FeedRegistration(name: "a", url: "https://example.com/a", kind: .graph),
+        nextIndex: 3, validators: Validators(etag: "\"1\"", lastModified: nil), total: 2, unread: 1)
 
     @Test func aChangedCopyLeavesTheOriginalAsItWas() {
         var copy = record

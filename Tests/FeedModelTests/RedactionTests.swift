@@ -11,14 +11,19 @@ struct RedactionTests {
         for scheme in ["postgresql", "postgres", "PostgreSQL"] {
             let url = "\(scheme)://r2:\(password)@127.0.0.1:5432/feedcli?sslmode=disable"
             let shown = Redaction.maskingSecrets(in: "no store at \(url): refused")
-            #expect(shown == "no store at \(scheme)://r2:***@127.0.0.1:5432/feedcli?sslmode=disable: refused", "\(shown)")
+            #expect(
+                shown == "no store at \(scheme)://r2:***@127.0.0.1:5432/feedcli?sslmode=disable: refused", "\(shown)")
         }
     }
 
     @Test func sslpasswordAndUsersWithoutPasswordsAndHTTPAreAsBefore() {
-        #expect(Redaction.maskingSecrets(in: "postgresql://u@h/db?sslpassword=k3y") == "postgresql://u@h/db?sslpassword=***")
+        #expect(
+            Redaction.maskingSecrets(in: "postgresql://u@h/db?sslpassword=k3y") == "postgresql://u@h/db?sslpassword=***"
+        )
         #expect(Redaction.maskingSecrets(in: "postgresql://h/db") == "postgresql://h/db")
         #expect(Redaction.maskingSecrets(in: "https://u:pw@e.example/a?b#c") == "https://u:***@e.example/a?b#c")
-        #expect(Redaction.maskingSecrets(in: "see https://e.example/x?token=t and mail a@b") == "see https://e.example/x?token=*** and mail a@b")
+        #expect(
+            Redaction.maskingSecrets(in: "see https://e.example/x?token=t and mail a@b")
+                == "see https://e.example/x?token=*** and mail a@b")
     }
 }

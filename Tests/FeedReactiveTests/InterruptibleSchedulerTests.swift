@@ -1,7 +1,7 @@
 import FeedReactive
+import FeedTesting
 import Synchronization
 import Testing
-import FeedTesting
 
 /// Waits an interruption cuts short (a retry's backoff when Ctrl-C or SIGTERM comes), on a
 /// virtual clock: nothing here waits for real time.

@@ -1,9 +1,9 @@
 import Dispatch
 import FeedBase
 import FeedReactive
+import FeedTesting
 import Synchronization
 import Testing
-import FeedTesting
 
 @Suite("Observable: creation, grammar, disposal", .timeLimit(.minutes(3)))
 struct ObservableTests {
@@ -101,10 +101,15 @@ struct ObservableTests {
     @Test func deferredBuildsAtSubscriptionTime() {
         let counter = Mutex(0)
         let source = Observable<Int>.deferred {
-            .just(counter.withLock { $0 += 1; return $0 })
+            .just(
+                counter.withLock {
+                    $0 += 1
+                    return $0
+                })
         }
         #expect(counter.withLock { $0 } == 0)
-        let first = Recorder<Int>(), second = Recorder<Int>()
+        let first = Recorder<Int>()
+        let second = Recorder<Int>()
         source.subscribe(first.handler)
         source.subscribe(second.handler)
         #expect(first.elements == [1])
@@ -135,7 +140,10 @@ struct ObservableTests {
         let laterRan = Mutex(false)
         Observable.concat([
             .just(1), .fail(TestError(id: 1)),
-            .deferred { laterRan.withLock { $0 = true }; return .just(3) },
+            .deferred {
+                laterRan.withLock { $0 = true }
+                return .just(3)
+            },
         ]).subscribe(recorder.handler)
         #expect(recorder.elements == [1])
         #expect(recorder.error as? TestError == TestError(id: 1))
@@ -179,7 +187,10 @@ struct ObservableTests {
         let recorder = Recorder<Int>()
         let subscription = Observable.concat([
             .just(1), subject.observable,
-            .deferred { laterRan.withLock { $0 = true }; return .just(3) },
+            .deferred {
+                laterRan.withLock { $0 = true }
+                return .just(3)
+            },
         ]).subscribe(recorder.handler)
         subject.send(.next(2))
         subscription.dispose()

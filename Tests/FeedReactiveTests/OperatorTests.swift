@@ -1,8 +1,8 @@
 import FeedBase
 import FeedReactive
+import FeedTesting
 import Synchronization
 import Testing
-import FeedTesting
 
 @Suite("Observable operators", .timeLimit(.minutes(3)))
 struct OperatorTests {
@@ -41,7 +41,8 @@ struct OperatorTests {
 
     @Test func scanAccumulatesPerSubscription() {
         let source = Observable.from([1, 2, 3]).scan(0, +)
-        let first = Recorder<Int>(), second = Recorder<Int>()
+        let first = Recorder<Int>()
+        let second = Recorder<Int>()
         source.subscribe(first.handler)
         source.subscribe(second.handler)
         #expect(first.elements == [1, 3, 6])
@@ -55,7 +56,8 @@ struct OperatorTests {
                 onSubscribe: { log.withLock { $0.append("subscribe") } },
                 onNext: { value in log.withLock { $0.append("next \(value)") } },
                 onCompleted: { log.withLock { $0.append("completed") } },
-                onDispose: { log.withLock { $0.append("dispose") } })
+                onDispose: { log.withLock { $0.append("dispose") } }
+            )
             .handleEvents(onNext: { value in log.withLock { $0.append("do \(value)") } })
             .subscribe { _ in }
         subscription.dispose()
@@ -120,7 +122,8 @@ struct OperatorTests {
         weak var first: Held?
         weak var second: Held?
         do {
-            let one = Held(), two = Held()
+            let one = Held()
+            let two = Held()
             first = one
             second = two
             subject.send(.next(one))
@@ -138,7 +141,12 @@ struct OperatorTests {
         Observable.from([4, 1, 1, 1])
             .flatMap(.merge(maxConcurrent: 2)) { n in
                 delayed(n, by: .seconds(n), on: scheduler).handleEvents(
-                    onSubscribe: { active.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } },
+                    onSubscribe: {
+                        active.withLock {
+                            $0.now += 1
+                            $0.peak = max($0.peak, $0.now)
+                        }
+                    },
                     onCompleted: { active.withLock { $0.now -= 1 } })
             }
             .subscribe(recorder.handler)
@@ -156,8 +164,11 @@ struct OperatorTests {
         let recorder = Recorder<Int>()
         Observable.from([1, 2])
             .flatMap(.merge(maxConcurrent: 4)) { n -> Observable<Int> in
-                n == 2 ? .fail(TestError(id: 2))
-                    : delayed(n, by: .seconds(1), on: scheduler).handleEvents(onDispose: { disposed.withLock { $0 += 1 } })
+                n == 2
+                    ? .fail(TestError(id: 2))
+                    : delayed(n, by: .seconds(1), on: scheduler).handleEvents(onDispose: {
+                        disposed.withLock { $0 += 1 }
+                    })
             }
             .subscribe(recorder.handler)
         scheduler.advance(by: .seconds(1))
@@ -175,8 +186,10 @@ struct OperatorTests {
             return .fail(TestError(id: 1))
         }
         source
-            .retry(RetryPolicy(maxRetries: 3, base: .seconds(1), cap: .seconds(3)),
-                   scheduler: scheduler, random: { 1.0 })
+            .retry(
+                RetryPolicy(maxRetries: 3, base: .seconds(1), cap: .seconds(3)),
+                scheduler: scheduler, random: { 1.0 }
+            )
             .subscribe(recorder.handler)
         #expect(attempts.withLock { $0 } == 1)
         scheduler.advance(by: .seconds(10))
@@ -190,7 +203,10 @@ struct OperatorTests {
         let attempts = Mutex(0)
         let recorder = Recorder<Int>()
         Observable<Int>.deferred {
-            let n = attempts.withLock { $0 += 1; return $0 }
+            let n = attempts.withLock {
+                $0 += 1
+                return $0
+            }
             return n < 3 ? .fail(TestError()) : .just(n)
         }
         .retry(RetryPolicy(maxRetries: 5, base: .seconds(2)), scheduler: scheduler, random: { 0.25 })
@@ -222,8 +238,10 @@ struct OperatorTests {
             attempts.withLock { $0 += 1 }
             return .fail(TestError())
         }
-        .retry(RetryPolicy(maxRetries: 2, base: .seconds(1), cap: .seconds(30), minimumDelay: { _ in .seconds(7) }),
-               scheduler: scheduler, random: { 0 })
+        .retry(
+            RetryPolicy(maxRetries: 2, base: .seconds(1), cap: .seconds(30), minimumDelay: { _ in .seconds(7) }),
+            scheduler: scheduler, random: { 0 }
+        )
         .subscribe { _ in }
         #expect(scheduler.requestedDelays == [.seconds(7)])
         subscription.dispose()
@@ -264,7 +282,9 @@ struct RetryDisposalTests {
             return Disposables.empty
         }
         let scheduler = UncancellableScheduler()
-        let subscription = source.retry(RetryPolicy(maxRetries: 3), scheduler: scheduler, random: { 0 }).subscribe { _ in }
+        let subscription = source.retry(RetryPolicy(maxRetries: 3), scheduler: scheduler, random: { 0 }).subscribe {
+            _ in
+        }
         #expect(subscriptions.value == 1)
         subscription.dispose()
         for action in scheduler.armed.value { action() }

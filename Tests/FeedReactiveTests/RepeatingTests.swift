@@ -1,19 +1,28 @@
 import FeedBase
 import FeedReactive
+import FeedTesting
 import Synchronization
 import Testing
-import FeedTesting
 
 /// `Observable.repeating`: the rounds of `follow`'s polled feeds and retried feeds, on a virtual
 /// clock.
 @Suite("Observable.repeating", .timeLimit(.minutes(3)))
 struct RepeatingTests {
     @Test func roundsFollowEachOtherAfterTheirPauseUntilThePauseIsNil() {
-        let scheduler = TestScheduler(), rounds = Mutex(0), recorder = Recorder<Int>()
-        let subscription = Observable<Int>.repeating({
-            .just(rounds.withLock { rounds in rounds += 1; return rounds })
-        }, pause: { rounds.withLock { $0 } < 3 ? .seconds(60) : nil }, scheduler: scheduler, until: Subject<Void>().observable)
-            .subscribe(recorder.handler)
+        let scheduler = TestScheduler()
+        let rounds = Mutex(0)
+        let recorder = Recorder<Int>()
+        let subscription = Observable<Int>.repeating(
+            {
+                .just(
+                    rounds.withLock { rounds in
+                        rounds += 1
+                        return rounds
+                    })
+            }, pause: { rounds.withLock { $0 } < 3 ? .seconds(60) : nil }, scheduler: scheduler,
+            until: Subject<Void>().observable
+        )
+        .subscribe(recorder.handler)
         #expect(recorder.elements == [1], "the first round at once")
         scheduler.advance(by: .seconds(59))
         #expect(recorder.elements == [1], "not before its pause")
@@ -26,13 +35,17 @@ struct RepeatingTests {
     }
 
     @Test func untilEndsAWaitAtOnceButLetsARunningRoundFinish() {
-        let scheduler = TestScheduler(), stop = Subject<Void>(), recorder = Recorder<Int>()
+        let scheduler = TestScheduler()
+        let stop = Subject<Void>()
+        let recorder = Recorder<Int>()
         let running = Subject<Int>()
         let rounds = Mutex(0)
-        _ = Observable<Int>.repeating({
-            rounds.withLock { $0 += 1 }
-            return running.observable
-        }, pause: { .seconds(10) }, scheduler: scheduler, until: stop.observable).subscribe(recorder.handler)
+        _ = Observable<Int>.repeating(
+            {
+                rounds.withLock { $0 += 1 }
+                return running.observable
+            }, pause: { .seconds(10) }, scheduler: scheduler, until: stop.observable
+        ).subscribe(recorder.handler)
         stop.send(.completed)
         #expect(!recorder.isCompleted, "the round in progress goes on")
         running.send(.next(7))
@@ -41,23 +54,32 @@ struct RepeatingTests {
         scheduler.advance(by: .seconds(60))
         #expect(rounds.withLock { $0 } == 1)
 
-        let waiting = Recorder<Int>(), stopWaiting = Subject<Void>()
-        _ = Observable<Int>.repeating({ .just(1) }, pause: { .seconds(10) }, scheduler: scheduler, until: stopWaiting.observable)
-            .subscribe(waiting.handler)
+        let waiting = Recorder<Int>()
+        let stopWaiting = Subject<Void>()
+        _ = Observable<Int>.repeating(
+            { .just(1) }, pause: { .seconds(10) }, scheduler: scheduler, until: stopWaiting.observable
+        )
+        .subscribe(waiting.handler)
         stopWaiting.send(.completed)
         #expect(waiting.elements == [1] && waiting.isCompleted, "a wait ends at once")
     }
 
     @Test func aRoundsFailureFailsTheWholeAndDisposingCancelsTheWait() {
-        let scheduler = TestScheduler(), recorder = Recorder<Int>()
-        _ = Observable<Int>.repeating({ .fail(TestError(id: 1)) }, pause: { .seconds(1) }, scheduler: scheduler,
-                                      until: Subject<Void>().observable).subscribe(recorder.handler)
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Int>()
+        _ = Observable<Int>.repeating(
+            { .fail(TestError(id: 1)) }, pause: { .seconds(1) }, scheduler: scheduler,
+            until: Subject<Void>().observable
+        ).subscribe(recorder.handler)
         #expect(recorder.error as? TestError == TestError(id: 1))
-        let rounds = Mutex(0), quiet = Recorder<Int>()
-        let subscription = Observable<Int>.repeating({
-            rounds.withLock { $0 += 1 }
-            return .empty()
-        }, pause: { .seconds(1) }, scheduler: scheduler, until: Subject<Void>().observable).subscribe(quiet.handler)
+        let rounds = Mutex(0)
+        let quiet = Recorder<Int>()
+        let subscription = Observable<Int>.repeating(
+            {
+                rounds.withLock { $0 += 1 }
+                return .empty()
+            }, pause: { .seconds(1) }, scheduler: scheduler, until: Subject<Void>().observable
+        ).subscribe(quiet.handler)
         subscription.dispose()
         scheduler.advance(by: .seconds(5))
         #expect(rounds.withLock { $0 } == 1, "no round after disposal")

@@ -15,8 +15,12 @@ public struct RecordingReactor: Reactor {
 
     public var initialState: FeedReactorState { base.initialState }
     public func mutate(action: FeedAction) -> Observable<FeedMutation> { base.mutate(action: action) }
-    public func reduce(state: inout FeedReactorState, mutation: FeedMutation) { base.reduce(state: &state, mutation: mutation) }
-    public func mutation(for error: any Error, action: FeedAction) -> FeedMutation { base.mutation(for: error, action: action) }
+    public func reduce(state: inout FeedReactorState, mutation: FeedMutation) {
+        base.reduce(state: &state, mutation: mutation)
+    }
+    public func mutation(for error: any Error, action: FeedAction) -> FeedMutation {
+        base.mutation(for: error, action: action)
+    }
     public func transform(mutation: Observable<FeedMutation>) -> Observable<FeedMutation> {
         mutation.handleEvents(onNext: { [mutations] mutation in mutations.withLock { $0.append(mutation) } })
     }

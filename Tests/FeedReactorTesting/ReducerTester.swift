@@ -1,10 +1,10 @@
 import CustomDump
 import FeedBase
+import FeedReactor
 import FeedStore
 import FeedStoreContract
-import FeedReactor
-import Testing
 import FeedTesting
+import Testing
 
 /// Exhaustive reducer assertions in the manner of TCA's `TestStore`: each step sends one mutation
 /// and states, as a mutation of the previous state, every change it expects. Any difference,
@@ -46,10 +46,13 @@ public struct ReducerTester<R: Reactor> where R.State: Equatable, R.Mutation: Eq
     /// Runs `mutate` for `action` to its end and keeps what it produced for `receive`; an error
     /// becomes the reactor's failure mutation, as `ReactorHost` makes it. The environment must
     /// run synchronously (`FeedEnvironment.test`) or finish within `timeout`.
-    public mutating func send(action: R.Action, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+    public mutating func send(
+        action: R.Action, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         if !produced.isEmpty {
-            Issue.record("Sent an action while \(produced.count) mutations of the one before were not received: \(produced)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "Sent an action while \(produced.count) mutations of the one before were not received: \(produced)",
+                sourceLocation: sourceLocation)
         }
         let collected = Locked<[R.Mutation]>([])
         let finished = TestSignal()
@@ -76,8 +79,9 @@ public struct ReducerTester<R: Reactor> where R.State: Equatable, R.Mutation: Eq
         _ expectedChanges: (inout R.State) -> Void = { _ in }
     ) {
         guard !produced.isEmpty else {
-            Issue.record("Expected to receive \(String(describing: expected).prefix(120)), but the action produced no more mutations.",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "Expected to receive \(String(describing: expected).prefix(120)), but the action produced no more mutations.",
+                sourceLocation: sourceLocation)
             return
         }
         let mutation = produced.removeFirst()
@@ -94,7 +98,8 @@ public struct ReducerTester<R: Reactor> where R.State: Equatable, R.Mutation: Eq
     /// Fails when mutations of the last action were not received: every one must be asserted.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
         guard !produced.isEmpty else { return }
-        Issue.record("""
+        Issue.record(
+            """
             \(produced.count) mutations were not received; receive each, in order:
             \(produced.map { "  " + String(describing: $0).prefix(160) }.joined(separator: "\n"))
             """, sourceLocation: sourceLocation)

@@ -1,8 +1,8 @@
 import FeedBase
-import FeedModel
-import FeedReactive
 import FeedHTTP
 import FeedKinds
+import FeedModel
+import FeedReactive
 import Foundation
 
 /// A `FeedFetching` that answers from a table, synchronously, for reactor tests with no socket.
@@ -18,8 +18,9 @@ public final class StubFetcher: FeedFetching {
     public var requested: [String] { log.value }
 
     public func set(_ url: String, status: Int = 200, body: String, headers: [(String, String)] = []) {
-        let response = HTTPResponse(status: status, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
-                                    body: Data(body.utf8), effectiveURL: url)
+        let response = HTTPResponse(
+            status: status, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+            body: Data(body.utf8), effectiveURL: url)
         table.withLock { $0[url] = .success(response) }
     }
 
@@ -27,7 +28,9 @@ public final class StubFetcher: FeedFetching {
         table.withLock { $0[url] = .failure(error) }
     }
 
-    public func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    public func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool)
+        -> Observable<HTTPResponse>
+    {
         .deferred { [table, log] in
             log.withLock { $0.append(url) }
             switch table.value[url] ?? .success(HTTPResponse(status: 404, body: Data("{}".utf8), effectiveURL: url)) {

@@ -1,21 +1,24 @@
-import FeedModel
-import FeedReactive
 import FeedHTTP
 import FeedKinds
+import FeedModel
+import FeedReactive
+import FeedReactor
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedStoreTesting
 import Foundation
 import Testing
-import FeedStoreTesting
 
 /// A fetcher for tests in which the reactor must not touch the network: any request fails the
 /// test that made it, naming the URL (TCA's unimplemented dependencies), and fails the fetch.
 public struct UnimplementedFetcher: FeedFetching {
     public init() {}
 
-    public func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
-        Issue.record("""
+    public func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool)
+        -> Observable<HTTPResponse>
+    {
+        Issue.record(
+            """
             The reactor fetched \(url) for feed \(feed.name), in a test whose environment has no fetcher. \
             Give FeedEnvironment.test a fetcher (a StubFetcher with this URL's response) if the action should fetch.
             """)

@@ -1,11 +1,12 @@
-@testable import FeedModel
-@testable import FeedStore
+import FeedReactorTesting
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
 import Foundation
 import Testing
-import FeedReactorTesting
-import FeedStoreTesting
+
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// What `mutate` produces for an action, received mutation by mutation with every state change
 /// asserted (`ReducerTester.send(action:)`, `receive`), on an environment whose fetcher fails the
@@ -16,7 +17,8 @@ struct ActionMutationTests {
 
     @Test func statusReadsTheStoreAndNeverTheNetwork() async throws {
         let store = MemoryStore([Self.fireball, .defaultFeed])
-        let posts = try store.feed(named: "posts"), fireball = try store.feed(named: "fireball")
+        let posts = try store.feed(named: "posts")
+        let fireball = try store.feed(named: "fireball")
         var tester = ReducerTester(FeedReactor(environment: .test(store: store)))
         await tester.send(action: .loadStatus(feeds: []))
         tester.receive(.actionStarted) { $0.revision = 1 }
@@ -29,7 +31,9 @@ struct ActionMutationTests {
         var tester = ReducerTester(FeedReactor(environment: .test()))
         await tester.send(action: .loadStatus(feeds: ["nope"]))
         tester.receive(.actionStarted) { $0.revision = 1 }
-        tester.receive(.failed(feed: nil, .notFound("no feed named nope"))) { $0.failure = .notFound("no feed named nope") }
+        tester.receive(.failed(feed: nil, .notFound("no feed named nope"))) {
+            $0.failure = .notFound("no feed named nope")
+        }
         tester.finish()
     }
 

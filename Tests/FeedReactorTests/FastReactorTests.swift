@@ -1,14 +1,14 @@
 import FeedBase
+import FeedKinds
 import FeedModel
 import FeedReactive
-import FeedKinds
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedStoreTesting
 import Foundation
 import Testing
-import FeedReactorTesting
-import FeedStoreTesting
 
 /// An output that takes only the first `capacity` entries, as a disk that fills up.
 private final class CountingOutput: EntryOutput {
@@ -25,8 +25,10 @@ private final class CountingOutput: EntryOutput {
         delivered.withLock { delivered in
             let room = max(0, min(entries.count, capacity - delivered.count))
             delivered += entries.prefix(room)
-            return DeliveryReport(delivered: room, failure: room < entries.count
-                ? .output(OutputError(written: 0, errorNumber: ENOSPC)) : nil)
+            return DeliveryReport(
+                delivered: room,
+                failure: room < entries.count
+                    ? .output(OutputError(written: 0, errorNumber: ENOSPC)) : nil)
         }
     }
 }
@@ -46,8 +48,10 @@ struct FastReactorTests {
     ) -> (ReactorHost<RecordingReactor>, Locked<[FeedMutation]>) {
         let mutations = Locked<[FeedMutation]>([])
         let reactor = RecordingReactor(
-            base: FeedReactor(environment: FeedEnvironment(store: store, fetcher: fetcher, options: options,
-                                                            output: output, now: { Self.now }, tracksActivity: tracksActivity)),
+            base: FeedReactor(
+                environment: FeedEnvironment(
+                    store: store, fetcher: fetcher, options: options,
+                    output: output, now: { Self.now }, tracksActivity: tracksActivity)),
             mutations: mutations)
         return (ReactorHost(reactor: reactor), mutations)
     }
@@ -64,8 +68,11 @@ struct FastReactorTests {
         #expect(state.delivered.map(\.id) == ["1"])
         let record = try store.feed(named: "p")
         #expect(record.nextIndex == 2 && record.lastReadID == "1" && record.lastFetchAt == Self.now)
-        #expect(mutations.value.map(\.name) == ["actionStarted", "activity waitingForLock", "loaded", "activity delivering",
-                                               "activity fetching", "stored", "delivered", "activity idle"])
+        #expect(
+            mutations.value.map(\.name) == [
+                "actionStarted", "activity waitingForLock", "loaded", "activity delivering",
+                "activity fetching", "stored", "delivered", "activity idle",
+            ])
         #expect(state.feeds["p"]?.record == record, "the state holds the store's record, as the store returned it")
         #expect(fetcher.requested == ["http://stub/posts/1"])
     }
@@ -89,8 +96,11 @@ struct FastReactorTests {
         let state = await host.process(.sync(feeds: ["p"]))
         #expect(store.entries("p").map(\.id) == ["1", "2", "3"])
         #expect(try store.feed(named: "p").nextIndex == 4, "the cursor stops at the first unprinted post")
-        #expect(state.failure == .output(
-            "cannot write to stdout (No space left on device): 3 of 6 new entries of p were printed; the rest come again with the next sync"))
+        #expect(
+            state.failure
+                == .output(
+                    "cannot write to stdout (No space left on device): 3 of 6 new entries of p were printed; the rest come again with the next sync"
+                ))
         #expect(store.writes == ["commit [\"1\", \"2\", \"3\"]"])
     }
 
@@ -104,14 +114,17 @@ struct FastReactorTests {
             let (host, _) = host(store, output: output)
             _ = await host.process(.sync(feeds: ["p"]))
             #expect(output.delivered.value.map(\.seq) == (showsHandles ? [1, 2, 3] : [0, 0, 0]))
-            #expect(store.entries("p").map(\.id) == ["1", "2", "3"] && store.entries("p").map(\.seq) == [1, 2, 3],
-                    "stored under the same numbers either way")
+            #expect(
+                store.entries("p").map(\.id) == ["1", "2", "3"] && store.entries("p").map(\.seq) == [1, 2, 3],
+                "stored under the same numbers either way")
         }
     }
 
     @Test func aFailedFetchIsRecordedWithItsRetryTimeAndChangesNoCursor() async throws {
         let store = MemoryStore([posts, graph])
-        fetcher.fail("http://stub/posts/1", with: HTTPStatusFailure(status: 503, url: "http://stub/posts/1", retryAfter: .seconds(600)))
+        fetcher.fail(
+            "http://stub/posts/1",
+            with: HTTPStatusFailure(status: 503, url: "http://stub/posts/1", retryAfter: .seconds(600)))
         fetcher.set("http://stub/graph", body: #"{"data":[{"id":"1"}]}"#)
         let (host, _) = host(store)
         let state = await host.process(.sync(feeds: ["p", "g"]))
@@ -127,7 +140,8 @@ struct FastReactorTests {
 
     @Test func nextOnAPagedFeedStoresUnreadThenDeliversTheOldest() async throws {
         let store = MemoryStore([graph])
-        fetcher.set("http://stub/graph", body: #"{"data":[{"id":"3"},{"id":"2"}],"paging":{"next":"http://stub/graph?2"}}"#)
+        fetcher.set(
+            "http://stub/graph", body: #"{"data":[{"id":"3"},{"id":"2"}],"paging":{"next":"http://stub/graph?2"}}"#)
         fetcher.set("http://stub/graph?2", body: #"{"data":[{"id":"1"}]}"#)
         let output = CountingOutput()
         let (host, _) = host(store, output: output)
@@ -148,7 +162,9 @@ struct FastReactorTests {
         #expect(fetcher.requested.count == 5, "then one probe per poll while nothing is new")
         for n in 4...5 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
         await host.process(.sync(feeds: ["p"]))
-        #expect(Array(fetcher.requested.suffix(3)) == (4...6).map { "http://stub/posts/\($0)" }, "a found post widens the window")
+        #expect(
+            Array(fetcher.requested.suffix(3)) == (4...6).map { "http://stub/posts/\($0)" },
+            "a found post widens the window")
         #expect(store.entries("p").map(\.id) == (1...5).map(String.init))
     }
 
@@ -174,7 +190,8 @@ struct FastReactorTests {
         #expect(await host.process(.next(feed: "p")).delivered.map(\.id) == ["1"])
         #expect(store.unreadLookUps == 0, "nothing unread: not looked for")
         _ = try? store.commitFetch(feed: "p", entries: [Entry.sample("9", feed: "p")], FetchCommit(fetchedAt: .now))
-        #expect(await host.process(.next(feed: "p")).delivered.map(\.id) == ["9"], "the stored unread entry, not a fetch")
+        #expect(
+            await host.process(.next(feed: "p")).delivered.map(\.id) == ["9"], "the stored unread entry, not a fetch")
         #expect(store.unreadLookUps == 1 && fetcher.requested.count == 1)
     }
 

@@ -1,17 +1,17 @@
 import FeedBase
-import FeedModel
 import FeedHTTP
 import FeedKinds
+import FeedModel
 import FeedReactive
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Logging
 import Testing
-import FeedTesting
-import FeedStoreTesting
-import FeedReactorTesting
 
 /// The feed reactor as the program wires it: the real HTTP client against a loopback posts
 /// server and a real store. (`FastReactorTests` runs it with neither.)
@@ -28,12 +28,14 @@ struct FeedReactorTests {
         try store.addFeed(FeedRegistration(name: "local", url: posts.url, kind: .indexed), replace: false)
         var options = FetchOptions()
         options.retries = 0
-        let fetcher = FeedFetcher(http: try HTTPClient(), workQueue: FeedEnvironment.workQueue, options: options,
-                                  scheduler: DispatchScheduler(), random: { 0.5 }, environment: [:],
-                                  logger: Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let environment = FeedEnvironment(store: store, fetcher: fetcher, options: options, output: RecordingOutput(),
-                                          lockQueue: FeedEnvironment.lockQueue, commitQueue: FeedEnvironment.workQueue,
-                                          tracksActivity: true)
+        let fetcher = FeedFetcher(
+            http: try HTTPClient(), workQueue: FeedEnvironment.workQueue, options: options,
+            scheduler: DispatchScheduler(), random: { 0.5 }, environment: [:],
+            logger: Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let environment = FeedEnvironment(
+            store: store, fetcher: fetcher, options: options, output: RecordingOutput(),
+            lockQueue: FeedEnvironment.lockQueue, commitQueue: FeedEnvironment.workQueue,
+            tracksActivity: true)
         host = ReactorHost(reactor: FeedReactor(environment: environment))
         _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
     }

@@ -1,14 +1,15 @@
 import Dispatch
-@testable import FeedBase
-@testable import FeedModel
-@testable import FeedStore
+import FeedReactorTesting
 import FeedStoreContract
-@testable import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedReactorTesting
-import FeedStoreTesting
+
+@testable import FeedBase
+@testable import FeedModel
+@testable import FeedReactor
+@testable import FeedStore
 
 /// `GroupCommit`: quiet feeds' bookkeeping gathered into one transaction, each feed told its own
 /// outcome.
@@ -29,8 +30,13 @@ struct GroupCommitTests {
         let subscribe = {
             for feed in feeds {
                 group.commit(feed: feed, FetchCommit(fetchedAt: time)).subscribe(
-                    onNext: { record in heard.withLock { $0.append("\(feed): \(record.name) at \(record.lastFetchAt == time)") } },
-                    onFailed: { error in heard.withLock { $0.append("\(feed): \(error)") }; ended.signal() },
+                    onNext: { record in
+                        heard.withLock { $0.append("\(feed): \(record.name) at \(record.lastFetchAt == time)") }
+                    },
+                    onFailed: { error in
+                        heard.withLock { $0.append("\(feed): \(error)") }
+                        ended.signal()
+                    },
                     onCompleted: { ended.signal() })
             }
         }
@@ -58,9 +64,11 @@ struct GroupCommitTests {
         let store = store()
         let queue = DispatchQueue(label: "test.commits")
         let group = GroupCommit(store: store, queue: queue)
-        #expect(await commit(["a", "gone"], through: group, on: queue) == ["a: a at true", "gone: no feed named gone"])
+        #expect(
+            await commit(["a", "gone"], through: group, on: queue) == ["a: a at true", "gone: no feed named gone"])
         store.failCommits()
-        #expect(await commit(["b", "c"], through: group, on: queue)
-                    == ["b: cannot use the state store: disk I/O error", "c: cannot use the state store: disk I/O error"])
+        #expect(
+            await commit(["b", "c"], through: group, on: queue)
+                == ["b: cannot use the state store: disk I/O error", "c: cannot use the state store: disk I/O error"])
     }
 }

@@ -1,16 +1,24 @@
 import FeedBase
 import FeedReactive
+import FeedReactor
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
 
 /// A reactor whose actions take time on a real queue, recording the order of its work.
 private struct CounterReactor: Reactor {
-    enum Action: Sendable { case add(Int, delay: Double), fail, sendFromObserver }
-    enum Mutation: Sendable, Equatable { case began(Int), added(Int), ended(Int), failed(String) }
+    enum Action: Sendable {
+        case add(Int, delay: Double)
+        case fail, sendFromObserver
+    }
+    enum Mutation: Sendable, Equatable {
+        case began(Int)
+        case added(Int)
+        case ended(Int)
+        case failed(String)
+    }
     struct State: Sendable, Equatable {
         var total = 0
         var log: [Mutation] = []
@@ -53,8 +61,9 @@ struct ReactorHostTests {
         let host = ReactorHost(reactor: CounterReactor())
         host.send(.add(1, delay: 0.15))
         let state = await host.process(.add(2, delay: 0.01))
-        #expect(state.log == [.began(1), .added(1), .ended(1), .began(2), .added(2), .ended(2)],
-                "the second action waits although it would finish first")
+        #expect(
+            state.log == [.began(1), .added(1), .ended(1), .began(2), .added(2), .ended(2)],
+            "the second action waits although it would finish first")
         #expect(state.total == 3)
     }
 
@@ -83,8 +92,9 @@ struct ReactorHostTests {
         host.send(.sendFromObserver)
         host.send(.add(1, delay: 0)) { finished.signal() }
         #expect(await finished.wait(seconds: 30))
-        #expect(host.currentState.log == [.began(0), .began(7), .added(7), .ended(7), .began(1), .added(1), .ended(1)],
-                "the observer's action runs after the current one, before later ones, never inside it")
+        #expect(
+            host.currentState.log == [.began(0), .began(7), .added(7), .ended(7), .began(1), .added(1), .ended(1)],
+            "the observer's action runs after the current one, before later ones, never inside it")
         subscription.dispose()
     }
 
@@ -126,12 +136,13 @@ struct ReactorHostStateTests {
         var subscriptions: [any Disposable] = []
         for _ in 0..<40 {
             let last = Locked<Int?>(nil)
-            subscriptions.append(host.state.subscribe(onNext: { value in
-                last.withLock { previous in
-                    if let previous, value != previous + 1 { gaps.withLock { $0 += 1 } }
-                    previous = value
-                }
-            }))
+            subscriptions.append(
+                host.state.subscribe(onNext: { value in
+                    last.withLock { previous in
+                        if let previous, value != previous + 1 { gaps.withLock { $0 += 1 } }
+                        previous = value
+                    }
+                }))
         }
         #expect(await finished.wait(seconds: 30))
         subscriptions.forEach { $0.dispose() }

@@ -1,20 +1,21 @@
 import FeedModel
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedReactorTesting
-import FeedStoreTesting
 
 @Suite("FeedReactor.reduce, exhaustively", .timeLimit(.minutes(3)))
 struct ReducerTests {
     let reactor: FeedReactor
 
     init() {
-        reactor = FeedReactor(environment: FeedEnvironment(
-            store: MemoryStore([]), fetcher: StubFetcher(), output: RecordingOutput()))
+        reactor = FeedReactor(
+            environment: FeedEnvironment(
+                store: MemoryStore([]), fetcher: StubFetcher(), output: RecordingOutput()))
     }
 
     static let record = FeedRecord(registration: .defaultFeed, nextIndex: 4, total: 3, unread: 1, lastReadID: "2")
@@ -67,7 +68,9 @@ struct ReducerTests {
         tester.send(.loaded(Self.record)) { $0.feeds["posts"] = FeedStatus(name: "posts", record: Self.record) }
         let failure = FeedFailure.temporary("HTTP 503 from u")
         tester.send(.failed(feed: "posts", failure)) { $0.feeds["posts"]?.failure = failure }
-        tester.send(.failed(feed: nil, .output("cannot write to stdout"))) { $0.failure = .output("cannot write to stdout") }
+        tester.send(.failed(feed: nil, .output("cannot write to stdout"))) {
+            $0.failure = .output("cannot write to stdout")
+        }
         let until = Date(timeIntervalSince1970: 1_795_000_000)
         tester.send(.skipped(feed: "other", until: until)) {
             $0.feeds["other"] = FeedStatus(name: "other")
@@ -109,8 +112,12 @@ struct ReducerTests {
     }
 
     @Test func errorsThatStopTheRunBecomeAFailedMutation() {
-        #expect(reactor.mutation(for: FeedFailure.interrupted, action: .next(feed: "posts")) == .failed(feed: nil, .interrupted))
-        guard case .failed(nil, .storeAccess(let message)) = reactor.mutation(for: TestError(), action: .sync(feeds: [])) else {
+        #expect(
+            reactor.mutation(for: FeedFailure.interrupted, action: .next(feed: "posts"))
+                == .failed(feed: nil, .interrupted))
+        guard
+            case .failed(nil, .storeAccess(let message)) = reactor.mutation(for: TestError(), action: .sync(feeds: []))
+        else {
             Issue.record("an unknown error is a store failure that says what it is")
             return
         }

@@ -1,16 +1,16 @@
 import FeedBase
-import FeedModel
-import FeedReactive
 import FeedHTTP
 import FeedKinds
+import FeedModel
+import FeedReactive
+import FeedReactor
+import FeedReactorTesting
 import FeedStore
 import FeedStoreContract
-import FeedReactor
+import FeedStoreTesting
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
-import FeedReactorTesting
-import FeedStoreTesting
 
 /// A fetcher whose streams are canned: each connection gets the next script of parts, sent at
 /// once, then the connection ends (completes) or fails.
@@ -24,11 +24,15 @@ private final class StreamStub: FeedFetching {
 
     init(_ connections: [Connection]) { self.connections = Locked(connections) }
 
-    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<
+        HTTPResponse
+    > {
         .fail(FeedFailure.configuration("no polling here"))
     }
 
-    func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
+    func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<
+        HTTPStreamPart
+    > {
         Observable { [self] observer in
             lastEventIDs.withLock { $0.append(lastEventID) }
             let next = connections.withLock { $0.isEmpty ? nil : $0.removeFirst() }
@@ -42,8 +46,10 @@ private final class StreamStub: FeedFetching {
         }
     }
 
-    static let head = HTTPStreamPart.head(HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/event-stream")]),
-                                                       effectiveURL: "http://stub/events"))
+    static let head = HTTPStreamPart.head(
+        HTTPResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "text/event-stream")]),
+            effectiveURL: "http://stub/events"))
     static func events(_ ids: ClosedRange<Int>) -> HTTPStreamPart {
         .bytes(Array(ids.map { "id: \($0)\ndata: {\"id\":\"\($0)\",\"title\":\"t\($0)\"}\n\n" }.joined().utf8))
     }
@@ -62,9 +68,11 @@ struct StreamReactorTests {
         drive: (TestScheduler) -> Void = { _ in }
     ) -> (FeedReactorState, [FeedMutation]) {
         let mutations = Locked<[FeedMutation]>([])
-        let environment = FeedEnvironment(store: store, fetcher: fetcher, output: RecordingOutput(),
-                                          now: { Self.now }, tracksActivity: false, scheduler: scheduler, random: { 0 })
-        let host = ReactorHost(reactor: RecordingReactor(base: FeedReactor(environment: environment), mutations: mutations))
+        let environment = FeedEnvironment(
+            store: store, fetcher: fetcher, output: RecordingOutput(),
+            now: { Self.now }, tracksActivity: false, scheduler: scheduler, random: { 0 })
+        let host = ReactorHost(
+            reactor: RecordingReactor(base: FeedReactor(environment: environment), mutations: mutations))
         let done = Locked(false)
         host.send(.follow(feeds: [], limits: limits)) { done.withLock { $0 = true } }
         for _ in 0..<100 where !done.value { drive(scheduler) }
@@ -78,7 +86,9 @@ struct StreamReactorTests {
             .init(parts: [StreamStub.head, StreamStub.events(1...2)], failure: HTTPError(.connectionLost)),
             .init(parts: [StreamStub.head, StreamStub.events(3...3)]),
         ])
-        let (state, mutations) = run(fetcher, store: store, scheduler: TestScheduler(), limits: FollowLimits(maxEntries: 3)) {
+        let (state, mutations) = run(
+            fetcher, store: store, scheduler: TestScheduler(), limits: FollowLimits(maxEntries: 3)
+        ) {
             $0.advance(by: .seconds(1))
         }
         #expect(mutations.map(\.name) == ["actionStarted", "loaded", "stored", "stored"])
@@ -108,6 +118,7 @@ struct StreamReactorTests {
         #expect(state.feeds["s"]?.failure == nil, "a stream that cannot connect is retried, not failed")
         #expect(scheduler.requestedDelays.contains(.seconds(10)))
         let waits = scheduler.requestedDelays.filter { $0 != .seconds(10) && $0 != .milliseconds(200) }
-        #expect(Array(waits.prefix(4)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)], "backoff doubles: \(waits)")
+        #expect(
+            Array(waits.prefix(4)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)], "backoff doubles: \(waits)")
     }
 }

@@ -75,8 +75,9 @@ public final class MemoryStore: FeedStoring {
         contents.withLock { contents in
             // As `feeds add` registers them: the kind's retention, chosen.
             for registration in registrations {
-                contents.records[registration.name] = FeedRecord(registration: registration, retention: .defaults(for: registration.kind),
-                                                                 keepIsChosen: true)
+                contents.records[registration.name] = FeedRecord(
+                    registration: registration, retention: .defaults(for: registration.kind),
+                    keepIsChosen: true)
             }
         }
     }
@@ -121,7 +122,10 @@ public final class MemoryStore: FeedStoring {
     public func attemptLock(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? { takeLock(feed) }
 
     private func takeLock(_ feed: String) -> MemoryLock {
-        contents.withLock { $0.locksTaken.append(feed); $0.locksHeld += 1 }
+        contents.withLock {
+            $0.locksTaken.append(feed)
+            $0.locksHeld += 1
+        }
         return MemoryLock { [contents] in contents.withLock { $0.locksHeld -= 1 } }
     }
 
@@ -150,19 +154,25 @@ public final class MemoryStore: FeedStoring {
         }
     }
 
-    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<
+        FeedRecord, FeedFailure
+    >] {
         let fails = contents.withLock { contents in
             contents.nothingNewBatches.append(fetches.map(\.feed))
             return contents.failsCommits
         }
         if fails { throw .storeAccess("disk I/O error") }
-        return fetches.map { fetch in Result { () throws(FeedFailure) in try commitFetch(feed: fetch.feed, entries: [], fetch.commit).record } }
+        return fetches.map { fetch in
+            Result { () throws(FeedFailure) in try commitFetch(feed: fetch.feed, entries: [], fetch.commit).record }
+        }
     }
 
-    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
+    {
         var inserted: [Entry] = []
         let record = try update(feed, write: "commit \(entries.map(\.id))") { contents in
-            var numbers = contents.reserve(entries.filter { $0.seq == 0 }.count, backfill: commit.isBackfill).makeIterator()
+            var numbers = contents.reserve(entries.filter { $0.seq == 0 }.count, backfill: commit.isBackfill)
+                .makeIterator()
             for var entry in entries where !(contents.entries[feed] ?? []).contains(where: { $0.id == entry.id }) {
                 if entry.seq == 0, let number = numbers.next() { entry.seq = number }
                 contents.entries[feed, default: []].append(entry)
@@ -219,7 +229,9 @@ public final class MemoryStore: FeedStoring {
     /// How many ids are remembered.
     public var rememberedCount: Int { contents.value.remembered.count }
 
-    public func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord {
+    public func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?)
+        throws(FeedFailure) -> FeedRecord
+    {
         try update(feed, write: "failure \(failure.exitCode)") { contents in
             contents.records[feed]?.lastFetchAt = time
             contents.records[feed]?.lastError = failure.description
@@ -229,7 +241,9 @@ public final class MemoryStore: FeedStoring {
     }
 
     /// Applies a write and returns the feed's record with its counts, as the store would.
-    private func update(_ feed: String, write: String, _ change: (inout Contents) -> Void) throws(FeedFailure) -> FeedRecord {
+    private func update(_ feed: String, write: String, _ change: (inout Contents) -> Void) throws(FeedFailure)
+        -> FeedRecord
+    {
         let record = contents.withLock { contents -> FeedRecord? in
             guard contents.records[feed] != nil else { return nil }
             change(&contents)

@@ -3,9 +3,9 @@ import FeedModel
 import FeedPostgres
 import FeedStore
 import FeedStoreContract
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
 
 /// Databases of a private PostgreSQL cluster: each test gets a new, empty database of its own, so
 /// tests run in parallel without seeing each other's feeds.
@@ -34,14 +34,17 @@ public enum PostgresDatabases {
     public static func serverURL(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         switch await cluster.value {
         case .success(let url): return url
-        case .failure(let unavailable): try Test.cancel(Comment(rawValue: unavailable.description), sourceLocation: sourceLocation)
+        case .failure(let unavailable):
+            try Test.cancel(Comment(rawValue: unavailable.description), sourceLocation: sourceLocation)
         }
     }
 
     /// The URL of a new empty database on the test cluster.
     public static func fresh(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         let serverURL = try await serverURL(sourceLocation: sourceLocation)
-        guard let slash = serverURL.lastIndex(of: "/") else { throw Unavailable(reason: "\(serverURL) names no database") }
+        guard let slash = serverURL.lastIndex(of: "/") else {
+            throw Unavailable(reason: "\(serverURL) names no database")
+        }
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await onOwnThread {
             let admin = try PostgresConnection.connect(url: serverURL, timeout: .seconds(10))
@@ -51,8 +54,10 @@ public enum PostgresDatabases {
     }
 
     /// A store in a new database, as `feedcli` opens it.
-    public static func store(wait: Duration = .seconds(30), clock: FeedLock.WaitingClock = .live,
-                      sourceLocation: SourceLocation = #_sourceLocation) async throws -> PostgresStore {
+    public static func store(
+        wait: Duration = .seconds(30), clock: FeedLock.WaitingClock = .live,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> PostgresStore {
         let url = try await fresh(sourceLocation: sourceLocation)
         guard let store = try PostgresStore.open(url: url, wait: wait, clock: clock) else {
             throw Unavailable(reason: "no store at \(url)")
@@ -62,7 +67,9 @@ public enum PostgresDatabases {
 
     /// The variable's cluster, else a cluster of this process's own, stopped when it exits.
     private static func startCluster() async -> Result<String, Unavailable> {
-        if let given = ProcessInfo.processInfo.environment["FEEDCLI_TEST_POSTGRES"], !given.isEmpty { return .success(given) }
+        if let given = ProcessInfo.processInfo.environment["FEEDCLI_TEST_POSTGRES"], !given.isEmpty {
+            return .success(given)
+        }
         do {
             let cluster = try await PrivateCluster.start()
             ownCluster.withLock { $0 = cluster }

@@ -1,6 +1,6 @@
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
 
 /// A PostgreSQL cluster of this test process's own (`scripts/postgres-cluster.sh`): the one the
 /// PostgreSQL tests share when none is given, or one test's own, for a test that stops and
@@ -18,7 +18,8 @@ public struct PrivateCluster: Sendable {
         let folder = TestScratch.folder("postgres").path
         let started = await onOwnThread { script("start", folder) }
         guard started == 0, let url = try? String(contentsOfFile: folder + ".out", encoding: .utf8) else {
-            let said = (try? String(contentsOfFile: folder + ".err", encoding: .utf8))?
+            let said =
+                (try? String(contentsOfFile: folder + ".err", encoding: .utf8))?
                 .split(separator: "\n").last.map(String.init) ?? "exit \(started)"
             throw PostgresDatabases.Unavailable(reason: "no private cluster could be started (\(said))")
         }
@@ -30,8 +31,9 @@ public struct PrivateCluster: Sendable {
         let folder = self.folder
         let status = await onOwnThread { Self.script(command, folder) }
         if status != 0 {
-            Issue.record("postgres-cluster.sh \(command): \((try? String(contentsOfFile: folder + ".err", encoding: .utf8)) ?? "")",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "postgres-cluster.sh \(command): \((try? String(contentsOfFile: folder + ".err", encoding: .utf8)) ?? "")",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -48,7 +50,8 @@ public struct PrivateCluster: Sendable {
     /// `folder.out` and `folder.err`; it inherits no other descriptor of the test process, so
     /// the server it starts holds none of the pipes or sockets the tests wait on.
     private static func script(_ command: String, _ folder: String) -> Int32 {
-        let script = Fixtures.root.deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
+        let script = Fixtures.root.deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh")
+            .path
         let out = open(folder + ".out", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let err = open(folder + ".err", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer {
@@ -56,7 +59,8 @@ public struct PrivateCluster: Sendable {
             if err >= 0 { close(err) }
         }
         guard out >= 0, err >= 0 else { return 126 }
-        return SpawnedProcess.runBlocking("/bin/bash", [script, command, folder],
-                                          environment: ProcessInfo.processInfo.environment, stdout: out, stderr: err)
+        return SpawnedProcess.runBlocking(
+            "/bin/bash", [script, command, folder],
+            environment: ProcessInfo.processInfo.environment, stdout: out, stderr: err)
     }
 }

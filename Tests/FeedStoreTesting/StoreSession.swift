@@ -1,6 +1,6 @@
+import FeedTesting
 import Foundation
 import Testing
-import FeedTesting
 
 /// feedcli runs on one temporary store, as the end-to-end suites use it.
 public struct StoreSession {
@@ -33,7 +33,9 @@ public struct StoreSession {
     }
 
     /// The feed's object in `status --json`; the test fails when there is none.
-    public func requireStatus(_ feed: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+    public func requireStatus(_ feed: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> [String: Any]
+    {
         try #require(try await status(feed), sourceLocation: sourceLocation)
     }
 

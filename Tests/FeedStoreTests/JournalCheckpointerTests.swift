@@ -1,10 +1,11 @@
 import CSQLite
-@testable import FeedModel
-@testable import FeedStore
 import FeedStoreContract
+import FeedStoreTesting
 import Foundation
 import Testing
-import FeedStoreTesting
+
+@testable import FeedModel
+@testable import FeedStore
 
 /// The journal is copied back into the store on a thread of its own (`JournalCheckpointer`): the
 /// committing thread asks, the thread checkpoints, and the journal stays bounded whatever the
@@ -24,13 +25,16 @@ struct JournalCheckpointerTests {
         // not at every commit.
         #expect(checkpointer.committed(frames: 1500) == .asked)
         checkpointer.waitUntilIdle()
-        #expect(checkpointer.committed(frames: JournalCheckpointer.inlineFrames) == .checkpointHere,
-                "a long journal is checkpointed by the committer while the thread is idle, as SQLite's own would be")
-        #expect(checkpointer.committed(frames: JournalCheckpointer.boundFrames) == .checkpointHere,
-                "past the bound, in any case")
+        #expect(
+            checkpointer.committed(frames: JournalCheckpointer.inlineFrames) == .checkpointHere,
+            "a long journal is checkpointed by the committer while the thread is idle, as SQLite's own would be")
+        #expect(
+            checkpointer.committed(frames: JournalCheckpointer.boundFrames) == .checkpointHere,
+            "past the bound, in any case")
         checkpointer.stop()
-        #expect(checkpointer.committed(frames: JournalCheckpointer.backgroundFrames) == .checkpointHere,
-                "a stopped checkpointer leaves every checkpoint to the committer")
+        #expect(
+            checkpointer.committed(frames: JournalCheckpointer.backgroundFrames) == .checkpointHere,
+            "a stopped checkpointer leaves every checkpoint to the committer")
     }
 
     @Test func aThreadThatCannotOpenTheStoreLeavesTheCheckpointsToTheCommitter() async throws {
@@ -58,8 +62,9 @@ struct JournalCheckpointerTests {
         }
         #expect(threadNames().contains("feedcli-journal"), "the checkpoints run on a thread of their own")
         // A frame is a 4 KiB page and its 24-byte header.
-        #expect(largestJournal <= Int64(JournalCheckpointer.boundFrames + 200) * 4120,
-                "the journal never grows past the bound (and what one commit adds)")
+        #expect(
+            largestJournal <= Int64(JournalCheckpointer.boundFrames + 200) * 4120,
+            "the journal never grows past the bound (and what one commit adds)")
         store.boundJournal()
         #expect(StoreJournal.size(besideStoreAt: path) <= StoreJournal.closeThreshold)
         let reopened = try FeedStore.open(at: path, access: .readOnly)

@@ -1,7 +1,8 @@
+import FeedStoreTesting
+import Testing
+
 @testable import FeedModel
 @testable import FeedPostgres
-import Testing
-import FeedStoreTesting
 
 /// How a connection runs statements: unnamed on their first two uses, since preparing
 /// is a round trip of its own that a short run such as `next` would pay, and prepared on the
@@ -60,8 +61,10 @@ struct PostgresConnectionTests {
         ])
         #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
         #expect { try failed[1].get() } throws: { "\($0)".contains("not run") }
-        #expect(try connection.script("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 11").row(0).text(0) == "1",
-                "the statement after the failure did not run: the lock is still held")
+        #expect(
+            try connection.script("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 11").row(0)
+                .text(0) == "1",
+            "the statement after the failure did not run: the lock is still held")
         #expect(try connection.execute("SELECT $1::bigint + 1", [PostgresValue(Int64(1))]).firstInteger() == 2)
     }
 
@@ -76,7 +79,8 @@ struct PostgresConnectionTests {
         #expect(try preparedCount(connection) == 1, "prepared once, read before the next statement")
         #expect(try connection.execute(ahead, [PostgresValue(Int64(5))]).firstInteger() == 15)
         #expect(try preparedCount(connection) == 1, "run by its name")
-        let failed = try connection.pipelined([("SELECT 1 / $1::int", [PostgresValue(Int64(0))])], preparing: [("SELECT 2", 0)])
+        let failed = try connection.pipelined(
+            [("SELECT 1 / $1::int", [PostgresValue(Int64(0))])], preparing: [("SELECT 2", 0)])
         #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
         #expect(try preparedCount(connection) == 1, "nothing prepared after a failure")
         #expect(try connection.script("SELECT 3").row(0).text(0) == "3")

@@ -1,9 +1,10 @@
+import FeedStoreContract
+import FeedStoreTesting
+import Testing
+
 @testable import FeedModel
 @testable import FeedPostgres
 @testable import FeedStore
-import FeedStoreContract
-import Testing
-import FeedStoreTesting
 
 /// The PostgreSQL store's schema version: every run reads it first, from the function
 /// `schema_version()` since migration v2 (a catalog a new backend has loaded), and from the
@@ -30,7 +31,8 @@ struct PostgresSchemaTests {
         let url = try await PostgresDatabases.fresh()
         _ = try PostgresStore.open(url: url)
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
-        try admin.script("""
+        try admin.script(
+            """
             DROP FUNCTION feedcli.schema_version();
             DELETE FROM feedcli.migration WHERE name LIKE 'v2:%';
             COMMENT ON SCHEMA feedcli IS 'feedcli schema, migrations: 1'
@@ -39,7 +41,9 @@ struct PostgresSchemaTests {
         #expect(try PostgresSchema.enter(reader) == 1, "read by the comment")
         #expect(try reader.script("SHOW search_path").row(0).text(0) == "feedcli", "the fallback set the search path")
         #expect(try PostgresStore.open(url: url, wait: .seconds(10), access: .readOnly) != nil)
-        #expect(try admin.script("SELECT feedcli.schema_version()").row(0).text(0) == String(PostgresSchema.migrations.count))
+        #expect(
+            try admin.script("SELECT feedcli.schema_version()").row(0).text(0)
+                == String(PostgresSchema.migrations.count))
         #expect(try comment(admin) == "feedcli schema, migrations: \(PostgresSchema.migrations.count)")
     }
 
@@ -50,9 +54,14 @@ struct PostgresSchemaTests {
         let url = try await PostgresDatabases.fresh()
         _ = try PostgresStore.open(url: url)
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
-        try admin.script("CREATE OR REPLACE FUNCTION feedcli.schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql AS 'SELECT 99::bigint'")
+        try admin.script(
+            "CREATE OR REPLACE FUNCTION feedcli.schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql AS 'SELECT 99::bigint'"
+        )
         let known = PostgresSchema.migrations.count
-        #expect(throws: FeedFailure.storeAccess(StoreRules.newerSchema(Redaction.maskingSecrets(in: url), version: 99, known: known))) {
+        #expect(
+            throws: FeedFailure.storeAccess(
+                StoreRules.newerSchema(Redaction.maskingSecrets(in: url), version: 99, known: known))
+        ) {
             try PostgresStore.open(url: url, wait: .seconds(10))
         }
         #expect(try PostgresStore.open(url: url, wait: .seconds(10), access: .readOnly) != nil, "read as it is")
@@ -62,6 +71,7 @@ struct PostgresSchemaTests {
     @Test func aDatabaseWithoutTheSchemaHasNoVersion() async throws {
         let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         #expect(try PostgresSchema.enter(connection) == nil)
-        #expect(try connection.script("SELECT 1").row(0).text(0) == "1", "the connection is usable after the refused read")
+        #expect(
+            try connection.script("SELECT 1").row(0).text(0) == "1", "the connection is usable after the refused read")
     }
 }

@@ -2,9 +2,9 @@ import FeedModel
 import FeedPostgres
 import FeedStore
 import FeedStoreContract
+import FeedStoreTesting
 import Foundation
 import Testing
-import FeedStoreTesting
 
 /// Retention as every store takes it (`--keep`, `--remember`; the contract's "Running for
 /// months"), on SQLite, PostgreSQL and the memory store: what is pruned, in what order and how
@@ -14,13 +14,16 @@ struct RetentionContractTests {
     typealias Kind = StoreContractTests.Kind
 
     private func store(_ kind: Kind) async throws -> any FeedStoring {
-        let feeds = [FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph),
-                     FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph)]
+        let feeds = [
+            FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph),
+            FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph),
+        ]
         switch kind {
         case .memory:
             return MemoryStore(feeds)
         case .sqlite, .postgres:
-            let store: any StateStore = kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try await PostgresDatabases.store()
+            let store: any StateStore =
+                kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try await PostgresDatabases.store()
             try store.removeFeed(named: FeedRegistration.defaultFeed.name)
             for feed in feeds { try store.addFeed(feed, replace: false) }
             return store
@@ -30,7 +33,9 @@ struct RetentionContractTests {
     /// Noon on 2026-11-21, the time of the commits below.
     private let now = Date(timeIntervalSince1970: 1_763_726_400)
 
-    private func entries(_ ids: [String], feed: String = "a", storedAgo seconds: Double = 0, read: Bool = false) -> [Entry] {
+    private func entries(_ ids: [String], feed: String = "a", storedAgo seconds: Double = 0, read: Bool = false)
+        -> [Entry]
+    {
         ids.map { id in
             var entry = Entry.sample(id, feed: feed, read: read)
             entry.fetchedAt = Timestamp.format(now.addingTimeInterval(-seconds))
@@ -42,9 +47,13 @@ struct RetentionContractTests {
     func aNewFeedKeepsAllAndAStreamSevenDays(kind: Kind) async throws {
         let store = try await store(kind)
         #expect(try store.feed(named: "a").retention == Retention(keep: .all, remember: .for(.seconds(90 * 86_400))))
-        #expect(Retention.defaults(for: .sse) == Retention(keep: .storedWithin(.seconds(7 * 86_400)), remember: .for(.seconds(86_400))))
+        #expect(
+            Retention.defaults(for: .sse)
+                == Retention(keep: .storedWithin(.seconds(7 * 86_400)), remember: .for(.seconds(86_400))))
         // A feed that keeps all never prunes, however much it holds.
-        let record = try store.commitFetch(feed: "a", entries: entries((1...50).map(String.init)), FetchCommit(fetchedAt: now)).record
+        let record = try store.commitFetch(
+            feed: "a", entries: entries((1...50).map(String.init)), FetchCommit(fetchedAt: now)
+        ).record
         #expect(record.total == 50 && record.pruned == 0)
     }
 
@@ -52,8 +61,10 @@ struct RetentionContractTests {
     func keepingACountPrunesTheOldestReadOrUnreadAndRemembersTheirIDs(kind: Kind) async throws {
         let store = try await store(kind)
         try store.setRetention(feed: "a", Retention(keep: .newest(3), remember: .forever))
-        let record = try store.commitFetch(feed: "a", entries: entries(["1"], read: true) + entries(["2", "3", "4", "5"]),
-                                           FetchCommit(fetchedAt: now)).record
+        let record = try store.commitFetch(
+            feed: "a", entries: entries(["1"], read: true) + entries(["2", "3", "4", "5"]),
+            FetchCommit(fetchedAt: now)
+        ).record
         #expect(record.total == 3 && record.unread == 3, "the newest 3 stay")
         #expect(record.pruned == 2 && record.prunedUnread == 1, "1 (read) and 2 (unread) went")
         #expect(try store.oldestUnread(feed: "a")?.id == "3")
@@ -69,9 +80,11 @@ struct RetentionContractTests {
     @Test(arguments: Kind.allCases)
     func keepingADurationPrunesWhatWasStoredBeforeItAndKeepsTheNewestEntry(kind: Kind) async throws {
         let store = try await store(kind)
-        _ = try store.commitFetch(feed: "a", entries: entries(["1", "2"], storedAgo: 10 * 86_400) + entries(["3"], storedAgo: 86_400),
-                                  FetchCommit(fetchedAt: now.addingTimeInterval(-86_400)))
-        try store.setRetention(feed: "a", Retention(keep: .storedWithin(.seconds(7 * 86_400)), remember: .for(.seconds(3600))))
+        _ = try store.commitFetch(
+            feed: "a", entries: entries(["1", "2"], storedAgo: 10 * 86_400) + entries(["3"], storedAgo: 86_400),
+            FetchCommit(fetchedAt: now.addingTimeInterval(-86_400)))
+        try store.setRetention(
+            feed: "a", Retention(keep: .storedWithin(.seconds(7 * 86_400)), remember: .for(.seconds(3600))))
         let record = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: now)).record
         #expect(record.total == 1 && record.pruned == 2)
         #expect(try store.knownIDs(feed: "a", among: ["1", "2", "3"]) == ["1", "2", "3"])
@@ -96,7 +109,9 @@ struct RetentionContractTests {
         #expect(try store.oldestUnread(feed: "a")?.id == "2401")
         // A commit storing more than half the step prunes twice what it stored: a stream at any
         // rate is pruned as fast as it grows.
-        record = try store.commitFetch(feed: "a", entries: entries((2501...4000).map(String.init)), FetchCommit(fetchedAt: now)).record
+        record = try store.commitFetch(
+            feed: "a", entries: entries((2501...4000).map(String.init)), FetchCommit(fetchedAt: now)
+        ).record
         #expect(record.total == 100 && record.pruned == 3900)
     }
 
@@ -138,8 +153,9 @@ struct RetentionContractTests {
     }
 
     @Test func aKeptCountWaitsForASixtyFourthMoreBeforeAStep() {
-        var record = FeedRecord(registration: FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .sse),
-                                retention: Retention(keep: .newest(100_000), remember: .for(.seconds(60))), keepIsChosen: true)
+        var record = FeedRecord(
+            registration: FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .sse),
+            retention: Retention(keep: .newest(100_000), remember: .for(.seconds(60))), keepIsChosen: true)
         record.total = 100_255
         #expect(PruneStep.plan(record, now: now, stored: 1) == nil, "255 more wait")
         record.total = 100_256
@@ -156,7 +172,11 @@ struct RetentionContractTests {
         // Stores hold these keys: a change of the hash would forget every remembered id.
         #expect(RememberedID.key(feed: "a", id: "1") == RememberedID.key(feed: "a", id: "1"))
         #expect(RememberedID.key(feed: "a", id: "1") != RememberedID.key(feed: "b", id: "1"))
-        #expect(RememberedID.key(feed: "a", id: "b1") != RememberedID.key(feed: "ab", id: "1"), "the feed's name ends at a NUL")
-        #expect(RememberedID.key(feed: "wikimedia", id: "0b5e2a1c-7f2e-4a55-9a3e-2f1f6a0d9c11") == 5_792_593_097_332_033_120)
+        #expect(
+            RememberedID.key(feed: "a", id: "b1") != RememberedID.key(feed: "ab", id: "1"),
+            "the feed's name ends at a NUL")
+        #expect(
+            RememberedID.key(feed: "wikimedia", id: "0b5e2a1c-7f2e-4a55-9a3e-2f1f6a0d9c11") == 5_792_593_097_332_033_120
+        )
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
-import FeedTesting
-import FeedStoreTesting
+    import Glibc
+    import FeedTesting
+    import FeedStoreTesting
 #endif
 
 /// A store path (or its journal, shared memory or lock folder) that is not what a store's part
@@ -14,8 +15,9 @@ struct SpecialFileTests {
     func aFIFOIsRefusedAtOnce(suffix: String) async throws {
         let session = StoreSession()
         if suffix.isEmpty {
-            try FileManager.default.createDirectory(atPath: (session.state as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (session.state as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
         } else {
             #expect(try await session.feedcli("read", "--all").status == 0)  // a real store beside it
             _ = try? FileManager.default.removeItem(atPath: session.state + suffix)
@@ -23,8 +25,9 @@ struct SpecialFileTests {
         #expect(mkfifo(session.state + suffix, 0o600) == 0)
         for command in [["next"], ["list"], ["status"], ["sync", "posts"], ["export", "--format", "atom"]] {
             // `timeout`: a hang (the old behaviour) ends as 124 instead of holding the suite.
-            let run = try await Feedcli.shell(#"timeout 20 "$FEEDCLI" "# + command.joined(separator: " ") + #" --state "$S""#,
-                                        environment: ["S": session.state])
+            let run = try await Feedcli.shell(
+                #"timeout 20 "$FEEDCLI" "# + command.joined(separator: " ") + #" --state "$S""#,
+                environment: ["S": session.state])
             #expect(run.status == 74, "\(command): \(run.stderr)")
             #expect(run.stderr.contains("is a FIFO, not a regular file"), "\(command): \(run.stderr)")
         }

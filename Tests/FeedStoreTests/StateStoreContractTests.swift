@@ -1,10 +1,11 @@
+import FeedStoreContract
+import FeedStoreTesting
+import Foundation
+import Testing
+
 @testable import FeedModel
 @testable import FeedPostgres
 @testable import FeedStore
-import FeedStoreContract
-import Foundation
-import Testing
-import FeedStoreTesting
 
 /// What commands do with a store beyond the reactor's port (`StateStore`), held to one behaviour
 /// on the SQLite file and on PostgreSQL: registering and changing feeds, read marks,
@@ -24,7 +25,8 @@ struct StateStoreContractTests {
             return (try FeedStore.open(at: path, wait: wait), try FeedStore.open(at: path, wait: wait))
         case .postgres:
             let url = try await PostgresDatabases.fresh()
-            guard let first = try PostgresStore.open(url: url, wait: wait), let second = try PostgresStore.open(url: url, wait: wait)
+            guard let first = try PostgresStore.open(url: url, wait: wait),
+                let second = try PostgresStore.open(url: url, wait: wait)
             else { throw PostgresDatabases.Unavailable(reason: "no store at \(url)") }
             return (first, second)
         }
@@ -35,16 +37,22 @@ struct StateStoreContractTests {
     private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
     private func entry(_ id: String, feed: String = "a", title: String? = nil, published: String? = nil) -> Entry {
-        Entry(feed: feed, id: id, title: title ?? "title \(id)", text: "text \(id)", author: "1", url: "https://example.com/\(id)",
-              published: published, fetchedAt: "2026-11-21T19:00:00Z",
-              // A source is JSON: a NUL in it is escaped, as the parser keeps it.
-              source: RawJSON(compactText: #"{"id":"\#(id.replacingOccurrences(of: "\u{0}", with: #"\u0000"#))"}"#))
+        Entry(
+            feed: feed, id: id, title: title ?? "title \(id)", text: "text \(id)", author: "1",
+            url: "https://example.com/\(id)",
+            published: published, fetchedAt: "2026-11-21T19:00:00Z",
+            // A source is JSON: a NUL in it is escaped, as the parser keeps it.
+            source: RawJSON(compactText: #"{"id":"\#(id.replacingOccurrences(of: "\u{0}", with: #"\u0000"#))"}"#))
     }
 
-    private func ids(_ store: any StateStore, feeds: [String] = [], unreadOnly: Bool = false, limit: Int? = nil,
-                     newestFirst: Bool = false, order: EntryOrder = .stored) throws -> [String] {
+    private func ids(
+        _ store: any StateStore, feeds: [String] = [], unreadOnly: Bool = false, limit: Int? = nil,
+        newestFirst: Bool = false, order: EntryOrder = .stored
+    ) throws -> [String] {
         var ids: [String] = []
-        try store.forEachEntry(feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: newestFirst, order: order) { entry in
+        try store.forEachEntry(
+            feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: newestFirst, order: order
+        ) { entry in
             ids.append(entry.id)
             return true
         }
@@ -62,20 +70,25 @@ struct StateStoreContractTests {
         let outcome = try store.compact(now: t0)
         #expect(outcome == PruneOutcome(pruned: 2990, unread: 2990))
         let record = try store.feed(named: "a")
-        #expect(record.total == 10 && record.pruned == 2990 && record.retention.keep == .newest(10) && record.keepIsChosen)
+        #expect(
+            record.total == 10 && record.pruned == 2990 && record.retention.keep == .newest(10) && record.keepIsChosen)
         #expect(try store.knownIDs(feed: "a", among: ["1", "2990", "3000", "3001"]) == ["1", "2990", "3000"])
         #expect(try store.rememberedIDs().count == 2990)
 
         let target = try await self.store(kind == .sqlite ? .postgres : .sqlite)
-        try target.receiveCopy(feeds: try store.feeds(), remembered: try store.rememberedIDs()) { each throws(FeedFailure) in
-            try store.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
+        try target.receiveCopy(feeds: try store.feeds(), remembered: try store.rememberedIDs()) {
+            each throws(FeedFailure) in
+            try store.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) {
+                entry in
                 try each(entry)
                 return true
             }
         }
         let copied = try target.feed(named: "a")
-        #expect(copied.retention == record.retention && copied.keepIsChosen && copied.pruned == 2990 && copied.total == 10)
-        #expect(try target.knownIDs(feed: "a", among: ["1", "3000", "3001"]) == ["1", "3000"], "remembered ids came along")
+        #expect(
+            copied.retention == record.retention && copied.keepIsChosen && copied.pruned == 2990 && copied.total == 10)
+        #expect(
+            try target.knownIDs(feed: "a", among: ["1", "3000", "3001"]) == ["1", "3000"], "remembered ids came along")
     }
 
     @Test(arguments: Kind.allCases)
@@ -86,19 +99,26 @@ struct StateStoreContractTests {
         try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
         #expect(try store.feeds().map(\.name) == ["a"])
         #expect(!(try store.isEmpty()))
-        #expect { try store.addFeed(FeedRegistration(name: "a", url: "http://x/", kind: .graph), replace: false) }
-            throws: { ($0 as? FeedFailure)?.exitCode == 64 }
-        _ = try store.commitFetch(feed: "a", entries: [entry("1")], FetchCommit(fetchedAt: t0, validators: Validators(etag: "\"e\"")))
+        #expect {
+            try store.addFeed(FeedRegistration(name: "a", url: "http://x/", kind: .graph), replace: false)
+        } throws: { ($0 as? FeedFailure)?.exitCode == 64 }
+        _ = try store.commitFetch(
+            feed: "a", entries: [entry("1")], FetchCommit(fetchedAt: t0, validators: Validators(etag: "\"e\"")))
         try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/new", kind: .graph), replace: true)
         let record = try store.feed(named: "a")
-        #expect(record.registration.url == "http://127.0.0.1:1/new" && record.total == 1 && record.validators.etag == nil)
+        #expect(
+            record.registration.url == "http://127.0.0.1:1/new" && record.total == 1 && record.validators.etag == nil)
         try store.setEvery(feed: "a", .seconds(600))
         try store.setTokenEnv(feed: "a", "TOKEN")
         try store.setExpressions(feed: "a", FeedExpressions(filter: ".x"))
         let changed = try store.feed(named: "a")
-        #expect(changed.every == .seconds(600) && changed.registration.tokenEnv == "TOKEN" && changed.registration.expressions.filter == ".x")
+        #expect(
+            changed.every == .seconds(600) && changed.registration.tokenEnv == "TOKEN"
+                && changed.registration.expressions.filter == ".x")
         #expect { try store.setEvery(feed: "zz", nil) } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
-        try store.addFeeds([(FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .linked), FeedSettings(every: .seconds(60)))])
+        try store.addFeeds([
+            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .linked), FeedSettings(every: .seconds(60)))
+        ])
         #expect(try store.feed(named: "b").every == .seconds(60))
         try store.removeFeed(named: "a")
         #expect(try store.feeds().map(\.name) == ["b"])
@@ -111,34 +131,51 @@ struct StateStoreContractTests {
     @Test(arguments: Kind.allCases)
     func aFeedComesWithItsSettingsAndReplacingChangesOnlyThoseGiven(kind: Kind) async throws {
         let store = try await store(kind)
-        try store.addFeed(FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse),
-                          settings: FeedSettings(every: .seconds(120), keep: .newest(50)), replace: false)
+        try store.addFeed(
+            FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse),
+            settings: FeedSettings(every: .seconds(120), keep: .newest(50)), replace: false)
         var record = try store.feed(named: "s")
         #expect(record.every == .seconds(120))
-        #expect(record.retention == Retention(keep: .newest(50), remember: Retention.defaultRemember(for: .sse)),
-                "the part not given is the kind's default")
-        try store.addFeed(FeedRegistration(name: "s", url: "http://127.0.0.1:1/s2", kind: .sse),
-                          settings: FeedSettings(remember: .forever), replace: true)
+        #expect(
+            record.retention == Retention(keep: .newest(50), remember: Retention.defaultRemember(for: .sse)),
+            "the part not given is the kind's default")
+        try store.addFeed(
+            FeedRegistration(name: "s", url: "http://127.0.0.1:1/s2", kind: .sse),
+            settings: FeedSettings(remember: .forever), replace: true)
         record = try store.feed(named: "s")
         #expect(record.registration.url == "http://127.0.0.1:1/s2" && record.every == .seconds(120))
-        #expect(record.retention == Retention(keep: .newest(50), remember: .forever), "replacing changes only what is given")
+        #expect(
+            record.retention == Retention(keep: .newest(50), remember: .forever), "replacing changes only what is given"
+        )
         #expect {
-            try store.addFeed(FeedRegistration(name: "s", url: "http://x/", kind: .sse), settings: FeedSettings(every: .seconds(5)), replace: false)
+            try store.addFeed(
+                FeedRegistration(name: "s", url: "http://x/", kind: .sse), settings: FeedSettings(every: .seconds(5)),
+                replace: false)
         } throws: { ($0 as? FeedFailure)?.exitCode == 64 }
         #expect(try store.feed(named: "s").every == .seconds(120), "a refused add changes no setting")
-        try store.addFeeds([(FeedRegistration(name: "i", url: "http://127.0.0.1:1/i", kind: .linked),
-                             FeedSettings(keep: .storedWithin(.seconds(3600))))])
-        #expect(try store.feed(named: "i").retention == Retention(keep: .storedWithin(.seconds(3600)), remember: Retention.defaultRemember(for: .linked)))
+        try store.addFeeds([
+            (
+                FeedRegistration(name: "i", url: "http://127.0.0.1:1/i", kind: .linked),
+                FeedSettings(keep: .storedWithin(.seconds(3600)))
+            )
+        ])
+        #expect(
+            try store.feed(named: "i").retention
+                == Retention(keep: .storedWithin(.seconds(3600)), remember: Retention.defaultRemember(for: .linked)))
     }
 
     @Test(arguments: Kind.allCases)
     func readMarksByIdAndHandleCountAndRefuseAnAmbiguousId(kind: Kind) async throws {
         let store = try await store(kind)
-        try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), FeedSettings()),
-                            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), FeedSettings())])
+        try store.addFeeds([
+            (FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), FeedSettings()),
+            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), FeedSettings()),
+        ])
         _ = try store.commitFetch(feed: "a", entries: ["1", "2", "3"].map { entry($0) }, FetchCommit(fetchedAt: t0))
         _ = try store.commitFetch(feed: "b", entries: [entry("1", feed: "b")], FetchCommit(fetchedAt: t0))
-        #expect { _ = try store.setRead(true, references: ["1"], feed: nil) } throws: { ($0 as? FeedFailure)?.exitCode == 64 }
+        #expect { _ = try store.setRead(true, references: ["1"], feed: nil) } throws: {
+            ($0 as? FeedFailure)?.exitCode == 64
+        }
         #expect(try store.setRead(true, references: ["1", "2"], feed: "a") == 2)
         #expect(try store.feed(named: "a").unread == 1 && store.feed(named: "a").lastReadID == "2")
         let handle = try #require(try store.entries(id: "3", feed: "a").first?.seq)
@@ -146,7 +183,9 @@ struct StateStoreContractTests {
         #expect(try store.setRead(true, references: ["@\(handle)"], feed: nil) == 1)
         #expect(try store.setRead(false, references: ["2"], feed: "a") == 1)
         #expect(try store.feed(named: "a").unread == 1)
-        #expect { _ = try store.setRead(true, references: ["2", "nope"], feed: "a") } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
+        #expect { _ = try store.setRead(true, references: ["2", "nope"], feed: "a") } throws: {
+            ($0 as? FeedFailure)?.exitCode == 66
+        }
         #expect(try store.feed(named: "a").unread == 1, "a failed mark changes nothing")
         let two = try #require(try store.entries(id: "2", feed: "a").first?.seq)
         #expect(try store.markRead(feed: "a", numbers: [two, 999]) == 1)
@@ -170,12 +209,19 @@ struct StateStoreContractTests {
     @Test(arguments: Kind.allCases)
     func entriesAreListedInEveryOrderWithTheirTextByteForByte(kind: Kind) async throws {
         let store = try await store(kind)
-        try store.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), FeedSettings()),
-                            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), FeedSettings())])
+        try store.addFeeds([
+            (FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), FeedSettings()),
+            (FeedRegistration(name: "b", url: "http://127.0.0.1:1/b", kind: .graph), FeedSettings()),
+        ])
         let odd = "nul\u{0}inside \u{1F600} \"quoted\" \\ back"
-        _ = try store.commitFetch(feed: "a", entries: [entry("x\u{0}1", title: odd, published: "2026-11-03T00:00:00Z"),
-                                                       entry("2", published: "2026-11-01T00:00:00Z")], FetchCommit(fetchedAt: t0))
-        _ = try store.commitFetch(feed: "b", entries: [entry("3", feed: "b", published: "2026-11-02T00:00:00Z")], FetchCommit(fetchedAt: t0))
+        _ = try store.commitFetch(
+            feed: "a",
+            entries: [
+                entry("x\u{0}1", title: odd, published: "2026-11-03T00:00:00Z"),
+                entry("2", published: "2026-11-01T00:00:00Z"),
+            ], FetchCommit(fetchedAt: t0))
+        _ = try store.commitFetch(
+            feed: "b", entries: [entry("3", feed: "b", published: "2026-11-02T00:00:00Z")], FetchCommit(fetchedAt: t0))
         let stored = try #require(try store.entries(id: "x\u{0}1", feed: "a").first)
         #expect(stored.title == odd && stored.id == "x\u{0}1" && stored.source.text == #"{"id":"x\u00001"}"#)
         #expect(try store.knownIDs(feed: "a", among: ["x\u{0}1", "2", "x"]) == ["x\u{0}1", "2"])
@@ -244,35 +290,56 @@ struct StateStoreContractTests {
     @Test(arguments: Kind.allCases, Kind.allCases)
     func aCopyCarriesEveryFeedAndEntryAndOnlyIntoAnEmptyStore(from: Kind, to: Kind) async throws {
         let source = try await store(from)
-        try source.addFeeds([(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph, tokenEnv: "T",
-                                               expressions: FeedExpressions(filter: ".ok")), FeedSettings(every: .seconds(300))),
-                             (FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse), FeedSettings())])
-        _ = try source.commitFetch(feed: "a", entries: (1...300).map { entry("\($0)") },
-                                   FetchCommit(fetchedAt: t0, nextIndex: 7, validators: Validators(etag: "\"e\"", lastModified: "lm"),
-                                               resume: .set("http://127.0.0.1:1/a?page=2"), skipped: .set(2)))
-        _ = try source.commitFetch(feed: "a", entries: [entry("old\u{0}")], FetchCommit(fetchedAt: t0, isBackfill: true))
-        _ = try source.commitFetch(feed: "s", entries: [entry("e1", feed: "s")],
-                                   FetchCommit(fetchedAt: t0, stream: StreamPosition(lastEventID: "42", lastEventAt: t0)))
+        try source.addFeeds([
+            (
+                FeedRegistration(
+                    name: "a", url: "http://127.0.0.1:1/a", kind: .graph, tokenEnv: "T",
+                    expressions: FeedExpressions(filter: ".ok")), FeedSettings(every: .seconds(300))
+            ),
+            (FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse), FeedSettings()),
+        ])
+        _ = try source.commitFetch(
+            feed: "a", entries: (1...300).map { entry("\($0)") },
+            FetchCommit(
+                fetchedAt: t0, nextIndex: 7, validators: Validators(etag: "\"e\"", lastModified: "lm"),
+                resume: .set("http://127.0.0.1:1/a?page=2"), skipped: .set(2)))
+        _ = try source.commitFetch(
+            feed: "a", entries: [entry("old\u{0}")], FetchCommit(fetchedAt: t0, isBackfill: true))
+        _ = try source.commitFetch(
+            feed: "s", entries: [entry("e1", feed: "s")],
+            FetchCommit(fetchedAt: t0, stream: StreamPosition(lastEventID: "42", lastEventAt: t0)))
         _ = try source.setRead(true, references: ["1", "2"], feed: "a")
         _ = try source.recordFailure(feed: "s", .temporary("busy"), at: t0, retryNotBefore: t0.addingTimeInterval(60))
 
         let target = try await store(to)
-        try target.receiveCopy(feeds: try source.feeds(), remembered: try source.rememberedIDs()) { each throws(FeedFailure) in
-            try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
+        try target.receiveCopy(feeds: try source.feeds(), remembered: try source.rememberedIDs()) {
+            each throws(FeedFailure) in
+            try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) {
+                entry in
                 try each(entry)
                 return true
             }
         }
         #expect(try target.feeds() == source.feeds(), "every record, counts and read cursor included")
-        var sourceEntries: [Entry] = [], targetEntries: [Entry] = []
-        try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { sourceEntries.append($0); return true }
-        try target.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { targetEntries.append($0); return true }
+        var sourceEntries: [Entry] = []
+        var targetEntries: [Entry] = []
+        try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) {
+            sourceEntries.append($0)
+            return true
+        }
+        try target.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) {
+            targetEntries.append($0)
+            return true
+        }
         #expect(targetEntries == sourceEntries)
         #expect(targetEntries.count == 302 && targetEntries.first?.id == "old\u{0}")
         // New entries number on from the copied ones, above and (for a backfill) below.
         let next = try target.commitFetch(feed: "a", entries: [entry("301")], FetchCommit(fetchedAt: t0))
         #expect(next.entries.first.map { $0.seq > targetEntries.map(\.seq).max() ?? 0 } == true)
-        #expect { try target.receiveCopy(feeds: try source.feeds(), remembered: try source.rememberedIDs()) { _ throws(FeedFailure) in } }
-            throws: { ($0 as? FeedFailure)?.exitCode == 64 }
+        #expect {
+            try target.receiveCopy(feeds: try source.feeds(), remembered: try source.rememberedIDs()) {
+                _ throws(FeedFailure) in
+            }
+        } throws: { ($0 as? FeedFailure)?.exitCode == 64 }
     }
 }

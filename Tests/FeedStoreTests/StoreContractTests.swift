@@ -1,10 +1,11 @@
+import FeedStoreContract
+import FeedStoreTesting
+import Foundation
+import Testing
+
 @testable import FeedModel
 @testable import FeedPostgres
 @testable import FeedStore
-import FeedStoreContract
-import Foundation
-import Testing
-import FeedStoreTesting
 
 /// The store's contract as the reactor uses it (`FeedStoring`), run against every store: the
 /// SQLite `FeedStore`, the `PostgresStore` of several machines and the `MemoryStore`
@@ -27,7 +28,8 @@ struct StoreContractTests {
         case .memory:
             return MemoryStore(Self.feeds)
         case .sqlite, .postgres:
-            let store: any StateStore = kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try await PostgresDatabases.store()
+            let store: any StateStore =
+                kind == .sqlite ? try FeedStore.open(at: temporaryStorePath()) : try await PostgresDatabases.store()
             try store.removeFeed(named: FeedRegistration.defaultFeed.name)
             for feed in Self.feeds { try store.addFeed(feed, replace: false) }
             return store
@@ -62,8 +64,10 @@ struct StoreContractTests {
         #expect(first.record.total == 2 && first.record.unread == 2 && first.record.lastReadID == nil)
         let again = try store.commitFetch(feed: "a", entries: entries(["2", "3", "3"]), FetchCommit(fetchedAt: t0))
         #expect(again.entries.map(\.id) == ["3"], "a stored id, and a repeated one, are skipped")
-        #expect(try store.commitFetch(feed: "b", entries: entries(["1"], feed: "b"), FetchCommit(fetchedAt: t0)).entries.count == 1,
-                "ids are unique per feed only")
+        #expect(
+            try store.commitFetch(feed: "b", entries: entries(["1"], feed: "b"), FetchCommit(fetchedAt: t0)).entries
+                .count == 1,
+            "ids are unique per feed only")
         #expect(try store.knownIDs(feed: "a", among: ["1", "3", "9"]) == ["1", "3"])
         #expect(try store.unstored(feed: "a", entries(["3", "4", "4", "5"])).map(\.id) == ["4", "5"])
 
@@ -86,8 +90,10 @@ struct StoreContractTests {
         let outcome = try store.commitFetch(feed: "a", entries: entries(ids), FetchCommit(fetchedAt: t0))
         let new = (1...43).map(String.init).filter { !["3", "35", "40"].contains($0) }
         #expect(outcome.entries.map(\.id) == new, "each new entry once, in the batch's order")
-        #expect(outcome.entries.map(\.seq) == outcome.entries.map(\.seq).sorted() && Set(outcome.entries.map(\.seq)).count == new.count,
-                "numbered in order: \(outcome.entries.map(\.seq))")
+        #expect(
+            outcome.entries.map(\.seq) == outcome.entries.map(\.seq).sorted()
+                && Set(outcome.entries.map(\.seq)).count == new.count,
+            "numbered in order: \(outcome.entries.map(\.seq))")
         #expect(outcome.record.total == 43 && outcome.record.unread == 43)
         var order: [String] = []
         while let entry = try store.oldestUnread(feed: "a") {
@@ -132,20 +138,25 @@ struct StoreContractTests {
     @Test(arguments: Kind.allCases)
     func acrossFeedsThePublishedTimeComesFirstThenTheFetchTimeThenStorage(kind: Kind) async throws {
         let store = try await store(kind)
-        func entry(_ id: String, _ feed: String, published: String?, fetched: String = "2026-11-20T00:00:00Z") -> Entry {
+        func entry(_ id: String, _ feed: String, published: String?, fetched: String = "2026-11-20T00:00:00Z") -> Entry
+        {
             var entry = Entry.sample(id, feed: feed)
             entry.published = published
             entry.fetchedAt = fetched
             return entry
         }
-        _ = try store.commitFetch(feed: "a", entries: [
-            entry("a-late", "a", published: "2026-11-10T00:00:00Z"),
-            entry("a-undated", "a", published: nil, fetched: "2026-11-05T00:00:00Z"),
-        ], FetchCommit(fetchedAt: t0))
-        _ = try store.commitFetch(feed: "b", entries: [
-            entry("b-early", "b", published: "2026-11-01T00:00:00Z"),
-            entry("b-same", "b", published: "2026-11-10T00:00:00Z"),
-        ], FetchCommit(fetchedAt: t0))
+        _ = try store.commitFetch(
+            feed: "a",
+            entries: [
+                entry("a-late", "a", published: "2026-11-10T00:00:00Z"),
+                entry("a-undated", "a", published: nil, fetched: "2026-11-05T00:00:00Z"),
+            ], FetchCommit(fetchedAt: t0))
+        _ = try store.commitFetch(
+            feed: "b",
+            entries: [
+                entry("b-early", "b", published: "2026-11-01T00:00:00Z"),
+                entry("b-same", "b", published: "2026-11-10T00:00:00Z"),
+            ], FetchCommit(fetchedAt: t0))
         var order: [String] = []
         while let oldest = try store.oldestUnread(feeds: nil) {
             order.append(oldest.id)
@@ -158,20 +169,29 @@ struct StoreContractTests {
     func aCommitsBookkeepingIsExactlyWhatItSays(kind: Kind) async throws {
         let store = try await store(kind)
         let failed = try store.recordFailure(feed: "a", .temporary("HTTP 503"), at: t0, retryNotBefore: t0 + 60)
-        #expect(failed.lastError == FeedFailure.temporary("HTTP 503").description && failed.lastErrorCode == 75 && failed.retryNotBefore == t0 + 60)
+        #expect(
+            failed.lastError == FeedFailure.temporary("HTTP 503").description && failed.lastErrorCode == 75
+                && failed.retryNotBefore == t0 + 60)
         #expect(failed.lastFetchAt == t0 && failed.lastSuccessAt == nil)
         let kept = try store.recordFailure(feed: "a", .temporary("again"), at: t0 + 1, retryNotBefore: nil)
         #expect(kept.retryNotBefore == t0 + 60, "no new retry time keeps the old one")
 
         let validators = Validators(etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")
-        let ok = try store.commitFetch(feed: "a", entries: [], FetchCommit(
-            fetchedAt: t0 + 2, nextIndex: 7, validators: validators, resume: .set("http://127.0.0.1:1/a?p=2"), skipped: .set(2)))
-        #expect(ok.lastError == nil && ok.lastErrorCode == nil && ok.retryNotBefore == nil, "a success clears the failure")
+        let ok = try store.commitFetch(
+            feed: "a", entries: [],
+            FetchCommit(
+                fetchedAt: t0 + 2, nextIndex: 7, validators: validators, resume: .set("http://127.0.0.1:1/a?p=2"),
+                skipped: .set(2)))
+        #expect(
+            ok.lastError == nil && ok.lastErrorCode == nil && ok.retryNotBefore == nil, "a success clears the failure")
         #expect(ok.lastFetchAt == t0 + 2 && ok.lastSuccessAt == t0 + 2)
-        #expect(ok.nextIndex == 7 && ok.validators == validators && ok.resumeURL == "http://127.0.0.1:1/a?p=2" && ok.lastSkipped == 2)
+        #expect(
+            ok.nextIndex == 7 && ok.validators == validators && ok.resumeURL == "http://127.0.0.1:1/a?p=2"
+                && ok.lastSkipped == 2)
 
         let more = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: t0 + 3, skipped: .add(3)))
-        #expect(more.nextIndex == 7 && more.validators == validators && more.resumeURL != nil, "nil and .keep leave them")
+        #expect(
+            more.nextIndex == 7 && more.validators == validators && more.resumeURL != nil, "nil and .keep leave them")
         #expect(more.lastSkipped == 5, ".add adds to the sync's count")
         let cleared = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: t0 + 4, resume: .clear))
         #expect(cleared.resumeURL == nil && cleared.lastSkipped == 0, ".set(0) by default: a new sync's count")
@@ -197,7 +217,8 @@ extension StoreContractTests {
     func aStreamsPositionIsSetByItsCommitsAndKeptByOthers(kind: Kind) async throws {
         let store = try await store(kind)
         let position = StreamPosition(lastEventID: "[{\"offset\":7}]", lastEventAt: t0)
-        let first = try store.commitFetch(feed: "a", entries: [.sample("1", feed: "a")], FetchCommit(fetchedAt: t0, stream: position))
+        let first = try store.commitFetch(
+            feed: "a", entries: [.sample("1", feed: "a")], FetchCommit(fetchedAt: t0, stream: position))
         #expect(first.record.stream == position)
         let kept = try store.commitNothingNew([(feed: "a", commit: FetchCommit(fetchedAt: t0 + 1))])
         #expect((try? kept[0].get())?.stream == position, "a commit without a position leaves it")

@@ -1,11 +1,12 @@
 import CSQLite
+import FeedStoreContract
+import FeedStoreTesting
+import Foundation
+import Testing
+
 @testable import FeedBase
 @testable import FeedModel
 @testable import FeedStore
-import FeedStoreContract
-import Foundation
-import Testing
-import FeedStoreTesting
 
 @Suite("FeedStore", .timeLimit(.minutes(3)))
 struct StoreTests {
@@ -29,11 +30,15 @@ struct StoreTests {
         // This run's own commits leave the listing standing: a sync commits only the feed it
         // holds, after taking it, so no other listed record can have changed through them.
         let time = Date(timeIntervalSince1970: 0)
-        _ = try store.commitNothingNew([("posts", FetchCommit(fetchedAt: time, validators: Validators(etag: "\"own\"")))])
+        _ = try store.commitNothingNew([
+            ("posts", FetchCommit(fetchedAt: time, validators: Validators(etag: "\"own\"")))
+        ])
         #expect(try store.feed(listed).validators.etag == nil)
         // Another run (another connection) committed: the record is read again.
         let other = try FeedStore.open(at: path)
-        _ = try other.commitNothingNew([("posts", FetchCommit(fetchedAt: time, validators: Validators(etag: "\"other\"")))])
+        _ = try other.commitNothingNew([
+            ("posts", FetchCommit(fetchedAt: time, validators: Validators(etag: "\"other\"")))
+        ])
         #expect(try store.feed(listed).validators.etag == "\"other\"")
         try other.removeFeed(named: "posts")
         #expect { try store.feed(listed) } throws: { ($0 as? FeedFailure)?.exitCode == 66 }
@@ -56,7 +61,9 @@ struct StoreTests {
     @Test func cannotCreateUnderAFile() throws {
         let blocker = temporaryStorePath("blocker")
         try writeFile(blocker, Data("x".utf8))
-        #expect { try FeedStore.open(at: blocker + "/sub/feedcli.sqlite") } throws: { ($0 as? FeedFailure)?.exitCode == 73 }
+        #expect { try FeedStore.open(at: blocker + "/sub/feedcli.sqlite") } throws: {
+            ($0 as? FeedFailure)?.exitCode == 73
+        }
     }
 
     @Test func entriesAreUniquePerFeedAndDeliveredOldestFirst() throws {
@@ -77,24 +84,37 @@ struct StoreTests {
         #expect(try store.oldestUnread(feed: "posts")?.id == "2")
         #expect(try store.markDelivered(feed: "posts", id: "2").lastReadID == "2")
         var listed: [String] = []
-        try store.forEachEntry(feed: "posts", unreadOnly: true, limit: nil) { listed.append($0.id); return true }
+        try store.forEachEntry(feed: "posts", unreadOnly: true, limit: nil) {
+            listed.append($0.id)
+            return true
+        }
         #expect(listed == ["3"])
         listed = []
-        try store.forEachEntry(feed: nil, unreadOnly: false, limit: 2) { listed.append("\($0.feed)/\($0.id)"); return true }
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: 2) {
+            listed.append("\($0.feed)/\($0.id)")
+            return true
+        }
         #expect(listed == ["posts/3", "other/1"], "--limit keeps the newest, printed oldest first")
         listed = []
-        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { listed.append($0.id); return listed.count < 2 }
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) {
+            listed.append($0.id)
+            return listed.count < 2
+        }
         #expect(listed == ["1", "2"], "the body can stop the stream")
     }
 
     @Test func aFailedTransactionLeavesNothingBehind() throws {
         let store = try FeedStore.open(at: temporaryStorePath())
         #expect(throws: FeedFailure.self) {
-            try store.commitFetch(feed: "no-such-feed", entries: [.sample("1", feed: "no-such-feed")],
-                                  FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0), nextIndex: 9))
+            try store.commitFetch(
+                feed: "no-such-feed", entries: [.sample("1", feed: "no-such-feed")],
+                FetchCommit(fetchedAt: Date(timeIntervalSince1970: 0), nextIndex: 9))
         }
         var count = 0
-        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { _ in count += 1; return true }
+        try store.forEachEntry(feed: nil, unreadOnly: false, limit: nil) { _ in
+            count += 1
+            return true
+        }
         #expect(count == 0)
     }
 
@@ -116,15 +136,19 @@ struct StoreTests {
     @Test func aFeedLockIsExclusiveAndWaitsUpToItsLimit() throws {
         let path = temporaryStorePath()
         let store = try FeedStore.open(at: path, wait: .milliseconds(200))
-        let time = Locked(Duration.zero), pauses = Locked(0)
-        let clock = FeedLock.WaitingClock(elapsed: { time.value }, pause: { pause in
-            time.withLock { $0 += pause }
-            pauses.withLock { $0 += 1 }
-        })
+        let time = Locked(Duration.zero)
+        let pauses = Locked(0)
+        let clock = FeedLock.WaitingClock(
+            elapsed: { time.value },
+            pause: { pause in
+                time.withLock { $0 += pause }
+                pauses.withLock { $0 += 1 }
+            })
         do {
             let held = try store.lock(feed: "posts")
             #expect(throws: FeedFailure.temporary("feed posts is busy in another feedcli run (waited 0 s)")) {
-                try FeedLock.acquire(path: path + ".locks/feed-posts.lock", wait: .milliseconds(200), holder: "feed posts", clock: clock)
+                try FeedLock.acquire(
+                    path: path + ".locks/feed-posts.lock", wait: .milliseconds(200), holder: "feed posts", clock: clock)
             }
             #expect(pauses.value == 10, "200 ms of 20 ms pauses, then it gives up")
             _ = try store.lock(feed: "other")
@@ -139,11 +163,14 @@ struct StoreTests {
     @Test func aBusyStoreIsWaitedForUpToTheWaitOnTheStoresClock() throws {
         let path = temporaryStorePath()
         _ = try FeedStore.open(at: path)
-        let time = Locked(Duration.zero), pauses = Locked<[Duration]>([])
-        let clock = FeedLock.WaitingClock(elapsed: { time.value }, pause: { pause in
-            time.withLock { $0 += pause }
-            pauses.withLock { $0.append(pause) }
-        })
+        let time = Locked(Duration.zero)
+        let pauses = Locked<[Duration]>([])
+        let clock = FeedLock.WaitingClock(
+            elapsed: { time.value },
+            pause: { pause in
+                time.withLock { $0 += pause }
+                pauses.withLock { $0.append(pause) }
+            })
         let store = try FeedStore.open(at: path, wait: .milliseconds(500), clock: clock)
         let holder = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
         try holder.execute("BEGIN IMMEDIATE")  // another writer holds the store

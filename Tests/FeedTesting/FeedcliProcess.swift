@@ -17,7 +17,9 @@ public enum Feedcli {
     /// Starts feedcli; call `finish` on the result to wait for it. Its output is read as it
     /// comes, as a reader in a pipeline would (feedcli waits for its reader to take each entry),
     /// unless `reading` is false: then the test reads `out` itself.
-    public static func start(_ arguments: [String], environment: [String: String] = [:], reading: Bool = true) throws -> Started {
+    public static func start(_ arguments: [String], environment: [String: String] = [:], reading: Bool = true) throws
+        -> Started
+    {
         let started = try launch(binary, arguments, environment: environment)
         if reading { started.readInBackground() }
         return started
@@ -37,19 +39,26 @@ public enum Feedcli {
     /// Runs a bash script in which `$FEEDCLI` is the binary: for redirections and pipelines
     /// (`"$FEEDCLI" sync >/dev/full`, `… | head -n 3`).
     public static func shell(_ script: String, environment: [String: String] = [:]) async throws -> FeedcliRun {
-        try await launch("/bin/bash", ["-c", script], environment: environment.merging(["FEEDCLI": binary]) { $1 }).finish()
+        try await launch("/bin/bash", ["-c", script], environment: environment.merging(["FEEDCLI": binary]) { $1 })
+            .finish()
     }
 
-    private static func launch(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Started {
+    private static func launch(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+        -> Started
+    {
         // A clean environment: only what every program needs and what the test sets, never the
         // environment of whoever runs the tests (their FEEDCLI_STATE, tokens, PAGER, BROWSER).
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                   "HOME": TestScratch.folder("home").path, "LANG": "C.UTF-8"]
+        var env = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": TestScratch.folder("home").path, "LANG": "C.UTF-8",
+        ]
         for (key, value) in environment { env[key] = value }
-        let out = Pipe(), err = Pipe()
-        let process = try SpawnedProcess(executable, arguments, environment: env,
-                                         stdout: out.fileHandleForWriting.fileDescriptor,
-                                         stderr: err.fileHandleForWriting.fileDescriptor)
+        let out = Pipe()
+        let err = Pipe()
+        let process = try SpawnedProcess(
+            executable, arguments, environment: env,
+            stdout: out.fileHandleForWriting.fileDescriptor,
+            stderr: err.fileHandleForWriting.fileDescriptor)
         // The child has its own copies: the pipes end when it (and what it started) is gone.
         try out.fileHandleForWriting.close()
         try err.fileHandleForWriting.close()
@@ -95,7 +104,10 @@ public enum Feedcli {
             let folder = "/proc/\(process.processIdentifier)/fd"
             for _ in 0..<4000 {
                 let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                if descriptors.contains(where: { (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0))?.hasSuffix(suffix) == true }) {
+                if descriptors.contains(where: {
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0))?.hasSuffix(suffix)
+                        == true
+                }) {
                     return true
                 }
                 if !process.isRunning { return false }
@@ -126,9 +138,10 @@ public enum Feedcli {
             }
             _ = await process.exit(seconds: ended ? seconds : 10)
             let stderr = String(decoding: stderr.value, as: UTF8.self)
-            return FeedcliRun(status: process.isRunning ? -1 : process.terminationStatus,
-                              stdout: String(decoding: stdout.value, as: UTF8.self),
-                              stderr: ended ? stderr : stderr + "\n[killed by the test after \(seconds) s]")
+            return FeedcliRun(
+                status: process.isRunning ? -1 : process.terminationStatus,
+                stdout: String(decoding: stdout.value, as: UTF8.self),
+                stderr: ended ? stderr : stderr + "\n[killed by the test after \(seconds) s]")
         }
     }
 }

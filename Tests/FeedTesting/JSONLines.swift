@@ -4,7 +4,9 @@ import Foundation
 /// skipped), and the entries' ids.
 public enum JSONLines {
     public static func objects(_ text: String) -> [[String: Any]] {
-        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     public static func ids(_ text: String) -> [String] {

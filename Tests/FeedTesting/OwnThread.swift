@@ -1,5 +1,5 @@
-import Foundation
 import FeedBase
+import Foundation
 
 /// Runs `body`, which blocks (a whole reactor run, a child process, a lock wait), on a thread of
 /// its own and awaits its result, so the test's cooperative thread serves other tests meanwhile.
@@ -29,7 +29,8 @@ extension Process {
     /// after `seconds` is killed (a hang fails its test, not the suite).
     @discardableResult
     public func runToExit(seconds: Double = 300) async throws -> Data {
-        let exited = TestSignal(), read = TestSignal()
+        let exited = TestSignal()
+        let read = TestSignal()
         let output = Locked(Data())
         terminationHandler = { _ in exited.signal() }
         let pipe = standardOutput as? Pipe

@@ -36,7 +36,8 @@ public final class PagedServer: Sendable {
     /// Serves items `1...count`, newest (`count`) first.
     public init(kind: Kind, count: Int, pageSize: Int = 3) throws {
         self.kind = kind
-        let state = Locked(State(items: (1...max(count, 1)).reversed().map { PagedServer.item($0, kind: kind) }, pageSize: pageSize))
+        let state = Locked(
+            State(items: (1...max(count, 1)).reversed().map { PagedServer.item($0, kind: kind) }, pageSize: pageSize))
         if count == 0 { state.withLock { $0.items = [] } }
         self.state = state
         server = try LoopbackServer { request, connection in
@@ -44,12 +45,15 @@ public final class PagedServer: Sendable {
                 return connection.respond(status, headers: headers, text: "{}")
             }
             let page = Int(request.path.split(separator: "=").last.map(String.init) ?? "") ?? 1
-            let (body, headers) = state.withLock { PagedServer.render(page: page, state: $0, kind: kind, host: request.header("Host") ?? "") }
+            let (body, headers) = state.withLock {
+                PagedServer.render(page: page, state: $0, kind: kind, host: request.header("Host") ?? "")
+            }
             let etag = "\"\(body.hashValue)\""
             if request.header("If-None-Match") == etag {
                 return connection.respond(304, headers: [("ETag", etag)], text: "")
             }
-            connection.respond(200, headers: headers + [("ETag", etag), ("Content-Type", "application/json")], text: body)
+            connection.respond(
+                200, headers: headers + [("ETag", etag), ("Content-Type", "application/json")], text: body)
         }
     }
 

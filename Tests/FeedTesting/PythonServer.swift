@@ -13,7 +13,8 @@ public final class PythonServer: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let streams = Fixtures.root.appendingPathComponent("streams")
         let portFile = folder.appendingPathComponent("port").path
-        return try await start([streams.appendingPathComponent("stream_server.py").path, portFile, streams.path], portFile: portFile)
+        return try await start(
+            [streams.appendingPathComponent("stream_server.py").path, portFile, streams.path], portFile: portFile)
     }
 
     /// The WebSocket test server (`Fixtures/streams/websocket_server.py`: RFC 6455 by hand, on
@@ -43,7 +44,9 @@ public final class PythonServer: Sendable {
         var port: Int?
         // Up to a minute: a bound against a hang (Python with ssl starts slowly on a loaded machine).
         for _ in 0..<1200 where port == nil {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             if port == nil { Thread.sleep(forTimeInterval: 0.05) }
         }
         guard let port else {

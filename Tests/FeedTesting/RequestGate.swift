@@ -18,7 +18,12 @@ public final class RequestGate: Sendable {
     public init() {}
 
     /// Holds every request from the `n`-th on until `open()`.
-    public func hold(from n: Int) { update { $0.heldFrom = n; $0.isOpen = false } }
+    public func hold(from n: Int) {
+        update {
+            $0.heldFrom = n
+            $0.isOpen = false
+        }
+    }
 
     /// The first `n` requests wait for one another, so that `n` are in flight together (a
     /// barrier for the first batch only: later requests pass, however few remain).
@@ -36,7 +41,10 @@ public final class RequestGate: Sendable {
     /// Called by a handler as a request arrives: returns once the request may be answered.
     public func arrive() {
         var number = 0
-        update { $0.arrivals += 1; number = $0.arrivals }
+        update {
+            $0.arrivals += 1
+            number = $0.arrivals
+        }
         _ = wait(seconds: 60) { state in
             (number > state.gatherFirst || state.arrivals >= state.gatherFirst)
                 && (number < state.heldFrom || state.isOpen)

@@ -35,9 +35,11 @@ public final class SpawnedProcess: Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String],
         stdin: Int32? = nil, stdout: Int32, stderr: Int32
     ) throws(SpawnFailed) {
-        let pid = try Self.spawn(executable, arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+        let pid = try Self.spawn(
+            executable, arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
         processIdentifier = pid
-        let status = self.status, ended = self.ended
+        let status = self.status
+        let ended = self.ended
         let reaper = Thread {
             let raw = Self.reap(pid)
             status.withLock { $0 = raw }
@@ -52,7 +54,10 @@ public final class SpawnedProcess: Sendable {
     public static func runBlocking(
         _ executable: String, _ arguments: [String], environment: [String: String], stdout: Int32, stderr: Int32
     ) -> Int32 {
-        guard let pid = try? spawn(executable, arguments, environment: environment, stdin: nil, stdout: stdout, stderr: stderr) else {
+        guard
+            let pid = try? spawn(
+                executable, arguments, environment: environment, stdin: nil, stdout: stdout, stderr: stderr)
+        else {
             return 127
         }
         let raw = reap(pid)
@@ -84,7 +89,8 @@ public final class SpawnedProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), every = sigset_t()
+        var none = sigset_t()
+        var every = sigset_t()
         sigemptyset(&none)
         sigfillset(&every)
         posix_spawnattr_setsigmask(&attributes, &none)

@@ -12,17 +12,22 @@ package enum DetachedThread {
         final class Start {
             let name: String
             let body: @Sendable () -> Void
-            init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+            init(name: String, body: @escaping @Sendable () -> Void) {
+                self.name = name
+                self.body = body
+            }
         }
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        let code = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
-            nameThisThread(start.name)
-            start.body()
-            return nil
-        }, start)
+        let code = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
+                nameThisThread(start.name)
+                start.body()
+                return nil
+            }, start)
         guard code == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
             return code

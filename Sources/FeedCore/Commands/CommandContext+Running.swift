@@ -15,7 +15,8 @@ extension CommandContext {
     /// Opens the store, runs one action through a fresh reactor printing to `output`, and tears
     /// the HTTP client down before returning (so no curl handle outlives the command).
     func runReactor(
-        _ action: FeedAction, output: any EntryOutput, progress: ProgressLine?, stop: Observable<Void> = Subject<Void>().observable
+        _ action: FeedAction, output: any EntryOutput, progress: ProgressLine?,
+        stop: Observable<Void> = Subject<Void>().observable
     ) throws -> FeedReactorState {
         let (state, store) = try withHTTPClient { http in
             let store = try openStore()
@@ -72,8 +73,9 @@ extension CommandContext {
             let stderr = self.stderr
             tell = { message in try? stderr.write("feedcli: " + TerminalText.safe(message) + "\n") }
         }
-        return ExecOutput(command: EntryCommand(command: command, timeout: timeout, environment: environment),
-                          interruption: interruption, tell: tell)
+        return ExecOutput(
+            command: EntryCommand(command: command, timeout: timeout, environment: environment),
+            interruption: interruption, tell: tell)
     }
 
     /// Ends the printer's output (a JSON array's `]`) unless the output itself failed; a failed
@@ -142,7 +144,8 @@ extension CommandContext {
     /// to `each` (which says whether to go on), then `end()`. A reader that leaves ends it
     /// quietly (0); any other failed write is 74.
     func stream(
-        begin: [UInt8], end: () -> [UInt8], _ produce: (_ each: (_ render: (inout [UInt8]) -> Void) -> Bool) throws -> Void
+        begin: [UInt8], end: () -> [UInt8],
+        _ produce: (_ each: (_ render: (inout [UInt8]) -> Void) -> Bool) throws -> Void
     ) throws -> Int32 {
         var output = OutputBuffer(sink: stdout)
         var failure: OutputError?

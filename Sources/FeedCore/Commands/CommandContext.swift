@@ -1,10 +1,10 @@
 import FeedHTTP
 import FeedKinds
 import FeedModel
+import FeedPostgres
 import FeedReactive
 import FeedReactor
 import FeedRendering
-import FeedPostgres
 import FeedStore
 import FeedStoreContract
 import FeedTerminal
@@ -44,7 +44,9 @@ public struct CommandContext: Sendable {
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
         interruption: Interruption = Interruption(),
         onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
-        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in try HTTPClient() }
+        makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in
+            try HTTPClient()
+        }
     ) {
         self.statePath = statePath
         self.wait = wait
@@ -75,7 +77,9 @@ public struct CommandContext: Sendable {
     /// The store at `location` (a path or a `postgresql://` URL), or nil when a command that only
     /// reads finds none there (it is never created for reading).
     package func openStore(at location: String, access: FeedStore.Access) throws(FeedFailure) -> (any StateStore)? {
-        if StoreRules.isDatabaseURL(location) { return try PostgresStore.open(url: location, wait: wait, access: access) }
+        if StoreRules.isDatabaseURL(location) {
+            return try PostgresStore.open(url: location, wait: wait, access: access)
+        }
         if access == .readOnly, !FeedStore.exists(at: location) { return nil }
         let stderr = self.stderr
         return try FeedStore.open(at: location, wait: wait, access: access) { notice in
@@ -97,7 +101,9 @@ public struct CommandContext: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/feedcli/feedcli.sqlite"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/feedcli/feedcli.sqlite"
     }
 
@@ -109,7 +115,9 @@ public struct CommandContext: Sendable {
     /// A reader of stdout that takes nothing for `--wait` is told about once, on stderr.
     package var readerPatience: EntryPrinter.ReaderPatience {
         let stderr = self.stderr
-        return EntryPrinter.ReaderPatience(after: wait) { message in try? stderr.write("feedcli: \(TerminalText.safe(message))\n") }
+        return EntryPrinter.ReaderPatience(after: wait) { message in
+            try? stderr.write("feedcli: \(TerminalText.safe(message))\n")
+        }
     }
 
     /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say

@@ -15,20 +15,27 @@ public enum CompletionScripts {
     /// The script for `shell`.
     public static func script(for shell: CompletionShell) -> String {
         let script = Feedcli.completionScript(for: shell)
-        let commands = Feedcli.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
-            .joined(separator: " ")
+        let commands = Feedcli.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter {
+            !$0.isEmpty
+        }
+        .joined(separator: " ")
         switch shell {
         case .bash:
             return script.replacing(
                 #"__feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#,
-                with: #"compopt +o filenames 2>/dev/null; __feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#)
+                with:
+                    #"compopt +o filenames 2>/dev/null; __feedcli_add_completions -W "$(__feedcli_custom_complete ---completion"#
+            )
             // `help COMMAND`: the parser's script offers nothing there.
-            .replacing("_feedcli_help() {\n", with: "_feedcli_help() {\n    __feedcli_add_completions -W \"$(printf '%s\\n' \(commands))\"\n")
+            .replacing(
+                "_feedcli_help() {\n",
+                with: "_feedcli_help() {\n    __feedcli_add_completions -W \"$(printf '%s\\n' \(commands))\"\n")
         case .zsh:
             // `help COMMAND`: the parser's script offers nothing there.
             return script.replacing("'*:subcommands:'", with: "'*:subcommands:(\(commands))'")
         case .fish:
-            return script + (script.hasSuffix("\n") ? "" : "\n") + "complete -c 'feedcli' -n '__feedcli_should_offer_completions_for_positional \"feedcli help\" -ge 1' "
+            return script + (script.hasSuffix("\n") ? "" : "\n")
+                + "complete -c 'feedcli' -n '__feedcli_should_offer_completions_for_positional \"feedcli help\" -ge 1' "
                 + "-fa '\(commands)'\n"
         default:
             return script
@@ -40,7 +47,9 @@ public enum CompletionScripts {
     /// takes to be the last: its end) put in when the shell left it out. Any other line is
     /// returned as it is.
     public static func request(_ arguments: [String]) -> [String] {
-        guard arguments.first == "---completion", let separator = arguments.firstIndex(of: "--") else { return arguments }
+        guard arguments.first == "---completion", let separator = arguments.firstIndex(of: "--") else {
+            return arguments
+        }
         let indexPosition = separator + 2
         guard arguments.indices.contains(indexPosition), Int(arguments[indexPosition]) != nil else { return arguments }
         let cursorPosition = indexPosition + 1

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How many feeds a run may work on at once within its file-descriptor limit (`ulimit -n`).
@@ -26,8 +26,9 @@ package enum DescriptorBudget {
         let limit = raiseSoftLimit()
         let available = limit - openDescriptors() - reserve
         guard available >= perFeed else {
-            throw .configuration("only \(limit) file descriptors are allowed (ulimit -n), \(openDescriptors()) in use; "
-                                 + "feedcli needs at least \(openDescriptors() + reserve + perFeed)")
+            throw .configuration(
+                "only \(limit) file descriptors are allowed (ulimit -n), \(openDescriptors()) in use; "
+                    + "feedcli needs at least \(openDescriptors() + reserve + perFeed)")
         }
         return max(1, min(wanted, available / perFeed))
     }

@@ -19,7 +19,9 @@ enum FeedAdmission {
         let shown = Redaction.maskingSecrets(in: url)
         if FeedRegistration.isValidURL(url, webSocket: webSocket) { return "the URL \(shown) \(why)" }
         if webSocket { return "not a ws or wss URL: \(shown)" }
-        if FeedRegistration.isValidURL(url, webSocket: true) { return "\(shown) is a WebSocket URL: give --kind jetstream or --kind nostr" }
+        if FeedRegistration.isValidURL(url, webSocket: true) {
+            return "\(shown) is a WebSocket URL: give --kind jetstream or --kind nostr"
+        }
         return "not an http or https URL: \(shown)"
     }
 
@@ -32,28 +34,38 @@ enum FeedAdmission {
         var expressions = expressions
         switch kind {
         case .jetstream?:
-            guard !options.givesNostrFilter else { throw .usage("--nostr-kind, --tag and --since are for --kind nostr") }
-            guard authors.count <= 1 else { throw .usage("--author is given once: a jq expression (for --kind nostr, public keys)") }
+            guard !options.givesNostrFilter else {
+                throw .usage("--nostr-kind, --tag and --since are for --kind nostr")
+            }
+            guard authors.count <= 1 else {
+                throw .usage("--author is given once: a jq expression (for --kind nostr, public keys)")
+            }
             // A URL that cannot be one is refused as given, not with parameters added.
             guard FeedRegistration.isValidURL(url, webSocket: true) else { return (url, expressions) }
             return (Jetstream.feedURL(url, dids: options.dids, collections: options.collections), expressions)
         case .nostr?:
-            guard options.dids.isEmpty, options.collections.isEmpty else { throw .usage("--did and --collection are for --kind jetstream") }
+            guard options.dids.isEmpty, options.collections.isEmpty else {
+                throw .usage("--did and --collection are for --kind jetstream")
+            }
             if let why = authors.lazy.compactMap(NostrFilter.whyNotAPublicKey).first { throw .usage(why) }
             expressions.author = nil
             expressions.nostr = options.nostrFilter(authors: authors)
             return (url, expressions)
         default:
             guard !options.isGiven else {
-                throw .usage("--did and --collection are for --kind jetstream; --nostr-kind, --tag and --since for --kind nostr")
+                throw .usage(
+                    "--did and --collection are for --kind jetstream; --nostr-kind, --tag and --since for --kind nostr")
             }
-            guard authors.count <= 1 else { throw .usage("--author is given once: a jq expression (for --kind nostr, public keys)") }
+            guard authors.count <= 1 else {
+                throw .usage("--author is given once: a jq expression (for --kind nostr, public keys)")
+            }
             return (url, expressions)
         }
     }
 
     static func validated(
-        name: String, url: String, kind: FeedKind?, tokenEnv: String?, expressions: FeedExpressions, context: CommandContext
+        name: String, url: String, kind: FeedKind?, tokenEnv: String?, expressions: FeedExpressions,
+        context: CommandContext
     ) throws(FeedFailure) -> FeedRegistration {
         guard FeedRegistration.isValidName(name) else {
             throw FeedFailure.usage("feed names use letters, digits, '.', '-' and '_' (at most 64): \(name)")
@@ -61,29 +73,38 @@ enum FeedAdmission {
         let webSocket = kind?.streamFormat?.isWebSocket ?? false
         if let why = whyRefused(url, webSocket: webSocket) { throw FeedFailure.configuration(why) }
         if webSocket, let kind, expressions.hasMapping || expressions.events != nil || expressions.catchUp != nil {
-            throw FeedFailure.usage("a \(kind.rawValue) feed's fields are the contract's; of the jq options it takes only --filter")
+            throw FeedFailure.usage(
+                "a \(kind.rawValue) feed's fields are the contract's; of the jq options it takes only --filter")
         }
         if expressions.hasMapping, let kind, !kind.usesExpressions, !kind.isStream {
-            throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
+            throw FeedFailure.usage(
+                "--items, --id, --next-url and the other mapping options are for --kind json, not \(kind.rawValue)")
         }
         if expressions.catchUp != nil || expressions.catchUpItems != nil, !(kind?.isStream ?? false) {
-            throw FeedFailure.usage("--catch-up is for stream feeds over HTTP (--kind sse, ndjson, mastodon, wikimedia)")
+            throw FeedFailure.usage(
+                "--catch-up is for stream feeds over HTTP (--kind sse, ndjson, mastodon, wikimedia)")
         }
         if let catchUp = expressions.catchUp, let why = whyRefused(catchUp) {
             throw FeedFailure.configuration("--catch-up: " + why)
         }
-        if let kind, kind.isStream, expressions.cursor != nil || expressions.cursorParam != nil || expressions.nextURL != nil
-            || expressions.pageParam != nil {
+        if let kind, kind.isStream,
+            expressions.cursor != nil || expressions.cursorParam != nil || expressions.nextURL != nil
+                || expressions.pageParam != nil
+        {
             guard kind.streamFormat == .jsonLines, expressions.nextURL == nil, expressions.pageParam == nil else {
-                throw FeedFailure.usage("a stream resumes by its last event id; only an ndjson feed takes --cursor EXPR --cursor-param NAME")
+                throw FeedFailure.usage(
+                    "a stream resumes by its last event id; only an ndjson feed takes --cursor EXPR --cursor-param NAME"
+                )
             }
             if let problem = expressions.pagingProblem { throw FeedFailure.usage(problem) }
         }
         if expressions.events != nil, let kind, kind.streamFormat != .serverSentEvents {
-            throw FeedFailure.usage("--event is for Server-Sent Events feeds (--kind sse, mastodon, wikimedia), not \(kind.rawValue)")
+            throw FeedFailure.usage(
+                "--event is for Server-Sent Events feeds (--kind sse, mastodon, wikimedia), not \(kind.rawValue)")
         }
-        let feed = FeedRegistration(name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
-                                    tokenEnv: tokenEnv, expressions: expressions)
+        let feed = FeedRegistration(
+            name: name, url: url, kind: kind ?? (expressions.hasMapping ? .json : .linked),
+            tokenEnv: tokenEnv, expressions: expressions)
         try check(feed, checksPaging: kind != nil || expressions.hasMapping, context: context)
         return feed
     }
@@ -95,9 +116,10 @@ enum FeedAdmission {
     ) throws -> (feed: FeedRegistration, found: String?) {
         guard !kindGiven, !feed.expressions.hasMapping || feed.expressions.events != nil else { return (feed, nil) }
         let detected = try context.withHTTPClient { http in
-            let fetcher = FeedFetcher(http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
-                                      scheduler: context.interruptibleWaits(), random: { Double.random(in: 0...1) },
-                                      environment: context.environment, logger: context.logger)
+            let fetcher = FeedFetcher(
+                http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
+                scheduler: context.interruptibleWaits(), random: { Double.random(in: 0...1) },
+                environment: context.environment, logger: context.logger)
             return try KindDetection.detect(feed, fetcher: fetcher, maxBodySize: context.fetch.maxBodySize)
         }
         var chosen = feed
@@ -108,7 +130,8 @@ enum FeedAdmission {
 
     /// Compiles every expression the feed will run (jq's message is the usage error) and checks
     /// the paging options of a feed read by expressions.
-    static func check(_ feed: FeedRegistration, checksPaging: Bool = true, context: CommandContext) throws(FeedFailure) {
+    static func check(_ feed: FeedRegistration, checksPaging: Bool = true, context: CommandContext) throws(FeedFailure)
+    {
         let expressions = feed.effectiveExpressions
         if checksPaging, feed.kind.usesExpressions, let problem = expressions.pagingProblem { throw .usage(problem) }
         for (option, expression) in expressions.expressions {

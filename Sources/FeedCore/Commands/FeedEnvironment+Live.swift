@@ -18,11 +18,13 @@ extension FeedEnvironment {
         progress: (any RunProgress)?, onStep: @escaping @Sendable (RunStep) -> Void, stop: Observable<Void>
     ) -> FeedEnvironment {
         let random: @Sendable () -> Double = { Double.random(in: 0...1) }
-        let fetcher = FeedFetcher(http: http, workQueue: workQueue, options: options, scheduler: scheduler,
-                                  random: random, environment: environment, logger: logger)
-        return FeedEnvironment(store: store, fetcher: fetcher, options: options, output: output, now: now,
-                               lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
-                               tracksActivity: progress != nil, onStep: onStep,
-                               scheduler: scheduler, random: random, stop: stop, logger: logger)
+        let fetcher = FeedFetcher(
+            http: http, workQueue: workQueue, options: options, scheduler: scheduler,
+            random: random, environment: environment, logger: logger)
+        return FeedEnvironment(
+            store: store, fetcher: fetcher, options: options, output: output, now: now,
+            lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
+            tracksActivity: progress != nil, onStep: onStep,
+            scheduler: scheduler, random: random, stop: stop, logger: logger)
     }
 }

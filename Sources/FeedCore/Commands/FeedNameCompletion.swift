@@ -9,8 +9,9 @@ extension CompletionKind {
     /// else the default).
     static var feedNames: CompletionKind {
         .custom { arguments, index, _ in
-            FeedNameCompletion.names(completing: FeedNameCompletion.word(at: index, of: arguments), arguments: arguments,
-                                     environment: ProcessInfo.processInfo.environment)
+            FeedNameCompletion.names(
+                completing: FeedNameCompletion.word(at: index, of: arguments), arguments: arguments,
+                environment: ProcessInfo.processInfo.environment)
         }
     }
 
@@ -19,8 +20,9 @@ extension CompletionKind {
     static var feedNamesAfterAll: CompletionKind {
         .custom { arguments, index, _ in
             guard arguments.contains("--all") else { return [] }
-            return FeedNameCompletion.names(completing: FeedNameCompletion.word(at: index, of: arguments), arguments: arguments,
-                                            environment: ProcessInfo.processInfo.environment)
+            return FeedNameCompletion.names(
+                completing: FeedNameCompletion.word(at: index, of: arguments), arguments: arguments,
+                environment: ProcessInfo.processInfo.environment)
         }
     }
 }

@@ -9,8 +9,11 @@ public struct Feedcli: ParsableCommand {
         commandName: "feedcli",
         abstract: "Read JSON post feeds one entry at a time, or poll them from cron.",
         version: FeedcliVersion.current,
-        subcommands: [Next.self, List.self, Sync.self, Follow.self, Show.self, Read.self, Unread.self, Open.self, Export.self, Feeds.self, Store.self,
-                      Status.self])
+        subcommands: [
+            Next.self, List.self, Sync.self, Follow.self, Show.self, Read.self, Unread.self, Open.self, Export.self,
+            Feeds.self, Store.self,
+            Status.self,
+        ])
 
     public init() {}
 

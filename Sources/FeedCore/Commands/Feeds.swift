@@ -5,8 +5,10 @@ public struct Feeds: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "feeds",
         abstract: "Register, list, change and remove feeds.",
-        subcommands: [FeedsAdd.self, FeedsList.self, FeedsSet.self, FeedsRemove.self, FeedsRemoveShort.self, FeedsImport.self,
-                      FeedsExport.self])
+        subcommands: [
+            FeedsAdd.self, FeedsList.self, FeedsSet.self, FeedsRemove.self, FeedsRemoveShort.self, FeedsImport.self,
+            FeedsExport.self,
+        ])
 
     public init() {}
 }

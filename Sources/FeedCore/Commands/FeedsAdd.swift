@@ -12,15 +12,19 @@ public struct FeedsAdd: FeedcliCommand {
         commandName: "add", abstract: "Register a feed.")
     @Argument(help: "A name: letters and digits of any script, '.', '-', '_'.") var name: String
     @Argument(help: "An http or https URL (ws or wss for jetstream and nostr).") var url: String
-    @Option(help: ArgumentHelp("indexed, graph, jsonfeed, linked, json, a preset (reddit, bluesky, discourse, hn, lemmy, "
-                               + "stackexchange), a stream (sse, ndjson, mastodon, wikimedia; jetstream, nostr over WebSocket); "
-                               + "found out from the URL when left out."))
+    @Option(
+        help: ArgumentHelp(
+            "indexed, graph, jsonfeed, linked, json, a preset (reddit, bluesky, discourse, hn, lemmy, "
+                + "stackexchange), a stream (sse, ndjson, mastodon, wikimedia; jetstream, nostr over WebSocket); "
+                + "found out from the URL when left out."))
     var kind: FeedKind?
     @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
     var tokenEnv: String?
     @Flag(help: "Change an existing feed.") var replace = false
-    @Option(help: ArgumentHelp("A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d), or always (never).",
-                               valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d), or always (never).",
+            valueName: "duration"))
     var every: String?
     @OptionGroup(title: "Retention") var retention: RetentionOptions
     @OptionGroup(title: "jq expressions (json feeds; --filter for any feed)") var jq: ExpressionOptions
@@ -32,14 +36,18 @@ public struct FeedsAdd: FeedcliCommand {
     public var options: CommandOptions { CommandOptions(store: store) }
 
     public func validate() throws {
-        if let every, EveryDuration.parse(every) == nil { throw ValidationError("--every takes a duration like 30m, 2h or 1d, or never") }
+        if let every, EveryDuration.parse(every) == nil {
+            throw ValidationError("--every takes a duration like 30m, 2h or 1d, or never")
+        }
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        let (url, expressions) = try FeedAdmission.applying(webSocket, authors: jq.authors, kind: kind, url: url,
-                                                            expressions: jq.expressions)
-        let feed = try FeedAdmission.validated(name: name, url: url, kind: kind, tokenEnv: tokenEnv,
-                                               expressions: expressions, context: context)
+        let (url, expressions) = try FeedAdmission.applying(
+            webSocket, authors: jq.authors, kind: kind, url: url,
+            expressions: jq.expressions)
+        let feed = try FeedAdmission.validated(
+            name: name, url: url, kind: kind, tokenEnv: tokenEnv,
+            expressions: expressions, context: context)
         let store = try context.openStore()
         if !replace, try store.hasFeed(named: name) {
             throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
@@ -50,12 +58,17 @@ public struct FeedsAdd: FeedcliCommand {
         if replace {
             // Replacing a feed waits for a run on it, as a sync does: that run's cursor and
             // validators belong to the old URL and must not land on the new one.
-            try store.withFeedLock(name) { () throws(FeedFailure) in try store.addFeed(chosen, settings: settings, replace: true) }
+            try store.withFeedLock(name) { () throws(FeedFailure) in
+                try store.addFeed(chosen, settings: settings, replace: true)
+            }
         } else {
             try store.addFeed(chosen, settings: settings, replace: false)
         }
         // What detection found, for the person who asked (a diagnostic: stdout stays empty).
-        if let found { try? context.stderr.write("feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n") }
+        if let found {
+            try? context.stderr.write(
+                "feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n")
+        }
         return 0
     }
 }

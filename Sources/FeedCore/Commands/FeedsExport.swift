@@ -11,7 +11,8 @@ import FoundationEssentials
 /// atom` (its `exec:` URLs), which reads the store, never the network.
 public struct FeedsExport: FeedcliCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Print the feeds as an OPML file, or as newsboat `urls` lines, for another reader or feeds import.")
+        commandName: "export",
+        abstract: "Print the feeds as an OPML file, or as newsboat `urls` lines, for another reader or feeds import.")
     @Flag(help: "OPML 2.0 (the default).") var opml = false
     @Flag(help: "Lines for newsboat's urls file: each feed read from the store as Atom through `exec:feedcli export`.")
     var newsboat = false

@@ -39,7 +39,8 @@ public struct FeedsImport: FeedcliCommand {
         var urls = Dictionary(grouping: existing.map(\.registration), by: \.url)
         var adding: [(feed: FeedRegistration, settings: FeedSettings)] = []
         var unreadableRetention: [String] = []
-        var present = 0, skipped = 0
+        var present = 0
+        var skipped = 0
         func note(_ text: String) {
             // A diagnostic: one that cannot be written changes nothing.
             try? context.stderr.write("feedcli: \(TerminalText.safe(text))\n")
@@ -49,7 +50,10 @@ public struct FeedsImport: FeedcliCommand {
             let shown = Redaction.maskingSecrets(in: url)
             // feedcli's own attribute, else the title, else the text, else the URL's host and
             // path: the first that makes a name (newsboat writes `title=""`).
-            let candidates = [OPML.value(.name, in: outline), outline["title"], outline["text"]].compactMap { $0?.trimmingWhitespace() }
+            let candidates =
+                [OPML.value(.name, in: outline), outline["title"], outline["text"]].compactMap {
+                    $0?.trimmingWhitespace()
+                }
                 + [URLComponents(string: url).map { ($0.host ?? "") + $0.path } ?? ""]
             guard let name = candidates.lazy.compactMap(OPML.feedName(from:)).first else {
                 note("skipped \(shown): no feed name can be made of its title")
@@ -57,10 +61,12 @@ public struct FeedsImport: FeedcliCommand {
                 continue
             }
             let kind = OPML.value(.kind, in: outline).flatMap(FeedKind.init(rawValue:))
-            let expressions = OPML.value(.expressions, in: outline).flatMap(FeedExpressions.init(json:)) ?? FeedExpressions()
+            let expressions =
+                OPML.value(.expressions, in: outline).flatMap(FeedExpressions.init(json:)) ?? FeedExpressions()
             // The same URL with the same settings is that feed; with others (another filter,
             // another kind) it is a feed of its own, so an export imports back whole.
-            if let same = urls[url]?.first(where: { (kind == nil || $0.kind == kind) && $0.expressions == expressions }) {
+            if let same = urls[url]?.first(where: { (kind == nil || $0.kind == kind) && $0.expressions == expressions })
+            {
                 note("skipped \(name): \(shown) is already feed \(same.name)")
                 present += 1
                 continue
@@ -71,27 +77,35 @@ public struct FeedsImport: FeedcliCommand {
                 continue
             }
             if Redaction.hasMaskedSecret(url) {
-                note("skipped \(name): its URL's password or key is masked (***) in the file; add it with feeds add and the real one")
+                note(
+                    "skipped \(name): its URL's password or key is masked (***) in the file; add it with feeds add and the real one"
+                )
                 skipped += 1
                 continue
             }
             do {
-                let feed = try FeedAdmission.validated(name: name, url: url, kind: kind, tokenEnv: nil,
-                                                       expressions: expressions, context: context)
+                let feed = try FeedAdmission.validated(
+                    name: name, url: url, kind: kind, tokenEnv: nil,
+                    expressions: expressions, context: context)
                 let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
                 // A retention the file gives (an export of a feed that chose one); one it cannot
                 // read leaves the kind's default, and is said below.
-                let keep = OPML.value(.keep, in: outline), remember = OPML.value(.remember, in: outline)
-                let settings = FeedSettings(every: OPML.value(.every, in: outline).flatMap(EveryDuration.parse),
-                                            keep: keep.flatMap(Retention.Keep.init), remember: remember.flatMap(Retention.Remember.init))
-                if (keep != nil && settings.keep == nil) || (remember != nil && settings.remember == nil) { unreadableRetention.append(name) }
+                let keep = OPML.value(.keep, in: outline)
+                let remember = OPML.value(.remember, in: outline)
+                let settings = FeedSettings(
+                    every: OPML.value(.every, in: outline).flatMap(EveryDuration.parse),
+                    keep: keep.flatMap(Retention.Keep.init), remember: remember.flatMap(Retention.Remember.init))
+                if (keep != nil && settings.keep == nil) || (remember != nil && settings.remember == nil) {
+                    unreadableRetention.append(name)
+                }
                 adding.append((chosen, settings))
                 names.insert(name)
                 urls[url, default: []].append(chosen)
                 note("added \(name): \(found ?? "\(chosen.kind.rawValue), as the file says")")
                 if let variable = OPML.value(.tokenEnv, in: outline) {
-                    note("\(name) sends no token: the file names $\(variable), and a file never decides which secret goes to "
-                         + "which host; to send it: feedcli feeds set \(name) --token-env \(variable)")
+                    note(
+                        "\(name) sends no token: the file names $\(variable), and a file never decides which secret goes to "
+                            + "which host; to send it: feedcli feeds set \(name) --token-env \(variable)")
                 }
             } catch {
                 let failure = FeedFailure.wrap(error)
@@ -104,7 +118,9 @@ public struct FeedsImport: FeedcliCommand {
         for name in unreadableRetention {
             note("\(name): the file's keep or remember is not one feedcli reads; it keeps the default")
         }
-        note("imported \(adding.count) of \(outlines.count) feeds from \(file) (\(present) already there, \(skipped) skipped)")
+        note(
+            "imported \(adding.count) of \(outlines.count) feeds from \(file) (\(present) already there, \(skipped) skipped)"
+        )
         // Something skipped is the file's data not being what feedcli can add (65).
         return skipped == 0 ? 0 : FeedFailure.badData("a feed was skipped").exitCode
     }
@@ -129,7 +145,8 @@ public struct FeedsImport: FeedcliCommand {
             if count < 0 { throw .notFound("cannot read \(path): \(String(cString: strerror(errno)))") }
             guard count > 0 else { break }
             guard data.count + count <= maxFileBytes else {
-                throw .badData("\(path) is larger than \(maxFileBytes >> 20) MiB: not a subscription list feedcli reads")
+                throw .badData(
+                    "\(path) is larger than \(maxFileBytes >> 20) MiB: not a subscription list feedcli reads")
             }
             data.append(contentsOf: buffer[..<count])
         }

@@ -3,7 +3,8 @@ import ArgumentParser
 /// `feedcli feeds list`: each feed's details (`status` is the one-line overview); on a store with
 /// no feed but the built-in one, plain output says how to add one.
 public struct FeedsList: FeedcliCommand {
-    public static let configuration = CommandConfiguration(commandName: "list", abstract: "List the feeds and their state.")
+    public static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the feeds and their state.")
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 

@@ -4,7 +4,8 @@ import FeedModel
 /// `feedcli feeds remove NAME` (or `feeds rm NAME`): the feed and its entries, once no other run
 /// is working on it.
 public struct FeedsRemove: FeedcliCommand {
-    public static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a feed and its entries.")
+    public static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a feed and its entries.")
     @Argument(help: "The feed.", completion: .feedNames) var name: String
     @OptionGroup var store: StoreOptions
 

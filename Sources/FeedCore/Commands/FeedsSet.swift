@@ -11,9 +11,11 @@ import FoundationEssentials
 /// drops are marked read, and the command says how many.
 public struct FeedsSet: FeedcliCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "set", abstract: "Change a feed in place: how often a plain sync fetches it, what it keeps, its jq expressions.")
+        commandName: "set",
+        abstract: "Change a feed in place: how often a plain sync fetches it, what it keeps, its jq expressions.")
     @Argument(help: "The feed.", completion: .feedNames) var name: String
-    @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration")) var every: String?
+    @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration"))
+    var every: String?
     @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token ('' for none).", valueName: "VAR"))
     var tokenEnv: String?
     @OptionGroup(title: "Retention") var retention: RetentionOptions
@@ -28,15 +30,19 @@ public struct FeedsSet: FeedcliCommand {
 
     public func validate() throws {
         if kind != nil {
-            throw ValidationError("feeds set does not change a feed's kind: add it again with "
-                                  + "feeds add \(name) URL --kind KIND --replace (its entries are kept)")
+            throw ValidationError(
+                "feeds set does not change a feed's kind: add it again with "
+                    + "feeds add \(name) URL --kind KIND --replace (its entries are kept)")
         }
-        if jq.authors.count > 1 { throw ValidationError("--author is given once (a nostr feed's authors change with feeds add --replace)") }
+        if jq.authors.count > 1 {
+            throw ValidationError("--author is given once (a nostr feed's authors change with feeds add --replace)")
+        }
         if let every, !every.isEmpty, EveryDuration.parse(every) == nil {
             throw ValidationError("--every takes a duration like 30m, 2h or 1d, never, or '' to unset it")
         }
         if every == nil, tokenEnv == nil, !retention.isGiven, jq.expressions == FeedExpressions() {
-            throw ValidationError("give what to change: --every, --keep, --remember, --token-env, --filter or a json feed's expressions")
+            throw ValidationError(
+                "give what to change: --every, --keep, --remember, --token-env, --filter or a json feed's expressions")
         }
     }
 
@@ -47,7 +53,8 @@ public struct FeedsSet: FeedcliCommand {
             // '' unsets it.
             let variable = tokenEnv.isEmpty ? nil : tokenEnv
             if let variable, !FeedRegistration.isValidVariableName(variable) {
-                throw FeedFailure.usage("--token-env takes an environment variable's name (letters, digits, _): \(variable)")
+                throw FeedFailure.usage(
+                    "--token-env takes an environment variable's name (letters, digits, _): \(variable)")
             }
             try store.setTokenEnv(feed: name, variable)
         }
@@ -56,20 +63,24 @@ public struct FeedsSet: FeedcliCommand {
             var changed = record.registration
             changed.expressions = changed.expressions.merging(changes)
             if changed.expressions.hasMapping, !changed.kind.usesExpressions {
-                throw FeedFailure.usage("--items, --id, --next-url and the other mapping options are for json feeds; "
-                                        + "\(name) is \(record.registration.kind.rawValue)")
+                throw FeedFailure.usage(
+                    "--items, --id, --next-url and the other mapping options are for json feeds; "
+                        + "\(name) is \(record.registration.kind.rawValue)")
             }
             try FeedAdmission.check(changed, context: context)
             // A filter given applies to what is stored and unread too: asked before anything
             // changes, so an entry it fails on leaves the feed as it was.
             var dropped: (numbers: [Int64], unread: Int)?
-            if let filter = changes.filter, !filter.isEmpty { dropped = try droppedByFilter(changed, store: store, context: context) }
+            if let filter = changes.filter, !filter.isEmpty {
+                dropped = try droppedByFilter(changed, store: store, context: context)
+            }
             try store.setExpressions(feed: name, changed.expressions)
             if let dropped {
                 let marked = try store.markRead(feed: name, numbers: dropped.numbers)
                 let entries = dropped.unread == 1 ? "entry" : "entries"
-                try? context.stderr.write("feedcli: \(name): the filter drops \(marked) of \(dropped.unread) stored unread \(entries); "
-                                          + "marked read\n")
+                try? context.stderr.write(
+                    "feedcli: \(name): the filter drops \(marked) of \(dropped.unread) stored unread \(entries); "
+                        + "marked read\n")
             }
         }
         // '' fetches it on every sync again.

@@ -15,13 +15,18 @@ import FeedTerminal
 public struct Follow: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "follow",
-        abstract: "Print new entries of the feeds as they come (every feed when none is named: streams live, others when due), until stopped.")
+        abstract:
+            "Print new entries of the feeds as they come (every feed when none is named: streams live, others when due), until stopped."
+    )
     @Argument(help: "The feeds (streams and polled feeds).", completion: .feedNames) var feeds: [String] = []
     @Option(help: ArgumentHelp("End after this long (90s, 30m, 2h).", valueName: "duration")) var maxTime: String?
     @Option(help: ArgumentHelp("End after this many entries.", valueName: "n")) var maxEntries: Int?
-    @Option(help: ArgumentHelp("End when no event came for this long (90s, 30m, 2h).", valueName: "duration")) var untilIdle: String?
-    @Option(help: ArgumentHelp("Drop and remake a connection silent this long, heartbeats included (default 90).",
-                               valueName: "seconds"))
+    @Option(help: ArgumentHelp("End when no event came for this long (90s, 30m, 2h).", valueName: "duration"))
+    var untilIdle: String?
+    @Option(
+        help: ArgumentHelp(
+            "Drop and remake a connection silent this long, heartbeats included (default 90).",
+            valueName: "seconds"))
     var idleTimeout: Double = 90
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -37,10 +42,14 @@ public struct Follow: FeedcliCommand {
             throw ValidationError("--json prints one array, and a stream has no end: use --jsonl (one entry a line)")
         }
         for (option, value) in [("--max-time", maxTime), ("--until-idle", untilIdle)] {
-            if let value, Self.duration(value) == nil { throw ValidationError("\(option) takes a duration like 90s, 30m or 2h") }
+            if let value, Self.duration(value) == nil {
+                throw ValidationError("\(option) takes a duration like 90s, 30m or 2h")
+            }
         }
         if let maxEntries, maxEntries < 1 { throw ValidationError("--max-entries must be at least 1") }
-        guard idleTimeout >= 1, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
+        guard idleTimeout >= 1, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
+        }
         try exec.validate(with: output)
     }
 
@@ -50,8 +59,10 @@ public struct Follow: FeedcliCommand {
     }
 
     public var limits: FollowLimits {
-        FollowLimits(maxTime: maxTime.flatMap(Self.duration), maxEntries: maxEntries, untilIdle: untilIdle.flatMap(Self.duration),
-                     idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded(.up))))
+        FollowLimits(
+            maxTime: maxTime.flatMap(Self.duration), maxEntries: maxEntries,
+            untilIdle: untilIdle.flatMap(Self.duration),
+            idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded(.up))))
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
@@ -60,14 +71,16 @@ public struct Follow: FeedcliCommand {
         context.interruption.acceptAsNormalEnd()
         let stop = Subject<Void>()
         context.interruption.onTrigger { stop.send(.completed) }
-        let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
-                                   interruption: nil, progress: nil, patience: context.readerPatience)
+        let printer = EntryPrinter(
+            format: context.format, layout: .list, sink: context.stdout,
+            interruption: nil, progress: nil, patience: context.readerPatience)
         var limits = self.limits
         limits.busyWait = context.wait
         // A command's refusal is said as it happens: a session can last for months.
         let output = context.entryOutput(printer, exec: exec, tellsRefusals: true)
-        let state = try context.runReactor(.follow(feeds: feeds, limits: limits), output: output, progress: nil,
-                                           stop: stop.observable)
+        let state = try context.runReactor(
+            .follow(feeds: feeds, limits: limits), output: output, progress: nil,
+            stop: stop.observable)
         context.reportFeedFailures(state)
         try context.finishPrinting(printer, after: state)
         if let failure = state.failure, failure != .interrupted {

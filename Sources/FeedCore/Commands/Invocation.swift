@@ -25,16 +25,18 @@ public struct Invocation: Sendable {
 
     /// The context `options` describe, on the process's sinks and clock.
     public func context(_ options: CommandOptions) -> CommandContext {
-        context(statePath: options.store.state, wait: options.store.waitDuration,
-                format: options.output?.outputFormat ?? .plain, fetch: options.fetching?.fetchOptions,
-                quiet: options.fetching?.quiet ?? false, verbose: options.fetching?.verbose ?? 0)
+        context(
+            statePath: options.store.state, wait: options.store.waitDuration,
+            format: options.output?.outputFormat ?? .plain, fetch: options.fetching?.fetchOptions,
+            quiet: options.fetching?.quiet ?? false, verbose: options.fetching?.verbose ?? 0)
     }
 
     /// The context of a command line read without the parser (bare `feedcli`, the plainest
     /// `next`): every option at its default but the store's path.
     public func defaultContext(statePath: String?, fetches: Bool) -> CommandContext {
-        context(statePath: statePath, wait: CommandContext.defaultWait, format: .plain,
-                fetch: fetches ? FetchOptions() : nil, quiet: false, verbose: 0)
+        context(
+            statePath: statePath, wait: CommandContext.defaultWait, format: .plain,
+            fetch: fetches ? FetchOptions() : nil, quiet: false, verbose: 0)
     }
 
     /// The context on the process's sinks and clock; `fetch` nil for commands that do not fetch

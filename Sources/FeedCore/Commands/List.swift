@@ -11,7 +11,8 @@ public struct List: FeedcliCommand {
     @Argument(help: "Only these feeds (all when none).", completion: .feedNames) var feeds: [String] = []
     @Flag(name: .shortAndLong, help: "Only unread entries.") var unread = false
     // Unconditional: `--limit -3` is a value to refuse by name, not a missing one.
-    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest N entries.") var limit: Int?
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest N entries.") var limit:
+        Int?
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -29,14 +30,20 @@ public struct List: FeedcliCommand {
             let store = try context.openStore(access: .readOnly)
             for feed in feeds { _ = try store.feed(named: feed) }
             var count = 0
-            return try context.stream(begin: [], end: { EntryRenderer.end(count: count, format: context.format, layout: .list) }) { each in
+            return try context.stream(
+                begin: [], end: { EntryRenderer.end(count: count, format: context.format, layout: .list) }
+            ) { each in
                 // One feed in its own order (the order `next FEED` delivers in); several, or all,
                 // by publication across them (the order `next --all` delivers in).
                 let order: EntryOrder = feeds.count == 1 ? .stored : .published
-                try store.forEachEntry(feeds: feeds, unreadOnly: unread, limit: limit, newestFirst: false, order: order) { entry in
+                try store.forEachEntry(feeds: feeds, unreadOnly: unread, limit: limit, newestFirst: false, order: order)
+                { entry in
                     defer { count += 1 }
                     let number = count
-                    return each { EntryRenderer.element(entry, number: number, format: context.format, layout: .list, width: width, into: &$0) }
+                    return each {
+                        EntryRenderer.element(
+                            entry, number: number, format: context.format, layout: .list, width: width, into: &$0)
+                    }
                 }
             }
         }

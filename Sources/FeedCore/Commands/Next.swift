@@ -12,10 +12,15 @@ public struct Next: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Print the oldest unread entry and mark it read (exit 1 when there is none).")
-    @Argument(help: ArgumentHelp("The feed (with --all, the feeds). None: posts while it is the only feed, else as --all.",
-                                 valueName: "feed"), completion: .feedNames)
+    @Argument(
+        help: ArgumentHelp(
+            "The feed (with --all, the feeds). None: posts while it is the only feed, else as --all.",
+            valueName: "feed"), completion: .feedNames)
     var feeds: [String] = []
-    @Flag(help: "The oldest unread entry of all (or the named) feeds by publication; syncs those due when nothing is unread.")
+    @Flag(
+        help:
+            "The oldest unread entry of all (or the named) feeds by publication; syncs those due when nothing is unread."
+    )
     var all = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -48,8 +53,9 @@ public struct Next: FeedcliCommand {
     /// `exec`: nil on the fast path (an option group that was never parsed cannot be read).
     private static func deliverOne(_ action: FeedAction, exec: ExecOptions?, context: CommandContext) throws -> Int32 {
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
-        let printer = EntryPrinter(format: context.format, layout: .detailed, sink: context.stdout,
-                                   interruption: context.interruption, progress: progress, patience: context.readerPatience)
+        let printer = EntryPrinter(
+            format: context.format, layout: .detailed, sink: context.stdout,
+            interruption: context.interruption, progress: progress, patience: context.readerPatience)
         let state = try context.runReactor(action, output: context.entryOutput(printer, exec: exec), progress: progress)
         if let status = context.runFailure(state) { return status }
         if !state.delivered.isEmpty { return 0 }

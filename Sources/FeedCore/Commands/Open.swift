@@ -26,8 +26,9 @@ public struct Open: FeedcliCommand {
         // A feed's link is the server's word: only a usable http(s) URL goes to a browser (never
         // `javascript:`, `file:`, or `--help` taken as an option).
         if let why = FeedRegistration.whyUnusableLink(url) {
-            throw FeedFailure.notFound("will not open \(Excerpt.of(Redaction.maskingSecrets(in: url), limit: 80)), the link of entry "
-                                       + "\(found.handle) of \(found.feed): it \(why)")
+            throw FeedFailure.notFound(
+                "will not open \(Excerpt.of(Redaction.maskingSecrets(in: url), limit: 80)), the link of entry "
+                    + "\(found.handle) of \(found.feed): it \(why)")
         }
         let (program, status) = Launcher.open(url, environment: context.environment)
         guard let status else {

@@ -5,7 +5,8 @@ import ArgumentParser
 /// feeds when none). No network.
 public struct Read: FeedcliCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "read", abstract: "Mark entries read (ids or handles), or with --all every entry of the feeds; no network.")
+        commandName: "read",
+        abstract: "Mark entries read (ids or handles), or with --all every entry of the feeds; no network.")
     @Argument(help: "Ids or handles (@42); with --all, feeds (all when none).", completion: .feedNamesAfterAll)
     var references: [String] = []
     @Option(help: "The entries' feed.", completion: .feedNames) var feed: String?

@@ -23,8 +23,9 @@ public struct Show: FeedcliCommand {
             let entries = try context.storedEntries(entry.id, feed: entry.feed)
             try StoreRules.refuseAmbiguous(entry.id, entries)
             var bytes: [UInt8] = []
-            EntryRenderer.element(entries[0], number: 0, format: context.format, layout: .detailed,
-                                  width: context.stdout.columns, into: &bytes)
+            EntryRenderer.element(
+                entries[0], number: 0, format: context.format, layout: .detailed,
+                width: context.stdout.columns, into: &bytes)
             bytes += EntryRenderer.end(count: 1, format: context.format, layout: .detailed)
             return context.writeReading(bytes)
         }

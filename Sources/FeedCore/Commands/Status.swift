@@ -8,7 +8,9 @@ import FeedRendering
 public struct Status: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "One line a feed: unread/total, last fetch, next fetch, and a mark for a failure, skipped items or a filter that kept out everything; --json: all of each feed's state.")
+        abstract:
+            "One line a feed: unread/total, last fetch, next fetch, and a mark for a failure, skipped items or a filter that kept out everything; --json: all of each feed's state."
+    )
     @Argument(help: "Only these feeds (all when none).", completion: .feedNames) var feeds: [String] = []
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions

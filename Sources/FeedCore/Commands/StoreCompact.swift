@@ -21,7 +21,8 @@ public struct StoreCompact: FeedcliCommand {
         let outcome = try store.compact(now: context.now())
         store.finish()
         let after = Self.size(ofStoreAt: context.statePath)
-        var message = "feedcli: compacted \(TerminalText.safe(store.location)): pruned \(outcome.pruned) "
+        var message =
+            "feedcli: compacted \(TerminalText.safe(store.location)): pruned \(outcome.pruned) "
             + "entr\(outcome.pruned == 1 ? "y" : "ies") (\(outcome.unread) unread)"
         if let before, let after { message += "; \(ByteCount.of(before)) before, \(ByteCount.of(after)) now" }
         try? context.stderr.write(message + "\n")

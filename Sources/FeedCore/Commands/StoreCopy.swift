@@ -33,8 +33,10 @@ public struct StoreCopy: FeedcliCommand {
             throw FeedFailure.storeAccess("cannot open \(Redaction.maskingSecrets(in: to))")
         }
         let feeds = try source.feeds()
-        try target.receiveCopy(feeds: feeds, remembered: try source.rememberedIDs()) { (each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) in
-            try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) { entry in
+        try target.receiveCopy(feeds: feeds, remembered: try source.rememberedIDs()) {
+            (each: (Entry) throws(FeedFailure) -> Void) throws(FeedFailure) in
+            try source.forEachEntry(feeds: [], unreadOnly: false, limit: nil, newestFirst: false, order: .stored) {
+                entry in
                 try each(entry)
                 return true
             }

@@ -30,9 +30,11 @@ public struct Sync: FeedcliCommand {
         var context = context
         context.fetch.skipBusy = skipBusy
         let progress = context.showsProgress ? ProgressLine(sink: context.stderr) : nil
-        let printer = EntryPrinter(format: context.format, layout: .list, sink: context.stdout,
-                                   interruption: context.interruption, progress: progress, patience: context.readerPatience)
-        let state = try context.runReactor(.sync(feeds: feeds), output: context.entryOutput(printer, exec: exec), progress: progress)
+        let printer = EntryPrinter(
+            format: context.format, layout: .list, sink: context.stdout,
+            interruption: context.interruption, progress: progress, patience: context.readerPatience)
+        let state = try context.runReactor(
+            .sync(feeds: feeds), output: context.entryOutput(printer, exec: exec), progress: progress)
         context.reportFeedFailures(state)
         // An interrupted run still ends its JSON array; an output that failed takes nothing more.
         try context.finishPrinting(printer, after: state)
@@ -42,8 +44,9 @@ public struct Sync: FeedcliCommand {
         // Nothing new and nothing failed prints nothing at all (contract), summary included.
         if context.showsProgress, state.feeds.count > 1, new > 0 || failed > 0 {
             // A courtesy on a terminal, like the progress line: a stderr that fails changes nothing.
-            try? context.stderr.write("feedcli: \(state.feeds.count) feeds, \(new) new \(new == 1 ? "entry" : "entries")"
-                                      + (failed > 0 ? ", \(failed) failed" : "") + "\n")
+            try? context.stderr.write(
+                "feedcli: \(state.feeds.count) feeds, \(new) new \(new == 1 ? "entry" : "entries")"
+                    + (failed > 0 ? ", \(failed) failed" : "") + "\n")
         }
         return FeedFailure.mostSerious(state.failures)?.exitCode ?? 0
     }

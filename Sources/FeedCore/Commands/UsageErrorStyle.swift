@@ -8,7 +8,8 @@ public enum UsageErrorStyle {
         var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let why = String(lines[0].dropFirst("Error: ".count))
         let command = lines.lazy.compactMap(Self.command(inUsage:)).first
-        let lowered = why.first.map { why.hasPrefix("--") || !$0.isUppercase ? why : $0.lowercased() + why.dropFirst() } ?? why
+        let lowered =
+            why.first.map { why.hasPrefix("--") || !$0.isUppercase ? why : $0.lowercased() + why.dropFirst() } ?? why
         lines[0] = "feedcli: " + (command.map { $0 + ": " } ?? "") + lowered
         return lines.joined(separator: "\n")
     }

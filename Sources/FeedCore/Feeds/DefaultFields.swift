@@ -9,8 +9,12 @@ import FoundationEssentials
 package enum DefaultFields {
     /// The parts of an item `fields` reads, and its id.
     package static let projection = JSONProjection.members(
-        ["id", "title", "body", "content", "text", "message", "userId", "html_url", "url", "created_at", "published", "date"]
-    ).union(.parts(["author": .members(["name", "login"]), "user": .members(["login"]), "account": .members(["acct"])]))
+        [
+            "id", "title", "body", "content", "text", "message", "userId", "html_url", "url", "created_at", "published",
+            "date",
+        ]
+    ).union(
+        .parts(["author": .members(["name", "login"]), "user": .members(["login"]), "account": .members(["acct"])]))
 
     /// Every field but the id by the rules above; `id` empty.
     package static func fields(of item: JSON, source: RawJSON) -> FeedItem {
@@ -28,7 +32,9 @@ package enum DefaultFields {
     // most of what reading an item's fields cost.
     private static let titlePaths = [["title"]]
     private static let textPaths = [["body"], ["content"], ["text"], ["message"]]
-    private static let authorPaths = [["author"], ["author", "name"], ["author", "login"], ["user", "login"], ["account", "acct"], ["userId"]]
+    private static let authorPaths = [
+        ["author"], ["author", "name"], ["author", "login"], ["user", "login"], ["account", "acct"], ["userId"],
+    ]
     private static let urlPaths = [["html_url"], ["url"]]
     private static let publishedPaths = [["created_at"], ["published"], ["date"]]
 

@@ -48,9 +48,11 @@ package struct ExpressionFeed: PageFormat {
     private var fields: [Field] {
         var fields: [Field] = []
         if let id = expressions.id { fields.append(("--id", id, nil)) }
-        for (option, expression, path) in [("--title", expressions.title, \FeedItem.title), ("--text", expressions.text, \FeedItem.text),
-                                           ("--author", expressions.author, \FeedItem.author), ("--url", expressions.url, \FeedItem.url),
-                                           ("--published", expressions.published, \FeedItem.published)] {
+        for (option, expression, path) in [
+            ("--title", expressions.title, \FeedItem.title), ("--text", expressions.text, \FeedItem.text),
+            ("--author", expressions.author, \FeedItem.author), ("--url", expressions.url, \FeedItem.url),
+            ("--published", expressions.published, \FeedItem.published),
+        ] {
             if let expression { fields.append((option, expression, path)) }
         }
         return fields
@@ -88,21 +90,25 @@ package struct ExpressionFeed: PageFormat {
             // A preset's expressions fail when the URL is not the API it reads (Discourse's
             // `/posts.json` for `/latest.json`): say which it reads and where that is documented.
             guard let preset else { throw .badData(message) }
-            throw .badData(message + "; --kind \(preset.kind) reads \(preset.preset.describedAs) (\(preset.preset.documentation))")
+            throw .badData(
+                message + "; --kind \(preset.kind) reads \(preset.preset.describedAs) (\(preset.preset.documentation))")
         }
     }
 
     private func mappedPage(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         guard JSONParser.valueCountBound(of: response.body) <= Self.valueLimit else {
-            throw .badData("page \(Redaction.maskingSecrets(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
-                           + "json feed reads (jq holds a page whole): ask the API for smaller pages (a limit or per_page "
-                           + "parameter), or, for a JSON array of objects with an `id`, use --kind linked")
+            throw .badData(
+                "page \(Redaction.maskingSecrets(in: url)) holds more than \(Self.valueLimit) JSON values, more than a "
+                    + "json feed reads (jq holds a page whole): ask the API for smaller pages (a limit or per_page "
+                    + "parameter), or, for a JSON array of objects with an `id`, use --kind linked")
         }
         let document = try FeedDocument.parse(response, what: "page \(url)")
-        let fields = self.fields, pageExpression = self.pageExpression
+        let fields = self.fields
+        let pageExpression = self.pageExpression
         let request = JQMapRequest(
-            page: LoneSurrogates.replaced(in: document.source.text), items: expressions.items ?? ".[]", itemLimit: Self.itemLimit,
+            page: LoneSurrogates.replaced(in: document.source.text), items: expressions.items ?? ".[]",
+            itemLimit: Self.itemLimit,
             builtItemLimit: Self.valueLimit, fields: fields.map(\.expression),
             pageExpressions: pageExpression.map { [$0.expression] } ?? [])
         let outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome])
@@ -120,7 +126,8 @@ package struct ExpressionFeed: PageFormat {
             throw JQFailure.of(error.error, option: option, page: url)
         }
         var mapping = ExpressionMapping(fields: fields, base: url, builtLimit: limits.output)
-        return try mapping.page(document.value, outcomes: outcomes, response: response, feedURL: feedURL,
-                                paging: expressions.paging, pageOption: pageExpression?.option)
+        return try mapping.page(
+            document.value, outcomes: outcomes, response: response, feedURL: feedURL,
+            paging: expressions.paging, pageOption: pageExpression?.option)
     }
 }

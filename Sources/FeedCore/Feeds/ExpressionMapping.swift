@@ -27,7 +27,8 @@ struct ExpressionMapping {
     }
 
     mutating func page(
-        _ document: JSON, outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]), response: HTTPResponse,
+        _ document: JSON, outcomes: (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]),
+        response: HTTPResponse,
         feedURL: String, paging: FeedExpressions.Paging?, pageOption: String?
     ) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
@@ -42,7 +43,8 @@ struct ExpressionMapping {
         if !nodes.isEmpty, !nodes.contains(where: { if case .object = $0 { true } else { false } }) {
             throw .badData("--items on \(Redaction.maskingSecrets(in: url)) gave \(Self.counted(nodes)), no object")
         }
-        var items: [FeedItem] = [], skipped = SkippedItems()
+        var items: [FeedItem] = []
+        var skipped = SkippedItems()
         for (position, node) in nodes.enumerated() {
             let itemOutcomes = outcomes.fields.indices.contains(position) ? outcomes.fields[position] : []
             switch item(node, position: position, outcomes: itemOutcomes) {
@@ -53,8 +55,9 @@ struct ExpressionMapping {
         }
         let next: String?
         do {
-            next = try Self.next(paging, outcome: outcomes.page.first, document: document, option: pageOption ?? "",
-                                 itemCount: nodes.count, response: response, feedURL: feedURL)
+            next = try Self.next(
+                paging, outcome: outcomes.page.first, document: document, option: pageOption ?? "",
+                itemCount: nodes.count, response: response, feedURL: feedURL)
         } catch {
             throw JQFailure.of(error.error, option: error.option, page: url)
         }
@@ -74,10 +77,15 @@ struct ExpressionMapping {
             case .array: kind = "array"
             case .object: kind = "object"
             }
-            if let index = counts.firstIndex(where: { $0.kind == kind }) { counts[index].count += 1 } else { counts.append((kind, 1)) }
+            if let index = counts.firstIndex(where: { $0.kind == kind }) {
+                counts[index].count += 1
+            } else {
+                counts.append((kind, 1))
+            }
         }
         let parts = counts.map { "\($0.count) \($0.kind)\($0.count == 1 ? "" : "s")" }
-        return parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "") : parts.joined()
+        return parts.count > 1
+            ? parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "") : parts.joined()
     }
 
     /// Why an item cannot be kept (no id, a field of the wrong type, the same id as another).
@@ -87,7 +95,9 @@ struct ExpressionMapping {
 
     /// The item `node` makes with its fields' outcomes; nil for an item the page held before.
     private mutating func item(_ node: JSON, position: Int, outcomes: [JQOutcome]) -> Result<FeedItem?, Skip> {
-        guard case .object = node else { return .failure(Skip(why: "--items gave \(node.kindDescription), not an object")) }
+        guard case .object = node else {
+            return .failure(Skip(why: "--items gave \(node.kindDescription), not an object"))
+        }
         guard outcomes.count == fields.count else { return .failure(Skip(why: "jq gave no fields for it")) }
         let source = RawJSON(node)
         var item = DefaultFields.fields(of: node, source: source)
@@ -99,8 +109,10 @@ struct ExpressionMapping {
                 let (sum, overflow) = built.addingReportingOverflow(text.utf8.count)
                 built = overflow ? .max : sum
                 guard built <= builtLimit else {
-                    return .failure(Skip(why: "\(field.option) built \(ByteCount.of(text.utf8.count)), past the "
-                                         + "\(ByteCount.of(builtLimit)) a page's expressions may build (--max-size)"))
+                    return .failure(
+                        Skip(
+                            why: "\(field.option) built \(ByteCount.of(text.utf8.count)), past the "
+                                + "\(ByteCount.of(builtLimit)) a page's expressions may build (--max-size)"))
                 }
             }
             let value: JSON?
@@ -112,7 +124,9 @@ struct ExpressionMapping {
             guard let path = field.field else {
                 switch value {
                 case nil, .null?, .string?:
-                    guard let id = value?.id else { return .failure(Skip(why: SkippedItem.why(id: value ?? .null, option: "--id"))) }
+                    guard let id = value?.id else {
+                        return .failure(Skip(why: SkippedItem.why(id: value ?? .null, option: "--id")))
+                    }
                     item.id = id
                 case let other? where other.id != nil:
                     item.id = other.id ?? ""
@@ -158,20 +172,27 @@ struct ExpressionMapping {
         let url = response.effectiveURL
         switch paging {
         case .nextURL?:
-            switch try outcome.map({ outcome throws(MappingFailure) in try values(outcome, on: document, option: option, bound: .field) })?.first {
+            switch try outcome.map({ outcome throws(MappingFailure) in
+                try values(outcome, on: document, option: option, bound: .field)
+            })?.first {
             case nil, .null?, .bool(false)?: return nil
             case let value? where value.string != nil:
                 guard let next = value.string, !next.isEmpty else { return nil }
                 return URLReference.resolve(next, against: url) ?? next
-            case let other?: throw MappingFailure(option: option, error: .runtime("gave \(other.kindDescription), not a URL"))
+            case let other?:
+                throw MappingFailure(option: option, error: .runtime("gave \(other.kindDescription), not a URL"))
             }
         case .cursor(_, let parameter)?:
-            switch try outcome.map({ outcome throws(MappingFailure) in try values(outcome, on: document, option: option, bound: .field) })?.first {
+            switch try outcome.map({ outcome throws(MappingFailure) in
+                try values(outcome, on: document, option: option, bound: .field)
+            })?.first {
             case nil, .null?, .bool(false)?: return nil
             case let value? where value.text != nil:
                 guard let cursor = value.text, !cursor.isEmpty else { return nil }
                 return URLQuery.setting(parameter, to: cursor, in: feedURL)
-            case let other?: throw MappingFailure(option: option, error: .runtime("gave \(other.kindDescription), not a string or number"))
+            case let other?:
+                throw MappingFailure(
+                    option: option, error: .runtime("gave \(other.kindDescription), not a string or number"))
             }
         case .pageNumbers(let parameter, let first)?:
             guard itemCount > 0 else { return nil }
@@ -192,7 +213,9 @@ struct ExpressionMapping {
 
     /// The values an outcome stands for: read at its paths in `node` (feedcli's exact parse of
     /// what the expression ran on), or parsed from jq's output.
-    static func values(_ outcome: JQOutcome, on node: JSON, option: String, bound: Bound) throws(MappingFailure) -> [JSON] {
+    static func values(_ outcome: JQOutcome, on node: JSON, option: String, bound: Bound) throws(MappingFailure)
+        -> [JSON]
+    {
         switch outcome {
         case .failed(let message):
             throw MappingFailure(option: option, error: .runtime(message))
@@ -202,7 +225,9 @@ struct ExpressionMapping {
             found.reserveCapacity(paths.count)
             for path in paths {
                 guard let steps = JQPath.steps(path), let value = JQPath.value(at: steps, in: node) else {
-                    throw MappingFailure(option: option, error: .runtime("jq gave a path feedcli cannot follow: \(Excerpt.of(path, limit: 60))"))
+                    throw MappingFailure(
+                        option: option,
+                        error: .runtime("jq gave a path feedcli cannot follow: \(Excerpt.of(path, limit: 60))"))
                 }
                 found.append(value)
             }
@@ -222,8 +247,11 @@ struct ExpressionMapping {
     }
 
     private static func tooMany(_ option: String, built: Bool = false) -> MappingFailure {
-        MappingFailure(option: option, error: .runtime(built
-            ? "built more than \(ExpressionFeed.valueLimit) items (not paths into the page): a page's items are at most as many as its values"
-            : "gave more than \(ExpressionFeed.itemLimit) items"))
+        MappingFailure(
+            option: option,
+            error: .runtime(
+                built
+                    ? "built more than \(ExpressionFeed.valueLimit) items (not paths into the page): a page's items are at most as many as its values"
+                    : "gave more than \(ExpressionFeed.itemLimit) items"))
     }
 }

@@ -11,7 +11,9 @@ package enum FeedDocument {
     package static func parse(
         _ response: HTTPResponse, what: String, _ projection: JSONProjection = .whole
     ) throws(FeedFailure) -> JSONParser.Document {
-        try reading(response, what: what) { () throws(JSONSyntaxError) in try JSONParser.parse(response.body, projection) }
+        try reading(response, what: what) { () throws(JSONSyntaxError) in
+            try JSONParser.parse(response.body, projection)
+        }
     }
 
     /// Parses `response`'s body as a page whose items are the array at `items`; of the rest,
@@ -43,7 +45,8 @@ package enum FeedDocument {
         _ value: JSON, body: Data, expected: String, kind: FeedKind, what: String, arrayMember: String? = nil
     ) -> FeedFailure {
         if let arrayMember, let member = value[arrayMember], member.array == nil {
-            return .badData("\(what): expected \(expected); its `\(arrayMember)` is \(member.kindDescription), not an array")
+            return .badData(
+                "\(what): expected \(expected); its `\(arrayMember)` is \(member.kindDescription), not an array")
         }
         var message = "\(what): expected \(expected); got \(value.kindDescription)"
         if case .object = value, let names = JSONParser.memberNames(of: body, limit: 7) {
@@ -72,7 +75,8 @@ package enum FeedShape {
         switch value {
         case .object(let object):
             if let preset = preset(object) { return preset }
-            if let version = object["version"]?.string, version.contains("jsonfeed.org"), object["items"]?.array != nil {
+            if let version = object["version"]?.string, version.contains("jsonfeed.org"), object["items"]?.array != nil
+            {
                 return .jsonfeed
             }
             if object["data"]?.array != nil { return .graph }
@@ -91,8 +95,12 @@ package enum FeedShape {
         if object["topic_list"]?["topics"]?.array != nil { return .discourse }
         if object["hits"]?.array != nil, object["nbHits"] != nil { return .hn }
         if let first = object["posts"]?.array?.first, first["post"] != nil, first["creator"] != nil { return .lemmy }
-        if let first = object["feed"]?.array?.first, first[["post", "uri"]]?.string?.hasPrefix("at://") == true { return .bluesky }
-        if object["items"]?.array != nil, object["quota_max"] != nil || object["has_more"] != nil { return .stackexchange }
+        if let first = object["feed"]?.array?.first, first[["post", "uri"]]?.string?.hasPrefix("at://") == true {
+            return .bluesky
+        }
+        if object["items"]?.array != nil, object["quota_max"] != nil || object["has_more"] != nil {
+            return .stackexchange
+        }
         return nil
     }
 }
@@ -110,7 +118,8 @@ extension FeedKind {
         case .ndjson: "a stream of JSON lines"
         case .jetstream: "a Bluesky Jetstream (WebSocket)"
         case .nostr: "a Nostr relay (WebSocket)"
-        case .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange, .mastodon, .wikimedia: preset?.describedAs ?? rawValue
+        case .reddit, .bluesky, .discourse, .hn, .lemmy, .stackexchange, .mastodon, .wikimedia:
+            preset?.describedAs ?? rawValue
         }
     }
 }

@@ -35,7 +35,10 @@ package struct FeedFetcher: FeedFetching {
 
     /// The response headers `-vv` shows: what decides caching, paging and retries.
     package static func interesting(_ headers: HTTPHeaders) -> String {
-        let names = ["Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Link", "Retry-After", "Location"]
+        let names = [
+            "Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Link", "Retry-After",
+            "Location",
+        ]
         let shown = names.compactMap { name in headers[name].map { "\(name): \(Excerpt.of($0, limit: 200))" } }
         return shown.isEmpty ? "" : "; " + shown.joined(separator: "; ")
     }
@@ -43,21 +46,28 @@ package struct FeedFetcher: FeedFetching {
     /// The request's headers as `-vv` shows them, feedcli's own first; a token is not shown.
     private static func sentHeaders(_ headers: HTTPHeaders) -> String {
         (["User-Agent: \(HTTPClient.userAgent)", "Accept-Encoding: (what curl decodes)"]
-            + headers.map { $0.name == "Authorization" ? "Authorization: Bearer (a token, not shown)" : "\($0.name): \($0.value)" })
+            + headers.map {
+                $0.name == "Authorization" ? "Authorization: Bearer (a token, not shown)" : "\($0.name): \($0.value)"
+            })
             .joined(separator: "; ")
     }
 
-    package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool)
+        -> Observable<HTTPResponse>
+    {
         answered(url, feed: feed, validators: validators, acceptsNotFound: acceptsNotFound).observe(on: workQueue)
     }
 
-    package func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    package func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse>
+    {
         answered(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
     }
 
     /// One GET with its checks, retries and log lines, its outcome on the HTTP client's thread
     /// (or the retry scheduler's).
-    private func answered(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    private func answered(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool)
+        -> Observable<HTTPResponse>
+    {
         var request = HTTPRequest(url: url, timeout: options.timeout, maxBodySize: options.maxBodySize)
         do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
         if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
@@ -71,22 +81,29 @@ package struct FeedFetcher: FeedFetching {
             // What goes out: the client's own headers (its User-Agent; curl asks for every
             // encoding it decodes) and the request's.
             let headers = request.headers
-            once = once.handleEvents(onSubscribe: {
-                logger.debug("GET \(shown) sending \(Self.sentHeaders(headers))")
-            }, onNext: { response in
-                logger.info("GET \(shown) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
-                logger.debug("GET \(shown) answered \(response.body.count) bytes\(Self.interesting(response.headers))")
-            }, onFailed: { error in
-                logger.info("GET \(shown) -> \(error)")
-            })
+            once = once.handleEvents(
+                onSubscribe: {
+                    logger.debug("GET \(shown) sending \(Self.sentHeaders(headers))")
+                },
+                onNext: { response in
+                    logger.info("GET \(shown) -> \(response.status) in \(Self.milliseconds(response.elapsed)) ms")
+                    logger.debug(
+                        "GET \(shown) answered \(response.body.count) bytes\(Self.interesting(response.headers))")
+                },
+                onFailed: { error in
+                    logger.info("GET \(shown) -> \(error)")
+                })
         }
-        let checked = once
+        let checked =
+            once
             .map { response -> HTTPResponse in
-                let ok = (200...299).contains(response.status) || response.status == 304
+                let ok =
+                    (200...299).contains(response.status) || response.status == 304
                     || (acceptsNotFound && response.status == 404)
                 guard ok else {
-                    throw HTTPStatusFailure(status: response.status, url: url, retryAfter: response.retryAfter,
-                                            serverSays: (400...499).contains(response.status) ? ServerMessage.of(response.body) : nil)
+                    throw HTTPStatusFailure(
+                        status: response.status, url: url, retryAfter: response.retryAfter,
+                        serverSays: (400...499).contains(response.status) ? ServerMessage.of(response.body) : nil)
                 }
                 return response
             }
@@ -104,9 +121,12 @@ package struct FeedFetcher: FeedFetching {
                 }
             },
             minimumDelay: { ($0 as? HTTPStatusFailure)?.retryAfter })
-        return checked
+        return
+            checked
             .retry(policy, scheduler: scheduler, random: random) { attempt, delay, error in
-                logger.info("retry \(attempt) of \(Redaction.maskingSecrets(in: url)) in \(Self.milliseconds(delay)) ms after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")
+                logger.info(
+                    "retry \(attempt) of \(Redaction.maskingSecrets(in: url)) in \(Self.milliseconds(delay)) ms after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")"
+                )
             }
             .catch { error in
                 guard let http = error as? HTTPError else { throw error }
@@ -114,16 +134,22 @@ package struct FeedFetcher: FeedFetching {
             }
     }
 
-    package func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
-        var request = HTTPRequest(url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
-                                  idleTimeout: idleTimeout)
+    package func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration)
+        -> Observable<HTTPStreamPart>
+    {
+        var request = HTTPRequest(
+            url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
+            idleTimeout: idleTimeout)
         do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
-        let accept = feed.kind.streamFormat == .jsonLines ? "application/x-ndjson, application/jsonl" : "text/event-stream"
+        let accept =
+            feed.kind.streamFormat == .jsonLines ? "application/x-ndjson, application/jsonl" : "text/event-stream"
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "Cache-Control", value: "no-cache")
         // An id never holds a line end or NUL when it comes from the stream (the parser ends
         // lines there); one from elsewhere (an edited store) that does is not sent as a header.
-        if let lastEventID, !lastEventID.isEmpty, !lastEventID.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+        if let lastEventID, !lastEventID.isEmpty,
+            !lastEventID.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+        {
             request.headers.add(name: "Last-Event-ID", value: lastEventID)
         }
         let logger = self.logger
@@ -131,17 +157,21 @@ package struct FeedFetcher: FeedFetching {
         if logger.logLevel <= .info {
             let shown = Redaction.maskingSecrets(in: url)
             let headers = request.headers
-            parts = parts.handleEvents(onSubscribe: {
-                logger.info("GET \(shown) (stream)\(lastEventID.map { " from event \($0)" } ?? "")")
-                logger.debug("GET \(shown) sending \(Self.sentHeaders(headers))")
-            }, onNext: { part in
-                guard case .head(let head) = part else { return }
-                logger.info("GET \(shown) -> \(head.status), streaming\(Self.interesting(head.headers))")
-            }, onFailed: { error in
-                logger.info("GET \(shown) (stream) -> \(error)")
-            })
+            parts = parts.handleEvents(
+                onSubscribe: {
+                    logger.info("GET \(shown) (stream)\(lastEventID.map { " from event \($0)" } ?? "")")
+                    logger.debug("GET \(shown) sending \(Self.sentHeaders(headers))")
+                },
+                onNext: { part in
+                    guard case .head(let head) = part else { return }
+                    logger.info("GET \(shown) -> \(head.status), streaming\(Self.interesting(head.headers))")
+                },
+                onFailed: { error in
+                    logger.info("GET \(shown) (stream) -> \(error)")
+                })
         }
-        return parts
+        return
+            parts
             .catch { error in
                 guard let http = error as? HTTPError, http.kind != .idle else { throw error }
                 throw FeedFailure(http, url: url)
@@ -151,27 +181,37 @@ package struct FeedFetcher: FeedFetching {
             .observe(on: DispatchQueue(label: "feedcli.stream"))
     }
 
-    package func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
-                           pongWait: Duration) -> Observable<WebSocketPart> {
-        var request = HTTPRequest(url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
-                                  idleTimeout: idleTimeout)
+    package func webSocket(
+        _ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
+        pongWait: Duration
+    ) -> Observable<WebSocketPart> {
+        var request = HTTPRequest(
+            url: url, connectTimeout: min(options.timeout, .seconds(30)), maxBodySize: options.maxBodySize,
+            idleTimeout: idleTimeout)
         // The token only to the feed URL's own origin, as for every request (no redirect is
         // followed by a connect-only connection).
         do throws(FeedFailure) { try authorize(&request, feed: feed) } catch { return .fail(error) }
-        let logger = self.logger, shown = Redaction.maskingSecrets(in: url)
-        return WebSocketStream.connection(url: url, headers: request.headers.fields, greeting: greeting, userAgent: HTTPClient.userAgent,
-                                          connectTimeout: request.connectTimeout, idleTimeout: idleTimeout, pongWait: pongWait,
-                                          maxMessageSize: options.maxBodySize)
-            .handleEvents(onSubscribe: { logger.info("GET \(shown) (WebSocket)") }, onNext: { part in
+        let logger = self.logger
+        let shown = Redaction.maskingSecrets(in: url)
+        return WebSocketStream.connection(
+            url: url, headers: request.headers.fields, greeting: greeting, userAgent: HTTPClient.userAgent,
+            connectTimeout: request.connectTimeout, idleTimeout: idleTimeout, pongWait: pongWait,
+            maxMessageSize: options.maxBodySize
+        )
+        .handleEvents(
+            onSubscribe: { logger.info("GET \(shown) (WebSocket)") },
+            onNext: { part in
                 guard case .head(let head) = part else { return }
                 logger.info("GET \(shown) -> \(head.status)\(head.status == 101 ? ", connected" : "")")
-            }, onFailed: { error in
+            },
+            onFailed: { error in
                 logger.info("GET \(shown) (WebSocket) -> \(error)")
-            })
-            .catch { error in
-                guard let http = error as? HTTPError, http.kind != .idle else { throw error }
-                throw FeedFailure(http, url: url)
             }
+        )
+        .catch { error in
+            guard let http = error as? HTTPError, http.kind != .idle else { throw error }
+            throw FeedFailure(http, url: url)
+        }
     }
 
     package func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T> {
@@ -210,7 +250,10 @@ package struct FeedFetcher: FeedFetching {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
-    package init(http: HTTPClient, workQueue: DispatchQueue, options: FetchOptions, scheduler: any Scheduler, random: @escaping @Sendable () -> Double, environment: [String: String], logger: Logger) {
+    package init(
+        http: HTTPClient, workQueue: DispatchQueue, options: FetchOptions, scheduler: any Scheduler,
+        random: @escaping @Sendable () -> Double, environment: [String: String], logger: Logger
+    ) {
         self.http = http
         self.workQueue = workQueue
         self.options = options

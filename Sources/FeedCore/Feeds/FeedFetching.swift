@@ -8,7 +8,9 @@ import FoundationEssentials
 public protocol FeedFetching: Sendable {
     /// A cold observable of one GET of a feed's URL: emits the response for 2xx, 304 and (when
     /// `acceptsNotFound`) 404, or fails with the feed's failure.
-    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse>
+    func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<
+        HTTPResponse
+    >
     /// `get`, its outcome left where it arrives (the HTTP client's thread) rather than handed to
     /// the work queue: for bookkeeping that must go on while the work queue is busy
     /// (`InOrderRequests` starts the next request as soon as one answers), light work only.
@@ -23,13 +25,17 @@ public protocol FeedFetching: Sendable {
     /// Its parts arrive on a serial queue of the stream's own, where the stream is read (parsed
     /// into items) beside the delivery of what it sent before; `handOver` brings what is read to
     /// where responses are.
-    func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart>
+    func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<
+        HTTPStreamPart
+    >
     /// A cold observable of one WebSocket connection to a stream feed's `ws://` or `wss://` URL
     /// (`WebSocketStream`), sending `greeting` once connected, pinged after `idleTimeout` of
     /// silence and ended when no frame follows for `pongWait` more (zero: silence ends it, as
     /// `sync` wants). Its parts arrive on the connection's own thread.
-    func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
-                   pongWait: Duration) -> Observable<WebSocketPart>
+    func webSocket(
+        _ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
+        pongWait: Duration
+    ) -> Observable<WebSocketPart>
     /// `source`'s events, passed on from where responses are delivered (the run's serial work
     /// queue), in order.
     func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T>
@@ -37,18 +43,23 @@ public protocol FeedFetching: Sendable {
 
 extension FeedFetching {
     /// A fetcher without streams (reactor tests of polled feeds) fails every one.
-    public func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration) -> Observable<HTTPStreamPart> {
+    public func stream(_ url: String, feed: FeedRegistration, lastEventID: String?, idleTimeout: Duration)
+        -> Observable<HTTPStreamPart>
+    {
         .fail(FeedFailure.configuration("this fetcher does not read streams"))
     }
 
     /// A fetcher without streams fails every WebSocket connection too.
-    public func webSocket(_ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
-                          pongWait: Duration) -> Observable<WebSocketPart> {
+    public func webSocket(
+        _ url: String, feed: FeedRegistration, greeting: [[UInt8]], idleTimeout: Duration,
+        pongWait: Duration
+    ) -> Observable<WebSocketPart> {
         .fail(FeedFailure.configuration("this fetcher does not read streams"))
     }
 
     /// `get` itself (a fetcher without queues of its own: tests).
-    public func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    public func getAsAnswered(_ url: String, feed: FeedRegistration, acceptsNotFound: Bool) -> Observable<HTTPResponse>
+    {
         get(url, feed: feed, validators: nil, acceptsNotFound: acceptsNotFound)
     }
 
@@ -74,7 +85,9 @@ extension FeedFetching {
 /// The fetcher of commands that never fetch (`status`, `feeds list`): they then start no curl
 /// and no worker thread at all.
 package struct OfflineFetcher: FeedFetching {
-    package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool) -> Observable<HTTPResponse> {
+    package func get(_ url: String, feed: FeedRegistration, validators: Validators?, acceptsNotFound: Bool)
+        -> Observable<HTTPResponse>
+    {
         .fail(FeedFailure.configuration("this command does not use the network"))
     }
 

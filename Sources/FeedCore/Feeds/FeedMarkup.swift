@@ -11,7 +11,9 @@ package enum FeedMarkup: Equatable {
         let start = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         guard start.first == "<" else { return nil }
         let lowered = head.lowercased()
-        if lowered.contains("<rss") || lowered.contains("<rdf:rdf") || lowered.contains("<feed") && lowered.contains("http://www.w3.org/2005/atom") {
+        if lowered.contains("<rss") || lowered.contains("<rdf:rdf")
+            || lowered.contains("<feed") && lowered.contains("http://www.w3.org/2005/atom")
+        {
             return .syndication
         }
         if lowered.contains("<html") || lowered.contains("<!doctype html") { return .page(head) }
@@ -21,7 +23,8 @@ package enum FeedMarkup: Equatable {
     /// The `href` of the page's first `<link>` with `rel` alternate and the JSON Feed type.
     package static func jsonFeedLink(in html: String) -> String? {
         guard let tags = try? Regex("<link\\b[^>]*>").ignoresCase(),
-              let attribute = try? Regex("([A-Za-z-]+)\\s*=\\s*(\"[^\"]*\"|'[^']*'|[^\\s>]+)") else { return nil }
+            let attribute = try? Regex("([A-Za-z-]+)\\s*=\\s*(\"[^\"]*\"|'[^']*'|[^\\s>]+)")
+        else { return nil }
         for tag in html.matches(of: tags) {
             var attributes: [String: String] = [:]
             for match in html[tag.range].matches(of: attribute) {
@@ -30,8 +33,9 @@ package enum FeedMarkup: Equatable {
                 attributes[name.lowercased()] = String(value).replacing("&amp;", with: "&")
             }
             guard attributes["rel"]?.lowercased().split(separator: " ").contains("alternate") == true,
-                  attributes["type"]?.lowercased() == "application/feed+json",
-                  let href = attributes["href"], !href.isEmpty else { continue }
+                attributes["type"]?.lowercased() == "application/feed+json",
+                let href = attributes["href"], !href.isEmpty
+            else { continue }
             return href
         }
         return nil

@@ -29,23 +29,27 @@ package enum FeedTime {
         var words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         if let first = words.first, first.count == 3, Int(first) == nil { words.removeFirst() }
         guard words.count == 5, let day = Int(words[0]), (1...31).contains(day),
-              let month = months.firstIndex(of: words[1].lowercased()),
-              let year = Int(words[2]), (1000...9999).contains(year) else { return nil }
+            let month = months.firstIndex(of: words[1].lowercased()),
+            let year = Int(words[2]), (1000...9999).contains(year)
+        else { return nil }
         let clock = words[3].split(separator: ":").map { Int($0) }
         guard clock.count == 2 || clock.count == 3, let hour = clock[0], let minute = clock[1],
-              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+            (0..<24).contains(hour), (0..<60).contains(minute)
+        else { return nil }
         let second = clock.count == 3 ? clock[2] : 0
         guard let second, (0...60).contains(second) else { return nil }
         let zone: String
         switch words[4].uppercased() {
         case "GMT", "UT", "UTC", "Z": zone = "Z"
-        case let offset where offset.count == 5 && (offset.hasPrefix("+") || offset.hasPrefix("-"))
+        case let offset
+        where offset.count == 5 && (offset.hasPrefix("+") || offset.hasPrefix("-"))
             && Int(offset.dropFirst()) != nil:
             zone = "\(offset.prefix(3)):\(offset.suffix(2))"
         default: return nil
         }
         func digits(_ value: Int, _ count: Int) -> String { String(value).leftPadded(to: count) }
-        return Timestamp.parse("\(digits(year, 4))-\(digits(month + 1, 2))-\(digits(day, 2))T"
-                               + "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))\(zone)")
+        return Timestamp.parse(
+            "\(digits(year, 4))-\(digits(month + 1, 2))-\(digits(day, 2))T"
+                + "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))\(zone)")
     }
 }

@@ -11,10 +11,12 @@ package struct GraphFeed: PageFormat {
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "graph page at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .member("data"), rest: Self.pageProjection, what: what)
+        let document = try FeedDocument.parsePage(
+            response, items: .member("data"), rest: Self.pageProjection, what: what)
         guard let spans = document.items else {
-            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a Graph page object with a `data` array",
-                                          kind: .graph, what: what, arrayMember: "data")
+            throw FeedDocument.wrongShape(
+                document.value, body: response.body, expected: "a Graph page object with a `data` array",
+                kind: .graph, what: what, arrayMember: "data")
         }
         let read = PageItems.reading(spans, page: url, projection: Self.itemProjection, reader: Self.item)
         return FeedPage(

@@ -62,8 +62,10 @@ private final class InOrderRun: Disposable {
     init(_ spec: InOrderRequests, downstream: Observer<(Int, HTTPResponse)>) {
         self.spec = spec
         self.downstream = downstream
-        state = Locked(State(nextToRequest: spec.start, nextToEmit: spec.start,
-                             limit: spec.probesFirst ? 1 : max(1, spec.inFlight), end: Self.end(spec)))
+        state = Locked(
+            State(
+                nextToRequest: spec.start, nextToEmit: spec.start,
+                limit: spec.probesFirst ? 1 : max(1, spec.inFlight), end: Self.end(spec)))
     }
 
     /// The first index not to request: `start + count`, saturating (both come from outside: a
@@ -92,8 +94,9 @@ private final class InOrderRun: Disposable {
         while true {
             let index = state.withLock { state -> Int? in
                 guard !state.isStopped, state.failure == nil, state.active < state.limit,
-                      state.active + state.answers.count < state.limit + spec.lookahead,
-                      state.nextToRequest < state.end else { return nil }
+                    state.active + state.answers.count < state.limit + spec.lookahead,
+                    state.nextToRequest < state.end
+                else { return nil }
                 defer {
                     state.nextToRequest += 1
                     state.active += 1
@@ -102,7 +105,8 @@ private final class InOrderRun: Disposable {
             }
             guard let index else { return }
             let key = requests.reserveKey()
-            requests.add(spec.request(index).subscribe { [self] event in receive(event, index: index, key: key) }, for: key)
+            requests.add(
+                spec.request(index).subscribe { [self] event in receive(event, index: index, key: key) }, for: key)
         }
     }
 

@@ -14,24 +14,28 @@ package enum IndexedFeed {
     /// A post is `{userId, id, title, body}`: `title` is the title, `body` the text, `userId`
     /// (a number's exact text, or a string) the author.
     /// The parts of a post `item` reads, and what `FeedShape` reads for its hints.
-    package static let projection = JSONProjection.members(["id", "title", "body", "userId"]).union(FeedShape.projection)
+    package static let projection = JSONProjection.members(["id", "title", "body", "userId"]).union(
+        FeedShape.projection)
 
     package static func item(from response: HTTPResponse) throws(FeedFailure) -> FeedItem? {
         let what = "post at \(response.effectiveURL)"
         let document = try FeedDocument.parse(response, what: what, projection)
         guard case .object = document.value else {
-            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a post object", kind: .indexed, what: what)
+            throw FeedDocument.wrongShape(
+                document.value, body: response.body, expected: "a post object", kind: .indexed, what: what)
         }
         let post = document.value
         guard let id = post["id"]?.id else {
             if let other = FeedShape.guess(post), other != .indexed {
-                throw FeedDocument.wrongShape(post, body: response.body, expected: "a post object with an `id`", kind: .indexed,
-                                              what: what)
+                throw FeedDocument.wrongShape(
+                    post, body: response.body, expected: "a post object with an `id`", kind: .indexed,
+                    what: what)
             }
             return nil
         }
-        return FeedItem(id: id, title: post["title"]?.string, text: post["body"]?.string, author: post["userId"]?.text,
-                        source: document.source)
+        return FeedItem(
+            id: id, title: post["title"]?.string, text: post["body"]?.string, author: post["userId"]?.text,
+            source: document.source)
     }
 
     /// The post in a 200 response when it has a usable id and passes `filter`; when it has no

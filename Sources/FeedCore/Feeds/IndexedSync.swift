@@ -34,13 +34,21 @@ package struct IndexedSync: Sendable {
     private func url(_ index: Int) -> String { IndexedFeed.url(base: feed.url, index: index) }
 
     package func sync() -> Observable<SyncStep> {
-        let start = record.nextIndex, feed = self.feed, now = self.now, unstored = self.unstored
-        let batchSize = self.batchSize, maxRequests = self.maxRequests, filter = self.filter
+        let start = record.nextIndex
+        let feed = self.feed
+        let now = self.now
+        let unstored = self.unstored
+        let batchSize = self.batchSize
+        let maxRequests = self.maxRequests
+        let filter = self.filter
         let fetcher = self.fetcher
         // Answers wait at most a batch ahead of the one being committed.
         let answers = InOrderRequests(
-            start: start, count: maxRequests, inFlight: inFlight, probesFirst: record.lastFetchAt != nil, lookahead: batchSize,
-            request: { index in fetcher.getAsAnswered(IndexedFeed.url(base: feed.url, index: index), feed: feed, acceptsNotFound: true) },
+            start: start, count: maxRequests, inFlight: inFlight, probesFirst: record.lastFetchAt != nil,
+            lookahead: batchSize,
+            request: { index in
+                fetcher.getAsAnswered(IndexedFeed.url(base: feed.url, index: index), feed: feed, acceptsNotFound: true)
+            },
             handOver: { fetcher.handOver($0) })
         return .deferred {
             let pending = Locked(Pending())
@@ -48,12 +56,19 @@ package struct IndexedSync: Sendable {
             @Sendable func flush(final: Bool) throws -> Observable<SyncStep> {
                 let gathered = pending.withLock { pending -> Pending in
                     defer {
-                        pending.entries = []; pending.indices = []; pending.flushed = true
-                        pending.skipped = 0; pending.filtered = 0; pending.kept = 0; pending.batches += 1
+                        pending.entries = []
+                        pending.indices = []
+                        pending.flushed = true
+                        pending.skipped = 0
+                        pending.filtered = 0
+                        pending.kept = 0
+                        pending.batches += 1
                     }
                     return pending
                 }
-                guard !gathered.entries.isEmpty || (final && !gathered.flushed) || gathered.answered > gathered.committedUpTo
+                guard
+                    !gathered.entries.isEmpty || (final && !gathered.flushed)
+                        || gathered.answered > gathered.committedUpTo
                 else { return .empty() }
                 let fetchedAt = now()
                 let time = Timestamp.format(fetchedAt)
@@ -66,12 +81,20 @@ package struct IndexedSync: Sendable {
                 // The first batch of the sync starts the counts of skipped, filtered and kept
                 // posts; later ones add.
                 func change(_ count: Int) -> FetchCommit.SkipCount { gathered.batches == 0 ? .set(count) : .add(count) }
-                let (skipped, filtered, kept) = (change(gathered.skipped), change(gathered.filtered), change(gathered.kept))
-                return .just(.batch(FetchedBatch(
-                    entries: new, complete: FetchCommit(fetchedAt: fetchedAt, nextIndex: next, skipped: skipped, filtered: filtered, kept: kept),
-                    partial: { delivered in
-                        FetchCommit(fetchedAt: fetchedAt, nextIndex: newIndices[delivered], skipped: skipped, filtered: filtered, kept: kept)
-                    })))
+                let (skipped, filtered, kept) = (
+                    change(gathered.skipped), change(gathered.filtered), change(gathered.kept)
+                )
+                return .just(
+                    .batch(
+                        FetchedBatch(
+                            entries: new,
+                            complete: FetchCommit(
+                                fetchedAt: fetchedAt, nextIndex: next, skipped: skipped, filtered: filtered, kept: kept),
+                            partial: { delivered in
+                                FetchCommit(
+                                    fetchedAt: fetchedAt, nextIndex: newIndices[delivered], skipped: skipped,
+                                    filtered: filtered, kept: kept)
+                            })))
             }
             return .concat([
                 answers.observable.flatMap(.concat) { index, response -> Observable<SyncStep> in
@@ -86,14 +109,19 @@ package struct IndexedSync: Sendable {
                         if item != nil { pending.kept += 1 } else if skipped == nil { pending.filtered += 1 }
                         return pending.entries.count >= batchSize
                     }
-                    var steps: [Observable<SyncStep>] = [.just(.requesting(url: IndexedFeed.url(base: feed.url, index: index), number: index))]
+                    var steps: [Observable<SyncStep>] = [
+                        .just(.requesting(url: IndexedFeed.url(base: feed.url, index: index), number: index))
+                    ]
                     if let skipped { steps.append(.just(.warning(skipped.message))) }
                     if full { steps.append(try flush(final: false)) }
                     return .concat(steps)
                 },
                 .deferred {
                     let foundNothing = pending.withLock { $0.answered == 0 && $0.batches == 0 }
-                    return .concat([(foundNothing ? neverFound.map { Observable.just($0) } : nil) ?? .empty(), try flush(final: true)])
+                    return .concat([
+                        (foundNothing ? neverFound.map { Observable.just($0) } : nil) ?? .empty(),
+                        try flush(final: true),
+                    ])
                 },
             ])
         }
@@ -121,9 +149,10 @@ package struct IndexedSync: Sendable {
     /// would otherwise sync "nothing new" forever, in silence).
     private var neverFound: SyncStep? {
         guard record.total == 0, record.nextIndex == 1 else { return nil }
-        return .warning("\(Redaction.maskingSecrets(in: url(1))) answered HTTP 404 and \(feed.name) has never delivered "
-                        + "an entry; if it is not an indexed feed, add it again without --kind (feeds add \(feed.name) URL "
-                        + "--replace) to have its kind found out")
+        return .warning(
+            "\(Redaction.maskingSecrets(in: url(1))) answered HTTP 404 and \(feed.name) has never delivered "
+                + "an entry; if it is not an indexed feed, add it again without --kind (feeds add \(feed.name) URL "
+                + "--replace) to have its kind found out")
     }
 
     package func next() -> Observable<SyncStep> {
@@ -139,12 +168,15 @@ package struct IndexedSync: Sendable {
         let start = record.nextIndex
         return .concat([
             .just(.requesting(url: url(index), number: index)),
-            fetcher.get(url(index), feed: feed, acceptsNotFound: true).flatMap(.concat) { response -> Observable<SyncStep> in
+            fetcher.get(url(index), feed: feed, acceptsNotFound: true).flatMap(.concat) {
+                response -> Observable<SyncStep> in
                 let fetchedAt = now()
                 if response.status == 404 {
-                    let warning: Observable<SyncStep> = (index == start ? neverFound.map { .just($0) } : nil) ?? .empty()
-                    let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: index > start ? index : nil, skipped: .set(counts.skipped),
-                                             filtered: .set(counts.filtered), kept: .set(counts.kept))
+                    let warning: Observable<SyncStep> =
+                        (index == start ? neverFound.map { .just($0) } : nil) ?? .empty()
+                    let commit = FetchCommit(
+                        fetchedAt: fetchedAt, nextIndex: index > start ? index : nil, skipped: .set(counts.skipped),
+                        filtered: .set(counts.filtered), kept: .set(counts.kept))
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [], complete: commit)))])
                 }
                 let (item, skip) = try IndexedFeed.item(from: response, index: index, passing: filter)
@@ -155,8 +187,9 @@ package struct IndexedSync: Sendable {
                 let warning: Observable<SyncStep> = skip.map { .just(.warning($0.message)) } ?? .empty()
                 // The last index there can be is the end of the feed: nothing follows `Int.max`.
                 let (following, atTheEnd) = index.addingReportingOverflow(1)
-                let commit = FetchCommit(fetchedAt: fetchedAt, nextIndex: atTheEnd ? index : following, skipped: .set(soFar.skipped),
-                                         filtered: .set(soFar.filtered), kept: .set(soFar.kept))
+                let commit = FetchCommit(
+                    fetchedAt: fetchedAt, nextIndex: atTheEnd ? index : following, skipped: .set(soFar.skipped),
+                    filtered: .set(soFar.filtered), kept: .set(soFar.kept))
                 if let entry, try !unstored([entry]).isEmpty {
                     return .concat([warning, .just(.batch(FetchedBatch(entries: [entry], complete: commit)))])
                 }
@@ -168,7 +201,10 @@ package struct IndexedSync: Sendable {
         ])
     }
 
-    package init(fetcher: any FeedFetching, record: FeedRecord, maxRequests: Int, filter: ItemFilter?, now: @escaping @Sendable () -> Date, unstored: @escaping @Sendable ([Entry]) throws -> [Entry]) {
+    package init(
+        fetcher: any FeedFetching, record: FeedRecord, maxRequests: Int, filter: ItemFilter?,
+        now: @escaping @Sendable () -> Date, unstored: @escaping @Sendable ([Entry]) throws -> [Entry]
+    ) {
         self.fetcher = fetcher
         self.record = record
         self.maxRequests = maxRequests

@@ -21,8 +21,10 @@ package struct ItemFilter: Sendable {
             case .success(let result): passes = result
             case .failure(let failure):
                 let id = items[failure.position].id
-                throw JQWorkers.Failure(error: .runtime("on item \(failure.position + 1) (id \(Excerpt.of(id, limit: 40))): \(failure.message)"),
-                                        progress: nil)
+                throw JQWorkers.Failure(
+                    error: .runtime(
+                        "on item \(failure.position + 1) (id \(Excerpt.of(id, limit: 40))): \(failure.message)"),
+                    progress: nil)
             }
         } catch {
             let option = error.progress.map { "--filter (item \($0.item + 1))" } ?? "--filter"
@@ -45,11 +47,15 @@ extension ItemFilter {
             guard !batch.isEmpty else { return }
             let passes: [Bool]
             do throws(JQWorkers.Failure) {
-                switch try JQ.filter(expression, items: batch.map { LoneSurrogates.replaced(in: $0.source.text) }, limits: limits) {
+                switch try JQ.filter(
+                    expression, items: batch.map { LoneSurrogates.replaced(in: $0.source.text) }, limits: limits)
+                {
                 case .success(let result): passes = result
                 case .failure(let failure):
-                    throw JQWorkers.Failure(error: .runtime("on stored entry \(Excerpt.of(batch[failure.position].id, limit: 40)): \(failure.message)"),
-                                            progress: nil)
+                    throw JQWorkers.Failure(
+                        error: .runtime(
+                            "on stored entry \(Excerpt.of(batch[failure.position].id, limit: 40)): \(failure.message)"),
+                        progress: nil)
                 }
             } catch {
                 throw JQFailure.of(error.error, option: "--filter", page: "the stored entries")

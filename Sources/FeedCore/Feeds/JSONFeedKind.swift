@@ -14,10 +14,12 @@ package struct JSONFeedKind: PageFormat {
     package func page(from response: HTTPResponse) throws(FeedFailure) -> FeedPage {
         let url = response.effectiveURL
         let what = "JSON Feed at \(url)"
-        let document = try FeedDocument.parsePage(response, items: .member("items"), rest: Self.pageProjection, what: what)
+        let document = try FeedDocument.parsePage(
+            response, items: .member("items"), rest: Self.pageProjection, what: what)
         guard let spans = document.items, let version = document.value["version"]?.string else {
-            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a JSON Feed object with `version` and `items`",
-                                          kind: .jsonfeed, what: what, arrayMember: "items")
+            throw FeedDocument.wrongShape(
+                document.value, body: response.body, expected: "a JSON Feed object with `version` and `items`",
+                kind: .jsonfeed, what: what, arrayMember: "items")
         }
         guard Self.versions.contains(version) else {
             throw .badData("\(what): unsupported version \(Excerpt.of(version, limit: 60))")
@@ -33,16 +35,20 @@ package struct JSONFeedKind: PageFormat {
     }
 
     /// The parts of a feed or an item `authorName` reads.
-    package static let authorProjection = JSONProjection.parts(["authors": .parts([:], first: .members(["name"])),
-                                                        "author": .members(["name"])])
+    package static let authorProjection = JSONProjection.parts([
+        "authors": .parts([:], first: .members(["name"])),
+        "author": .members(["name"]),
+    ])
 
     /// The parts of a document besides its items that `page` reads, and those `FeedShape` reads.
     package static let pageProjection = JSONProjection.members(["version", "next_url"]).union(authorProjection)
         .union(FeedShape.projection)
 
     /// The parts of an item `item` reads.
-    package static let itemProjection = JSONProjection.members(["id", "title", "content_text", "content_html", "url", "date_published"])
-        .union(authorProjection)
+    package static let itemProjection = JSONProjection.members([
+        "id", "title", "content_text", "content_html", "url", "date_published",
+    ])
+    .union(authorProjection)
 
     /// The first name of 1.1's `authors`, else 1.0's `author`.
     package static func authorName(of value: JSON) -> String? {

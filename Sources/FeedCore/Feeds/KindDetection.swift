@@ -20,7 +20,9 @@ package enum KindDetection {
         package var url: String? = nil
     }
 
-    package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int = 16 * 1024 * 1024) throws -> Found {
+    package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int = 16 * 1024 * 1024)
+        throws -> Found
+    {
         let answer: HTTPResponse
         switch try probe(feed.url, feed: feed, fetcher: fetcher, maxBodySize: maxBodySize) {
         case .stream(let kind, let contentType):
@@ -36,10 +38,12 @@ package enum KindDetection {
                 // A page that names its JSON Feed (`<link rel="alternate" type="application/feed+json">`)
                 // is followed, once; the feed is registered under the JSON Feed's URL.
                 guard let href = FeedMarkup.jsonFeedLink(in: html),
-                      let target = URLReference.resolve(href, against: answer.effectiveURL), target != feed.url else { break }
+                    let target = URLReference.resolve(href, against: answer.effectiveURL), target != feed.url
+                else { break }
                 var linked = feed
                 linked.url = target
-                var found = try detectJSON(linked, answer: try fetch(target, feed: linked, fetcher: fetcher), fetcher: fetcher)
+                var found = try detectJSON(
+                    linked, answer: try fetch(target, feed: linked, fetcher: fetcher), fetcher: fetcher)
                 found.url = target
                 found.summary += " (the JSON Feed \(target) that the page names)"
                 return found
@@ -49,7 +53,9 @@ package enum KindDetection {
     }
 
     /// What a JSON answer is, else whether `URL/1` is a post.
-    private static func detectJSON(_ feed: FeedRegistration, answer: HTTPResponse, fetcher: any FeedFetching) throws -> Found {
+    private static func detectJSON(_ feed: FeedRegistration, answer: HTTPResponse, fetcher: any FeedFetching) throws
+        -> Found
+    {
         let value = answer.status == 200 ? try? JSONParser.value(of: answer.body, projection) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {
             if kind == .linked, let refusal = itemsWithoutIDs(answer.body, url: feed.url) { throw refusal }
@@ -59,39 +65,49 @@ package enum KindDetection {
         // `URL/1` names a post only where the URL is a path: after a query string it would be a
         // request for nothing (`…?uri=at://…/1`), so such a URL is not probed.
         guard !feed.url.contains("?") else {
-            throw FeedFailure.badData("cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)); "
-                                      + "give --kind, or describe it with --kind json --items EXPR …")
+            throw FeedFailure.badData(
+                "cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)); "
+                    + "give --kind, or describe it with --kind json --items EXPR …")
         }
         let first = IndexedFeed.url(base: feed.url, index: 1)
         let post = try fetch(first, feed: feed, fetcher: fetcher)
-        if post.status == 200, let item = try? IndexedFeed.item(from: post), case .object? = try? JSONParser.value(of: post.body, .kindOnly) {
+        if post.status == 200, let item = try? IndexedFeed.item(from: post),
+            case .object? = try? JSONParser.value(of: post.body, .kindOnly)
+        {
             let title = item.title.map { ", post 1 '\(Excerpt.of($0, limit: 60))'" } ?? ""
             return Found(kind: .indexed, summary: "indexed, one post per URL (\(first)\(title))")
         }
         try refuseFailing(post, asked: first)
-        throw FeedFailure.badData("cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)), "
-                                  + "and \(first) answered \(seen(post)); give --kind, or describe it with --kind json --items EXPR …")
+        throw FeedFailure.badData(
+            "cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)), "
+                + "and \(first) answered \(seen(post)); give --kind, or describe it with --kind json --items EXPR …")
     }
 
     /// Why an array whose items have no usable `id` is not a `linked` feed (Lobsters'
     /// `newest.json`: every sync would skip every item), naming the members of its first item
     /// that could serve as one; nil when an item of the first 100 has an id, or there is none.
     private static func itemsWithoutIDs(_ body: Data, url: String) -> FeedFailure? {
-        guard let spans = try? JSONParser.parsePage(body, items: .topLevel, rest: .kindOnly).items, spans.count > 0 else {
+        guard let spans = try? JSONParser.parsePage(body, items: .topLevel, rest: .kindOnly).items, spans.count > 0
+        else {
             return nil
         }
         let sample = 0..<min(spans.count, 100)
         guard !sample.contains(where: { spans.value($0, .members(["id"]))["id"]?.id != nil }) else { return nil }
         guard case .object(let first) = spans.value(0, .whole) else {
-            return .badData("\(url) answered an array of \(spans.value(0, .kindOnly).kindDescription)s, not of items with an `id`: "
-                            + "give --kind, or describe it with --kind json --items EXPR --id EXPR")
+            return .badData(
+                "\(url) answered an array of \(spans.value(0, .kindOnly).kindDescription)s, not of items with an `id`: "
+                    + "give --kind, or describe it with --kind json --items EXPR --id EXPR")
         }
         let names = first.keys
-        let candidates = names.filter { $0.lowercased().hasSuffix("id") || ["guid", "uuid", "url", "link", "permalink"].contains($0.lowercased()) }
+        let candidates = names.filter {
+            $0.lowercased().hasSuffix("id") || ["guid", "uuid", "url", "link", "permalink"].contains($0.lowercased())
+        }
         let suggestion = (candidates.first ?? names.first).map { " (for example --kind json --id .\($0))" } ?? ""
-        let shown = (candidates.isEmpty ? names : candidates).prefix(5).map { "`\(Excerpt.of($0, limit: 20))`" }.joined(separator: ", ")
-        return .badData("\(url) answered an array of \(spans.count) items without an `id`, which is not a linked feed: "
-                        + "describe it with --kind json and an --id expression\(suggestion); fields that could serve: \(shown)")
+        let shown = (candidates.isEmpty ? names : candidates).prefix(5).map { "`\(Excerpt.of($0, limit: 20))`" }.joined(
+            separator: ", ")
+        return .badData(
+            "\(url) answered an array of \(spans.count) items without an `id`, which is not a linked feed: "
+                + "describe it with --kind json and an --id expression\(suggestion); fields that could serve: \(shown)")
     }
 
     /// Throws the failure of an answer that is an HTTP failure other than 404 or 410 (which an
@@ -104,7 +120,9 @@ package enum KindDetection {
         let what = "cannot tell what kind of feed it is: \(url) answered HTTP \(status)\(says)"
         switch HTTPStatusFailure(status: status, url: url).failure {
         case .unauthorized:
-            throw .unauthorized(status: status, url: "\(url) (\(what); a feed that needs a token takes --token-env VAR, or give --kind)")
+            throw .unauthorized(
+                status: status, url: "\(url) (\(what); a feed that needs a token takes --token-env VAR, or give --kind)"
+            )
         case .temporary:
             throw .temporary("\(what); try again later, or give --kind")
         case .refused:
@@ -121,12 +139,13 @@ package enum KindDetection {
     /// The first page in words: its title (a JSON Feed's), and how many items it holds.
     private static func summary(of value: JSON, body: Data, kind: FeedKind) -> String {
         let title = value["title"]?.string.map { " '\(Excerpt.of($0, limit: 60))'" } ?? ""
-        let array: JSONParser.ItemArray? = switch kind {
-        case .jsonfeed: .member("items")
-        case .graph: .member("data")
-        case .linked: .topLevel
-        default: nil
-        }
+        let array: JSONParser.ItemArray? =
+            switch kind {
+            case .jsonfeed: .member("items")
+            case .graph: .member("data")
+            case .linked: .topLevel
+            default: nil
+            }
         let items = array.flatMap { try? JSONParser.parsePage(body, items: $0, rest: .kindOnly).items?.count }
         let count = items.map { ", \($0) \($0 == 1 ? "entry" : "entries") on the first page" } ?? ""
         return kind.rawValue + title + count
@@ -139,7 +158,8 @@ package enum KindDetection {
             return "HTTP 200 with something that is not JSON (it starts \(Excerpt.of(response.body, limit: 40)))"
         }
         if case .object = value, let names = JSONParser.memberNames(of: response.body, limit: 5) {
-            return "HTTP 200 with an object with " + names.map { "`\(Excerpt.of($0, limit: 20))`" }.joined(separator: ", ")
+            return "HTTP 200 with an object with "
+                + names.map { "`\(Excerpt.of($0, limit: 20))`" }.joined(separator: ", ")
         }
         return "HTTP 200 with \(value.kindDescription)"
     }
@@ -152,7 +172,9 @@ package enum KindDetection {
         case answer(HTTPResponse)
     }
 
-    private static func probe(_ url: String, feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int) throws -> Probed {
+    private static func probe(_ url: String, feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int) throws
+        -> Probed
+    {
         struct Reading: Sendable {
             var head: HTTPResponse?
             var body: [UInt8] = []
@@ -160,17 +182,22 @@ package enum KindDetection {
         }
         let reading = Locked(Reading())
         let done = DispatchSemaphore(value: 0)
-        let subscription = fetcher.stream(url, feed: feed, lastEventID: nil, idleTimeout: .seconds(30)).subscribe { event in
+        let subscription = fetcher.stream(url, feed: feed, lastEventID: nil, idleTimeout: .seconds(30)).subscribe {
+            event in
             let finished = reading.withLock { reading -> Bool in
                 guard reading.outcome == nil else { return false }
                 switch event {
                 case .next(.head(let head)):
                     reading.head = head
-                    if StreamFormat.kind(forContentType: head.headers["Content-Type"]) != nil { reading.outcome = .success(()) }
+                    if StreamFormat.kind(forContentType: head.headers["Content-Type"]) != nil {
+                        reading.outcome = .success(())
+                    }
                 case .next(.bytes(let bytes, _)):
                     reading.body += bytes
                     if reading.body.count > maxBodySize {
-                        reading.outcome = .failure(FeedFailure.badData("\(Redaction.maskingSecrets(in: url)) answered more than \(maxBodySize) bytes"))
+                        reading.outcome = .failure(
+                            FeedFailure.badData(
+                                "\(Redaction.maskingSecrets(in: url)) answered more than \(maxBodySize) bytes"))
                     }
                 case .failed(let error): reading.outcome = .failure(error)
                 case .completed: reading.outcome = .success(())

@@ -1,5 +1,5 @@
-import FeedModel
 import FeedHTTP
+import FeedModel
 import FoundationEssentials
 import Glibc
 

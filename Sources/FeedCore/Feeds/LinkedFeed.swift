@@ -14,10 +14,12 @@ package struct LinkedFeed: PageFormat {
         // The document is the item array; anything else is read only for `FeedShape`'s hints.
         let document = try FeedDocument.parsePage(response, items: .topLevel, rest: FeedShape.projection, what: what)
         guard let spans = document.items else {
-            throw FeedDocument.wrongShape(document.value, body: response.body, expected: "a JSON array of items", kind: .linked, what: what)
+            throw FeedDocument.wrongShape(
+                document.value, body: response.body, expected: "a JSON array of items", kind: .linked, what: what)
         }
         let read = PageItems.reading(spans, page: url, projection: Self.itemProjection, reader: Self.item)
-        return FeedPage(items: read.items, next: LinkHeader.next(in: response.headers, base: url), skipped: read.skipped)
+        return FeedPage(
+            items: read.items, next: LinkHeader.next(in: response.headers, base: url), skipped: read.skipped)
     }
 
     /// Each item read once, on its own: a stream's items come apart, and a page of them would

@@ -50,7 +50,9 @@ package struct PageItems: RandomAccessCollection, Sendable {
                 skipped.add(SkippedItem(position: index + 1, page: page, why: SkippedItem.why(id: value["id"])))
             }
         }
-        return (PageItems(storage: .spans(spans, positions: positions, projection: projection, reader: reader)), skipped)
+        return (
+            PageItems(storage: .spans(spans, positions: positions, projection: projection, reader: reader)), skipped
+        )
     }
 
     package var startIndex: Int { 0 }
@@ -80,7 +82,8 @@ package struct PageItems: RandomAccessCollection, Sendable {
         case .read(let items):
             return PageItems(kept.map { items[$0] })
         case .spans(let spans, let positions, let projection, let reader):
-            return PageItems(storage: .spans(spans, positions: kept.map { positions[$0] }, projection: projection, reader: reader))
+            return PageItems(
+                storage: .spans(spans, positions: kept.map { positions[$0] }, projection: projection, reader: reader))
         }
     }
 }

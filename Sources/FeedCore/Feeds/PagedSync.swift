@@ -34,14 +34,18 @@ package struct PagedSync: Sendable {
     package static let batchSize = 100
 
     package func sync() -> Observable<SyncStep> {
-        let record = self.record, now = self.now
-        return walk(from: record.registration.url, validators: record.validators, mode: .untilStored, maxPages: maxPages,
-                    pageOffset: 0) { outcome in
+        let record = self.record
+        let now = self.now
+        return walk(
+            from: record.registration.url, validators: record.validators, mode: .untilStored, maxPages: maxPages,
+            pageOffset: 0
+        ) { outcome in
             let fetchedAt = now()
             let cut: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .keep
-            let top = Self.batches(outcome.entries(feed: record.name, fetchedAt: fetchedAt), fetchedAt: fetchedAt,
-                                   validators: outcome.validators, cut: cut,
-                                   counts: (outcome.skippedCount, outcome.filteredCount, outcome.keptCount))
+            let top = Self.batches(
+                outcome.entries(feed: record.name, fetchedAt: fetchedAt), fetchedAt: fetchedAt,
+                validators: outcome.validators, cut: cut,
+                counts: (outcome.skippedCount, outcome.filteredCount, outcome.keptCount))
             let budget = maxPages - outcome.pagesRequested
             let step: SyncStep = top.count == 1 ? .batch(top.batch(0)) : .batches(top)
             guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else { return .just(step) }
@@ -61,33 +65,46 @@ package struct PagedSync: Sendable {
     ) -> FetchedBatches {
         let count = max((entries.count + batchSize - 1) / batchSize, 1)
         return FetchedBatches(count: count) { number in
-            let first = number == 0, last = number == count - 1
+            let first = number == 0
+            let last = number == count - 1
             let resume: FetchCommit.Cursor = first ? cut : .keep
             func change(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(0) }
             let (skips, filtered, kept) = (change(counts.skipped), change(counts.filtered), change(counts.kept))
             let start = number * batchSize
             return FetchedBatch(
                 entries: entries.entries(start..<min(start + batchSize, entries.count)),
-                complete: FetchCommit(fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: skips,
-                                      filtered: filtered, kept: kept),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: skips, filtered: filtered, kept: kept) })
+                complete: FetchCommit(
+                    fetchedAt: fetchedAt, validators: last ? validators : nil, resume: resume, skipped: skips,
+                    filtered: filtered, kept: kept),
+                partial: { _ in
+                    FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: skips, filtered: filtered, kept: kept)
+                })
         }
     }
 
     private func backfill(from url: String, budget: Int, pageOffset: Int) -> Observable<SyncStep> {
-        let record = self.record, now = self.now
-        return walk(from: url, validators: nil, mode: .throughStored, maxPages: budget, pageOffset: pageOffset) { outcome in
+        let record = self.record
+        let now = self.now
+        return walk(from: url, validators: nil, mode: .throughStored, maxPages: budget, pageOffset: pageOffset) {
+            outcome in
             let fetchedAt = now()
             let resume: FetchCommit.Cursor = outcome.unfollowedNext.map { .set($0) } ?? .clear
             let entries = outcome.entries(feed: record.name, fetchedAt: fetchedAt)
             // One batch: backfilled entries are numbered below every stored one, a batch at a
             // time, so batches of them would come out of order.
-            return .just(.batch(FetchedBatch(
-                entries: entries.entries(0..<entries.count),
-                complete: FetchCommit(fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skippedCount),
-                                      filtered: .add(outcome.filteredCount), kept: .add(outcome.keptCount)),
-                partial: { _ in FetchCommit(fetchedAt: fetchedAt, resume: .keep, isBackfill: true, skipped: .add(outcome.skippedCount),
-                                            filtered: .add(outcome.filteredCount), kept: .add(outcome.keptCount)) })))
+            return .just(
+                .batch(
+                    FetchedBatch(
+                        entries: entries.entries(0..<entries.count),
+                        complete: FetchCommit(
+                            fetchedAt: fetchedAt, resume: resume, isBackfill: true, skipped: .add(outcome.skippedCount),
+                            filtered: .add(outcome.filteredCount), kept: .add(outcome.keptCount)),
+                        partial: { _ in
+                            FetchCommit(
+                                fetchedAt: fetchedAt, resume: .keep, isBackfill: true,
+                                skipped: .add(outcome.skippedCount),
+                                filtered: .add(outcome.filteredCount), kept: .add(outcome.keptCount))
+                        })))
         }
     }
 
@@ -96,8 +113,9 @@ package struct PagedSync: Sendable {
         from url: String, validators: Validators?, mode: PagingWalker.Mode, maxPages: Int, pageOffset: Int,
         finish: @escaping @Sendable (WalkOutcome) throws -> Observable<SyncStep>
     ) -> Observable<SyncStep> {
-        let walker = PagingWalker(fetcher: fetcher, format: format, feed: record.registration, maxPages: maxPages,
-                                  mode: mode, knownIDs: knownIDs)
+        let walker = PagingWalker(
+            fetcher: fetcher, format: format, feed: record.registration, maxPages: maxPages,
+            mode: mode, knownIDs: knownIDs)
         return .deferred {
             let outcome = Locked(WalkOutcome())
             return .concat([
@@ -114,7 +132,10 @@ package struct PagedSync: Sendable {
         }
     }
 
-    package init(fetcher: any FeedFetching, format: any PageFormat, record: FeedRecord, maxPages: Int, now: @escaping @Sendable () -> Date, knownIDs: @escaping @Sendable ([String]) throws -> Set<String>) {
+    package init(
+        fetcher: any FeedFetching, format: any PageFormat, record: FeedRecord, maxPages: Int,
+        now: @escaping @Sendable () -> Date, knownIDs: @escaping @Sendable ([String]) throws -> Set<String>
+    ) {
         self.fetcher = fetcher
         self.format = format
         self.record = record
@@ -151,10 +172,15 @@ package struct WalkOutcome: Sendable {
     /// link that ended it.
     package var warnings: [SyncStep] {
         pages.flatMap { $0.skipped.messages(page: $0.url) }.map { .warning($0) }
-            + pages.compactMap(\.unusableNext).map { .warning($0 + "; the walk ended there and kept what it had fetched") }
+            + pages.compactMap(\.unusableNext).map {
+                .warning($0 + "; the walk ended there and kept what it had fetched")
+            }
             + (deadLink.map { link in
-                [.warning("the next page \(Redaction.maskingSecrets(in: link.url)) answered HTTP \(link.status); "
-                          + "the walk ended there and kept what it had fetched")]
+                [
+                    .warning(
+                        "the next page \(Redaction.maskingSecrets(in: link.url)) answered HTTP \(link.status); "
+                            + "the walk ended there and kept what it had fetched")
+                ]
             } ?? [])
     }
 

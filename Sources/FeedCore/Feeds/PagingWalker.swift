@@ -74,18 +74,26 @@ package struct PagingWalker: Sendable {
         url: String, number: Int, requested: Set<String>, seen: Locked<Set<String>>, validators: Validators?
     ) -> Observable<Step> {
         let fetched = fetcher.get(url, feed: feed, validators: validators)
-        let page = number == 1 ? fetched : fetched.catch { error in
-            // 414: the link is too long for the server (a runaway cursor) — as dead as a 404.
-            guard let status = (error as? HTTPStatusFailure)?.status, [404, 410, 414].contains(status) else { throw error }
-            return .just(HTTPResponse(status: status, effectiveURL: url))
-        }
+        let page =
+            number == 1
+            ? fetched
+            : fetched.catch { error in
+                // 414: the link is too long for the server (a runaway cursor) — as dead as a 404.
+                guard let status = (error as? HTTPStatusFailure)?.status, [404, 410, 414].contains(status) else {
+                    throw error
+                }
+                return .just(HTTPResponse(status: status, effectiveURL: url))
+            }
         return .concat([
             .just(.requesting(url: url, number: number)),
             page.flatMap(.concat) { response -> Observable<Step> in
-                if [404, 410, 414].contains(response.status) { return .just(.deadLink(url: url, status: response.status)) }
+                if [404, 410, 414].contains(response.status) {
+                    return .just(.deadLink(url: url, status: response.status))
+                }
                 if response.status == 304 { return .just(.notModified) }
                 let format = self.format
-                let read: Observable<FeedPage> = format.waitsForJQ
+                let read: Observable<FeedPage> =
+                    format.waitsForJQ
                     ? fetcher.blocking { try format.page(from: response) }
                     : .deferred { .just(try format.page(from: response)) }
                 return read.flatMap(.concat) { page in
@@ -97,15 +105,20 @@ package struct PagingWalker: Sendable {
 
     /// The step for a page that was read, and the walk's next step when it goes on.
     private func walked(
-        _ page: FeedPage, response: HTTPResponse, url: String, number: Int, requested: Set<String>, seen: Locked<Set<String>>
+        _ page: FeedPage, response: HTTPResponse, url: String, number: Int, requested: Set<String>,
+        seen: Locked<Set<String>>
     ) throws -> Observable<Step> {
         // Taken out of its box while the store is asked (no lock held across it), and put back:
         // the set is never copied.
-        var ids = seen.withLock { ids in defer { ids = [] }; return ids }
+        var ids = seen.withLock { ids in
+            defer { ids = [] }
+            return ids
+        }
         let found = Result { try freshItems(of: page.items, seen: &ids) }
         seen.withLock { [ids] in $0 = ids }
         let (fresh, anyStored) = try found.get()
-        let pageValidators = number == 1
+        let pageValidators =
+            number == 1
             ? Validators(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
             : nil
         var next = page.next.flatMap { requested.contains($0) ? nil : $0 }
@@ -113,16 +126,18 @@ package struct PagingWalker: Sendable {
         if let link = next, let why = FeedRegistration.whyUnusableLink(link) {
             // The server's link, not the user's configuration: the walk ends there, as at a
             // last page, and what was fetched is kept.
-            unusable = "the next page link of \(Redaction.maskingSecrets(in: url)) \(why): "
+            unusable =
+                "the next page link of \(Redaction.maskingSecrets(in: url)) \(why): "
                 + Excerpt.of(Redaction.maskingSecrets(in: link), limit: 80)
             next = nil
         }
         let reachedStored = mode == .untilStored && anyStored
         let goesOn = !reachedStored && next != nil && number < maxPages
-        let walked = WalkedPage(fresh: fresh, validators: pageValidators,
-                                unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
-                                skipped: page.skipped, filtered: page.filtered, kept: page.items.count,
-                                url: response.effectiveURL, unusableNext: unusable)
+        let walked = WalkedPage(
+            fresh: fresh, validators: pageValidators,
+            unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
+            skipped: page.skipped, filtered: page.filtered, kept: page.items.count,
+            url: response.effectiveURL, unusableNext: unusable)
         guard goesOn, let next else { return .just(.page(walked)) }
         return .concat([
             .just(.page(walked)),

@@ -10,9 +10,12 @@ package enum ServerMessage {
     package static func of(_ body: Data) -> String? {
         guard !body.isEmpty, body.count <= 64 * 1024 else { return nil }
         if let value = try? JSONParser.parse(body).value {
-            let candidates: [JSON?] = [value["message"], value["error_description"], value["error"]?["message"], value["error"],
-                                       value["detail"], value["title"], Self.first(of: value["errors"])?["message"]]
-            guard let text = candidates.lazy.compactMap({ $0?.string }).first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+            let candidates: [JSON?] = [
+                value["message"], value["error_description"], value["error"]?["message"], value["error"],
+                value["detail"], value["title"], Self.first(of: value["errors"])?["message"],
+            ]
+            guard let text = candidates.lazy.compactMap({ $0?.string }).first(where: { !$0.allSatisfy(\.isWhitespace) })
+            else { return nil }
             return Excerpt.of(text, limit: 120)
         }
         guard body.count <= 300, let text = String(data: body, encoding: .utf8), !text.contains("<") else { return nil }

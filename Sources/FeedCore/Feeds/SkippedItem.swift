@@ -46,9 +46,12 @@ package struct SkippedItems: Sendable, Equatable {
 
     /// One stderr line's text for each named item, and one for the rest of the page.
     package func messages(page: String) -> [String] {
-        named.map(\.message) + (unnamed > 0
-            ? ["skipped \(unnamed) more items of \(Redaction.maskingSecrets(in: page)) "
-               + "(only the first \(Self.namedLimit) of a page are named)"]
-            : [])
+        named.map(\.message)
+            + (unnamed > 0
+                ? [
+                    "skipped \(unnamed) more items of \(Redaction.maskingSecrets(in: page)) "
+                        + "(only the first \(Self.namedLimit) of a page are named)"
+                ]
+                : [])
     }
 }

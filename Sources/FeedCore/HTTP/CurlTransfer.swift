@@ -41,8 +41,10 @@ package final class CurlTransfer {
 
     /// Configures `reusing` (a handle of an earlier transfer, reset) or a new handle; fails with
     /// `HTTPError` if curl refuses an option.
-    package init(request: HTTPRequest, userAgent: String, delivery: Delivery,
-         reusing handle: UnsafeMutableRawPointer? = nil) throws(HTTPError) {
+    package init(
+        request: HTTPRequest, userAgent: String, delivery: Delivery,
+        reusing handle: UnsafeMutableRawPointer? = nil
+    ) throws(HTTPError) {
         guard let easy = handle ?? curl_easy_init() else {
             throw HTTPError(.other, message: "curl_easy_init failed")
         }
@@ -164,7 +166,8 @@ package final class CurlTransfer {
     /// buffer, so that `String(decoding:)` takes its contiguous fast path.
     private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var start = start, end = end
+        var start = start
+        var end = end
         while start < end, isSpace(bytes[start]) { start += 1 }
         while end > start, isSpace(bytes[end - 1]) { end -= 1 }
         return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
@@ -191,9 +194,10 @@ package final class CurlTransfer {
         var urlPointer: UnsafeMutablePointer<CChar>?
         _ = feed_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer)
         let retryAfter = headers["Retry-After"].flatMap { RetryAfter.parse($0, now: Date()) }
-        return HTTPResponse(status: status, headers: headers, body: body,
-                            effectiveURL: urlPointer.map { String(cString: $0) } ?? "",
-                            retryAfter: retryAfter, elapsed: ContinuousClock.now - startedAt)
+        return HTTPResponse(
+            status: status, headers: headers, body: body,
+            effectiveURL: urlPointer.map { String(cString: $0) } ?? "",
+            retryAfter: retryAfter, elapsed: ContinuousClock.now - startedAt)
     }
 
     /// How the transfer ended (curl's `code`), read from the handle now, told to the observer by
@@ -215,7 +219,9 @@ package final class CurlTransfer {
         case .stream(let observer, _):
             let error: HTTPError?
             if wentIdle {
-                error = HTTPError(.idle, message: "no byte for \(idleTimeout.map { Duration.milliseconds($0.milliseconds) } ?? .zero)")
+                error = HTTPError(
+                    .idle, message: "no byte for \(idleTimeout.map { Duration.milliseconds($0.milliseconds) } ?? .zero)"
+                )
             } else if headersTooLarge {
                 error = HTTPError.headersTooLarge
             } else if code != CURLE_OK {
@@ -245,8 +251,10 @@ package final class CurlTransfer {
     package func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         if headersTooLarge { return .failure(.headersTooLarge) }
         if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
-            return .failure(HTTPError(.bodyTooLarge, message: "response body exceeds \(maxBodySize) bytes",
-                                      curlCode: Int(CURLE_FILESIZE_EXCEEDED.rawValue)))
+            return .failure(
+                HTTPError(
+                    .bodyTooLarge, message: "response body exceeds \(maxBodySize) bytes",
+                    curlCode: Int(CURLE_FILESIZE_EXCEEDED.rawValue)))
         }
         guard code == CURLE_OK else { return .failure(HTTPError.from(curl: code, message: errorMessage)) }
         return .success(head(body: body))

@@ -165,8 +165,9 @@ package final class CurlWorker: Sendable {
                 switch command {
                 case .start(let id, let request, let delivery):
                     do {
-                        let transfer = try CurlTransfer(request: request, userAgent: userAgent, delivery: delivery,
-                                                        reusing: idle.popLast())
+                        let transfer = try CurlTransfer(
+                            request: request, userAgent: userAgent, delivery: delivery,
+                            reusing: idle.popLast())
                         transfers[id] = transfer
                         ids[transfer.easy] = id
                         if transfer.isStream { streams += 1 }
@@ -187,8 +188,9 @@ package final class CurlWorker: Sendable {
             var remaining: Int32 = 0
             while let message = curl_multi_info_read(multi.raw, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE,
-                      let easy = message.pointee.easy_handle,
-                      let id = ids[easy] else { continue }
+                    let easy = message.pointee.easy_handle,
+                    let id = ids[easy]
+                else { continue }
                 let code = message.pointee.data.result
                 guard let transfer = transfers[id] else { continue }
                 let report = transfer.finish(code)

@@ -29,7 +29,8 @@ package enum Digest {
 
     /// OpenSSL's one-shot `unsigned char *SHA1(const unsigned char *d, size_t n, unsigned char *md)`
     /// (and `SHA256`, of the same shape).
-    private typealias OneShot = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
+    private typealias OneShot =
+        @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
 
     private struct Functions: Sendable {
         var sha1: OneShot?
@@ -52,7 +53,9 @@ package enum Digest {
         var digest = [UInt8](repeating: 0, count: length)
         let input = Array(bytes)
         let done = input.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in function(input.baseAddress, input.count, output.baseAddress) != nil }
+            digest.withUnsafeMutableBufferPointer { output in
+                function(input.baseAddress, input.count, output.baseAddress) != nil
+            }
         }
         return done ? digest : nil
     }

@@ -85,10 +85,11 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             // curl reports headers over its own limit as a receive error; it is the server's fault.
             let lower = message.lowercased()
-            kind = lower.contains("header") && (lower.contains("large") || lower.contains("rejected"))
+            kind =
+                lower.contains("header") && (lower.contains("large") || lower.contains("rejected"))
                 ? .malformedReply : .connectionLost
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
             kind = .tls
         case CURLE_ABORTED_BY_CALLBACK: kind = .cancelled
         default: kind = .other

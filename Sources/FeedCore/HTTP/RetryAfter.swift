@@ -34,7 +34,9 @@ public enum HTTPDate {
     public static func parse(_ text: String) -> Date? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
         // IMF-fixdate and RFC 850: weekday day month year time GMT; asctime: weekday month day time year.
-        let day, month, year: Int?
+        let day: Int?
+        let month: Int?
+        let year: Int?
         let time: String
         if words.count == 6, words[5] == "GMT" {
             day = Int(words[1])
@@ -51,12 +53,13 @@ public enum HTTPDate {
         }
         let clock = time.split(separator: ":").map { Int($0) }
         guard let day, let month, let year, (1...31).contains(day), (1000...9999).contains(year), clock.count == 3,
-              let hour = clock[0], let minute = clock[1], let second = clock[2],
-              (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second)
+            let hour = clock[0], let minute = clock[1], let second = clock[2],
+            (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second)
         else { return nil }
         func digits(_ value: Int, _ count: Int) -> String { String(value).leftPadded(to: count) }
-        return Timestamp.parse("\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T"
-                               + "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))Z")
+        return Timestamp.parse(
+            "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T"
+                + "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))Z")
     }
 
     private static func monthNumber(_ word: String) -> Int? {

@@ -38,10 +38,13 @@ package final class WebSocketConnection: @unchecked Sendable {
 
     /// Connects to `url` (`ws://` or `wss://`) and makes the opening handshake, sending `headers`
     /// (a token's `Authorization`, for the URL's own origin only: the caller's rule) as well.
-    package init(url: String, headers: [(name: String, value: String)] = [], userAgent: String, connectTimeout: Duration,
-                 maxMessageSize: Int) throws {
+    package init(
+        url: String, headers: [(name: String, value: String)] = [], userAgent: String, connectTimeout: Duration,
+        maxMessageSize: Int
+    ) throws {
         guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "ws" || scheme == "wss", let host = components.host, !host.isEmpty else {
+            scheme == "ws" || scheme == "wss", let host = components.host, !host.isEmpty
+        else {
             throw HTTPError(.invalidURL, message: "not a ws:// or wss:// URL: \(Redaction.maskingSecrets(in: url))")
         }
         components.scheme = scheme == "wss" ? "https" : "http"

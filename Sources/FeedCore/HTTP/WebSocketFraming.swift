@@ -34,7 +34,12 @@ package struct WebSocketFraming: Sendable {
     }
 
     package enum Opcode: UInt8, Sendable {
-        case continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA
+        case continuation = 0x0
+        case text = 0x1
+        case binary = 0x2
+        case close = 0x8
+        case ping = 0x9
+        case pong = 0xA
 
         var isControl: Bool { rawValue & 0x8 != 0 }
     }
@@ -89,7 +94,8 @@ package struct WebSocketFraming: Sendable {
     /// an empty payload ends the frame at once).
     private mutating func headerRead() -> Event? {
         guard header.count >= 2 else { return nil }
-        let first = header[0], second = header[1]
+        let first = header[0]
+        let second = header[1]
         if header.count == 2 {
             if first & 0x70 != 0 { return fail(1002, "a frame with reserved bits set (no extension was agreed)") }
             guard let opcode = Opcode(rawValue: first & 0x0F) else {
@@ -99,7 +105,12 @@ package struct WebSocketFraming: Sendable {
             if opcode.isControl, first & 0x80 == 0 { return fail(1002, "a fragmented control frame") }
             if opcode.isControl, second & 0x7F > 125 { return fail(1002, "a control frame longer than 125 bytes") }
         }
-        let lengthBytes = switch second & 0x7F { case 126: 2; case 127: 8; default: 0 }
+        let lengthBytes =
+            switch second & 0x7F {
+            case 126: 2
+            case 127: 8
+            default: 0
+            }
         guard header.count == 2 + lengthBytes else { return nil }
         var length: UInt64 = UInt64(second & 0x7F)
         if lengthBytes > 0 {
@@ -155,7 +166,8 @@ package struct WebSocketFraming: Sendable {
             message = nil
             if current.size > maxMessageSize { return .oversized(current.size) }
             if current.opcode == .binary { return .binary(current.bytes) }
-            return String(validating: current.bytes, as: UTF8.self) == nil ? .invalidText(current.size) : .text(current.bytes)
+            return String(validating: current.bytes, as: UTF8.self) == nil
+                ? .invalidText(current.size) : .text(current.bytes)
         }
     }
 
@@ -164,7 +176,9 @@ package struct WebSocketFraming: Sendable {
         guard !control.isEmpty else { return .close(code: nil, reason: "") }
         guard control.count >= 2 else { return fail(1002, "a close frame with a one-byte code") }
         let code = UInt16(control[0]) << 8 | UInt16(control[1])
-        guard Self.isValidCloseCode(code) else { return fail(1002, "a close frame with code \(code), which no endpoint may send") }
+        guard Self.isValidCloseCode(code) else {
+            return fail(1002, "a close frame with code \(code), which no endpoint may send")
+        }
         guard let reason = String(validating: control[2...], as: UTF8.self) else {
             return fail(1007, "a close frame whose reason is not UTF-8")
         }
@@ -210,7 +224,8 @@ package struct WebSocketFraming: Sendable {
     /// The client's close frame: `code` and a reason cut to what a control frame holds.
     package static func closeFrame(code: UInt16, reason: String, mask: [UInt8]) -> [UInt8] {
         var reasonBytes = Array(reason.utf8.prefix(123))
-        while String(validating: reasonBytes, as: UTF8.self) == nil { reasonBytes.removeLast() }  // not inside a character
+        // Cut between characters, never inside one.
+        while String(validating: reasonBytes, as: UTF8.self) == nil { reasonBytes.removeLast() }
         return clientFrame(.close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + reasonBytes, mask: mask)
     }
 }

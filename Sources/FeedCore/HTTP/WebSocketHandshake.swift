@@ -22,7 +22,10 @@ package struct WebSocketHandshake: Sendable {
 
     /// The headers of the upgrade request (besides `Host`, which the connection writes).
     package var requestHeaders: [(name: String, value: String)] {
-        [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", key), ("Sec-WebSocket-Version", "13")]
+        [
+            ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", key),
+            ("Sec-WebSocket-Version", "13"),
+        ]
     }
 
     /// The `Sec-WebSocket-Accept` a server must answer this key with: base64(SHA-1(key + the
@@ -39,11 +42,18 @@ package struct WebSocketHandshake: Sendable {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value.trimmingWhitespace()
         }
         guard status == 101 else { return "the server answered HTTP \(status), not 101 Switching Protocols" }
-        guard value("Upgrade")?.lowercased() == "websocket" else { return "the server's answer has no Upgrade: websocket" }
-        let connection = value("Connection")?.lowercased().split(separator: ",").map { String($0).trimmingWhitespace() } ?? []
+        guard value("Upgrade")?.lowercased() == "websocket" else {
+            return "the server's answer has no Upgrade: websocket"
+        }
+        let connection =
+            value("Connection")?.lowercased().split(separator: ",").map { String($0).trimmingWhitespace() } ?? []
         guard connection.contains("upgrade") else { return "the server's answer has no Connection: Upgrade" }
-        guard let expected = expectedAccept else { return "SHA-1 (libcrypto) is not available to check the server's answer" }
-        guard let accept = value("Sec-WebSocket-Accept") else { return "the server's answer has no Sec-WebSocket-Accept" }
+        guard let expected = expectedAccept else {
+            return "SHA-1 (libcrypto) is not available to check the server's answer"
+        }
+        guard let accept = value("Sec-WebSocket-Accept") else {
+            return "the server's answer has no Sec-WebSocket-Accept"
+        }
         guard accept == expected else { return "the server's Sec-WebSocket-Accept does not match the key sent" }
         return nil
     }

@@ -46,11 +46,16 @@ package enum WebSocketStream {
             let backlog = StreamBacklog()
             let isDisposed = { @Sendable in disposed.withLock { $0 } }
             let failure = DetachedThread.start(named: "feedcli-ws") {
-                run(url: url, headers: headers, greeting: greeting, userAgent: userAgent, connectTimeout: connectTimeout,
-                    idle: (idleTimeout, pongWait), maxMessageSize: maxMessageSize, backlog: backlog, isDisposed: isDisposed,
+                run(
+                    url: url, headers: headers, greeting: greeting, userAgent: userAgent,
+                    connectTimeout: connectTimeout,
+                    idle: (idleTimeout, pongWait), maxMessageSize: maxMessageSize, backlog: backlog,
+                    isDisposed: isDisposed,
                     observer: observer)
             }
-            if let failure { observer.fail(HTTPError(.other, message: "no thread for the connection (error \(failure))")) }
+            if let failure {
+                observer.fail(HTTPError(.other, message: "no thread for the connection (error \(failure))"))
+            }
             return Disposables.create {
                 disposed.withLock { $0 = true }
                 backlog.abandon()
@@ -60,19 +65,23 @@ package enum WebSocketStream {
 
     /// The connection's thread.
     private static func run(
-        url: String, headers: [(name: String, value: String)], greeting: [[UInt8]], userAgent: String, connectTimeout: Duration,
-        idle: (timeout: Duration, pongWait: Duration), maxMessageSize: Int, backlog: StreamBacklog, isDisposed: @Sendable () -> Bool,
+        url: String, headers: [(name: String, value: String)], greeting: [[UInt8]], userAgent: String,
+        connectTimeout: Duration,
+        idle: (timeout: Duration, pongWait: Duration), maxMessageSize: Int, backlog: StreamBacklog,
+        isDisposed: @Sendable () -> Bool,
         observer: Observer<WebSocketPart>
     ) {
         let connection: WebSocketConnection
         do {
-            connection = try WebSocketConnection(url: url, headers: headers, userAgent: userAgent, connectTimeout: connectTimeout,
-                                                 maxMessageSize: maxMessageSize)
+            connection = try WebSocketConnection(
+                url: url, headers: headers, userAgent: userAgent, connectTimeout: connectTimeout,
+                maxMessageSize: maxMessageSize)
         } catch let refused as WebSocketConnection.Refused {
             guard refused.status != 101 else { return observer.fail(HTTPError(.malformedReply, message: refused.why)) }
             let answer = HTTPHeaders(refused.headers)
             let retryAfter = answer["Retry-After"].flatMap { RetryAfter.parse($0, now: Date()) }
-            observer.next(.head(HTTPResponse(status: refused.status, headers: answer, effectiveURL: url, retryAfter: retryAfter)))
+            observer.next(
+                .head(HTTPResponse(status: refused.status, headers: answer, effectiveURL: url, retryAfter: retryAfter)))
             return observer.complete()
         } catch {
             return observer.fail(error)
@@ -90,8 +99,10 @@ package enum WebSocketStream {
                         try connection.send(.ping, payload: [])
                         pinged = true
                     } else if pinged, quiet >= idle.timeout + idle.pongWait {
-                        throw HTTPError(.idle, message: "no frame for \(idle.timeout.milliseconds) ms, nor a pong for "
-                                        + "\(idle.pongWait.milliseconds) ms more")
+                        throw HTTPError(
+                            .idle,
+                            message: "no frame for \(idle.timeout.milliseconds) ms, nor a pong for "
+                                + "\(idle.pongWait.milliseconds) ms more")
                     }
                     continue
                 }

@@ -22,8 +22,10 @@ public enum JQ {
         /// far below what hurts a machine.
         public static let defaultMemory = 512 << 20
 
-        public init(memory: Int = Limits.defaultMemory, timeout: Duration = .seconds(30), output: Int = 16 << 20,
-                    budget: JQBudget? = nil) {
+        public init(
+            memory: Int = Limits.defaultMemory, timeout: Duration = .seconds(30), output: Int = 16 << 20,
+            budget: JQBudget? = nil
+        ) {
             (self.memory, self.timeout, self.output, self.budget) = (memory, timeout, output, budget)
         }
 
@@ -33,7 +35,8 @@ public enum JQ {
         }
 
         public static func == (lhs: Limits, rhs: Limits) -> Bool {
-            lhs.memory == rhs.memory && lhs.timeout == rhs.timeout && lhs.output == rhs.output && lhs.budget === rhs.budget
+            lhs.memory == rhs.memory && lhs.timeout == rhs.timeout && lhs.output == rhs.output
+                && lhs.budget === rhs.budget
         }
     }
 
@@ -53,10 +56,13 @@ public enum JQ {
     }
 
     /// The expressions of `request` on its page; a failure says what the worker was working on.
-    package static func map(_ request: JQMapRequest, limits: Limits) throws(JQWorkers.Failure) -> (items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]) {
+    package static func map(_ request: JQMapRequest, limits: Limits) throws(JQWorkers.Failure) -> (
+        items: JQOutcome, fields: [[JQOutcome]], page: [JQOutcome]
+    ) {
         guard case .mapped(let items, let fields, let page) = try ask(.map(request), limits: limits),
-              fields.count <= request.itemLimit, fields.allSatisfy({ $0.isEmpty || $0.count == request.fields.count }),
-              page.count == request.pageExpressions.count else {
+            fields.count <= request.itemLimit, fields.allSatisfy({ $0.isEmpty || $0.count == request.fields.count }),
+            page.count == request.pageExpressions.count
+        else {
             throw JQWorkers.Failure(error: .crashed("it answered another question"), progress: nil)
         }
         return (items, fields, page)
@@ -64,7 +70,9 @@ public enum JQ {
 
     /// Whether each of `items` (JSON texts) passes `expression`; an error names the item's
     /// position (0-based).
-    package static func filter(_ expression: String, items: [String], limits: Limits) throws(JQWorkers.Failure) -> Result<[Bool], FilterFailure> {
+    package static func filter(_ expression: String, items: [String], limits: Limits) throws(JQWorkers.Failure)
+        -> Result<[Bool], FilterFailure>
+    {
         switch try ask(.filter(expression: expression, items: items), limits: limits) {
         case .filtered(let passes) where passes.count == items.count: return .success(passes)
         case .filterFailed(let position, let message) where items.indices.contains(position):
@@ -91,10 +99,12 @@ public enum JQ {
         let reply: JQReply
         do throws(JQWorkers.Failure) {
             reply = try JQWorkers.shared.ask(request, memory: limits.memory, timeout: timeout)
-        } catch where error.error == .timedOut(timeout) {
+        } catch  where error.error == .timedOut(timeout) {
             throw JQWorkers.Failure(error: .timedOut(limits.timeout), progress: error.progress)
         }
-        if case .unavailable(let message) = reply { throw JQWorkers.Failure(error: .unavailable(message), progress: nil) }
+        if case .unavailable(let message) = reply {
+            throw JQWorkers.Failure(error: .unavailable(message), progress: nil)
+        }
         return reply
     }
 }

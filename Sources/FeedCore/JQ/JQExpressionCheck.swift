@@ -57,7 +57,8 @@ package enum JQExpressionCheck {
                 let word = String(decoding: bytes[start..<index], as: UTF8.self)
                 let before = start > 0 ? bytes[start - 1] : 0
                 let isName = before == UInt8(ascii: ".") || before == UInt8(ascii: "$") || before == UInt8(ascii: "@")
-                let isKey = open.last == .brace && (previous == UInt8(ascii: "{") || previous == UInt8(ascii: ","))
+                let isKey =
+                    open.last == .brace && (previous == UInt8(ascii: "{") || previous == UInt8(ascii: ","))
                     && isFollowedByColon(bytes, after: index)
                 if !isName, !isKey, !isModuleName(bytes, after: index), refused.contains(word) { return word }
                 previous = UInt8(ascii: "a")
@@ -116,6 +117,7 @@ package enum JQExpressionCheck {
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 }

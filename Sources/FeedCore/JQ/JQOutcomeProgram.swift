@@ -39,22 +39,27 @@ package enum JQOutcomeProgram {
         for (index, expression) in expressions.enumerated() {
             if index > 0 { text += ",\n" }
             let stage = JQProgress(stages[index]).encoded.0
-            text += "({\"feedcli-stage\": \(stage)} | debug | empty),\n_feedcli_outcome((\n\(expression)\n); \(limits[index].paths); \(limits[index].values))"
+            text +=
+                "({\"feedcli-stage\": \(stage)} | debug | empty),\n_feedcli_outcome((\n\(expression)\n); \(limits[index].paths); \(limits[index].values))"
         }
         return text + "\n]"
     }
 
     /// The outcomes in the program's one output (compact JSON); nil when it is not one.
     package static func outcomes(_ text: String, limits: [Limit]) -> [JQOutcome]? {
-        guard case .array(let elements)? = try? JSONParser.parse(text), elements.count == limits.count else { return nil }
+        guard case .array(let elements)? = try? JSONParser.parse(text), elements.count == limits.count else {
+            return nil
+        }
         var outcomes: [JQOutcome] = []
         outcomes.reserveCapacity(elements.count)
         for (element, limit) in zip(elements, limits) {
             guard case .object(let object) = element else { return nil }
             if case .array(let paths)? = object["p"] {
-                outcomes.append(.paths(paths.prefix(limit.paths).map { RawJSON($0).text }, more: paths.count > limit.paths))
+                outcomes.append(
+                    .paths(paths.prefix(limit.paths).map { RawJSON($0).text }, more: paths.count > limit.paths))
             } else if case .array(let values)? = object["v"] {
-                outcomes.append(.values(values.prefix(limit.values).map { RawJSON($0).text }, more: values.count > limit.values))
+                outcomes.append(
+                    .values(values.prefix(limit.values).map { RawJSON($0).text }, more: values.count > limit.values))
             } else if let error = object["e"] {
                 outcomes.append(.failed(error.string ?? RawJSON(error).text))
             } else {

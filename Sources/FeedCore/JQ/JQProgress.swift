@@ -24,13 +24,14 @@ package struct JQProgress: Equatable, Sendable {
     package var item: Int
 
     package var encoded: (Int32, Int32) {
-        let stage: Int32 = switch self.stage {
-        case .reading: 0
-        case .items: 1
-        case .filter: 2
-        case .field(let index): 1000 + Int32(clamping: index)
-        case .pageExpression(let index): 2000 + Int32(clamping: index)
-        }
+        let stage: Int32 =
+            switch self.stage {
+            case .reading: 0
+            case .items: 1
+            case .filter: 2
+            case .field(let index): 1000 + Int32(clamping: index)
+            case .pageExpression(let index): 2000 + Int32(clamping: index)
+            }
         return (stage, Int32(clamping: item))
     }
 

@@ -15,7 +15,8 @@ package struct JQSession: ~Copyable {
         var error: UnsafeMutablePointer<CChar>?
         guard let program = cjq_compile(expression, &error) else {
             // jq's first line says what is wrong; the rest repeats the expression.
-            var message = (Self.take(error) ?? "jq cannot compile it").split(separator: "\n").first.map(String.init) ?? ""
+            var message =
+                (Self.take(error) ?? "jq cannot compile it").split(separator: "\n").first.map(String.init) ?? ""
             if message.hasSuffix(":") { message.removeLast() }
             throw .compile(message)
         }
@@ -55,7 +56,9 @@ package struct JQSession: ~Copyable {
 
     /// The outputs of `expression` run on `value`, as compact JSON texts: at most `limit`, and
     /// whether there were more.
-    package mutating func outputs(of expression: String, on value: JQValue, limit: Int) throws(JQError) -> (texts: [String], more: Bool) {
+    package mutating func outputs(of expression: String, on value: JQValue, limit: Int) throws(JQError) -> (
+        texts: [String], more: Bool
+    ) {
         let program = try program(expression)
         var outputs = cjq_outputs()
         var more: Int32 = 0

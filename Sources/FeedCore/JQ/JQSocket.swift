@@ -37,7 +37,9 @@ package enum JQSocket {
     }
 
     /// Writes one frame, waiting until `deadline` (nil: for ever) for room.
-    package static func writeFrame(_ body: [UInt8], to descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) {
+    package static func writeFrame(_ body: [UInt8], to descriptor: Int32, deadline: ContinuousClock.Instant?)
+        throws(Failure)
+    {
         guard body.count <= JQWire.frameLimit else { throw .malformed }
         let length = UInt32(body.count)
         let header = (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }
@@ -45,12 +47,14 @@ package enum JQSocket {
         try send(body, to: descriptor, deadline: deadline)
     }
 
-    private static func send(_ bytes: [UInt8], to descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) {
+    private static func send(_ bytes: [UInt8], to descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure)
+    {
         var offset = 0
         while offset < bytes.count {
             try wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline)
             let sent = bytes.withUnsafeBytes { buffer in
-                Glibc.send(descriptor, buffer.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                Glibc.send(
+                    descriptor, buffer.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
             if sent < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
@@ -60,7 +64,9 @@ package enum JQSocket {
         }
     }
 
-    private static func receive(into buffer: inout [UInt8], from descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) {
+    private static func receive(into buffer: inout [UInt8], from descriptor: Int32, deadline: ContinuousClock.Instant?)
+        throws(Failure)
+    {
         var offset = 0
         let count = buffer.count
         while offset < count {
@@ -79,7 +85,9 @@ package enum JQSocket {
 
     /// Waits until `descriptor` is ready for `events` (or has failed or closed: the next call
     /// says which), or `deadline` passes.
-    private static func wait(for events: Int16, on descriptor: Int32, deadline: ContinuousClock.Instant?) throws(Failure) {
+    private static func wait(for events: Int16, on descriptor: Int32, deadline: ContinuousClock.Instant?)
+        throws(Failure)
+    {
         while true {
             var milliseconds: Int32 = -1
             if let deadline {

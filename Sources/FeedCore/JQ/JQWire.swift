@@ -35,7 +35,9 @@ package struct JQMapRequest: Equatable, Sendable {
     /// The expressions run on the page itself (`--next-url`, `--cursor`).
     package var pageExpressions: [String]
 
-    package init(page: String, items: String, itemLimit: Int, builtItemLimit: Int, fields: [String], pageExpressions: [String]) {
+    package init(
+        page: String, items: String, itemLimit: Int, builtItemLimit: Int, fields: [String], pageExpressions: [String]
+    ) {
         self.page = page
         self.items = items
         self.itemLimit = itemLimit
@@ -106,9 +108,11 @@ package enum JQWire {
         switch try reader.byte() {
         case 1: request = .check(try reader.string())
         case 2:
-            request = .map(JQMapRequest(page: try reader.string(), items: try reader.string(), itemLimit: try reader.integer(),
-                                        builtItemLimit: try reader.integer(), fields: try reader.strings(),
-                                        pageExpressions: try reader.strings()))
+            request = .map(
+                JQMapRequest(
+                    page: try reader.string(), items: try reader.string(), itemLimit: try reader.integer(),
+                    builtItemLimit: try reader.integer(), fields: try reader.strings(),
+                    pageExpressions: try reader.strings()))
         case 3: request = .filter(expression: try reader.string(), items: try reader.strings())
         default: throw Malformed()
         }

@@ -45,7 +45,8 @@ public enum JQWorkerMain {
     public static func serveIfAsked() {
         let arguments = CommandLine.arguments
         guard arguments.first == programName, arguments.count == 3,
-              let parent = pid_t(arguments[1]), let memory = Int(arguments[2]) else {
+            let parent = pid_t(arguments[1]), let memory = Int(arguments[2])
+        else {
             JQWorkers.selfCanServe.store(true, ordering: .releasing)
             return
         }
@@ -130,12 +131,15 @@ public enum JQWorkerMain {
             return .mapped(items: .failed(error.description), fields: [], page: [])
         }
         // The page's program: `--items`, then the page expressions.
-        let pageLimits = [JQOutcomeProgram.Limit(paths: map.itemLimit, values: map.builtItemLimit)]
+        let pageLimits =
+            [JQOutcomeProgram.Limit(paths: map.itemLimit, values: map.builtItemLimit)]
             + map.pageExpressions.map { _ in JQOutcomeProgram.Limit.one }
-        let pageStages = [JQProgress.Stage.items] + map.pageExpressions.indices.map { JQProgress.Stage.pageExpression($0) }
+        let pageStages =
+            [JQProgress.Stage.items] + map.pageExpressions.indices.map { JQProgress.Stage.pageExpression($0) }
         progress.set(JQProgress(.items))
-        let onPage = run(JQOutcomeProgram.program([map.items] + map.pageExpressions, limits: pageLimits, stages: pageStages),
-                         on: root, limits: pageLimits, session: &session)
+        let onPage = run(
+            JQOutcomeProgram.program([map.items] + map.pageExpressions, limits: pageLimits, stages: pageStages),
+            on: root, limits: pageLimits, session: &session)
         let items = onPage[0]
         var itemValues: [JQValue?] = []
         switch items {
@@ -145,8 +149,9 @@ public enum JQWorkerMain {
         }
         // The items' program: every field expression, run on each item that is an object.
         let fieldLimits = map.fields.map { _ in JQOutcomeProgram.Limit.one }
-        let fieldProgram = JQOutcomeProgram.program(map.fields, limits: fieldLimits,
-                                                    stages: map.fields.indices.map { JQProgress.Stage.field($0) })
+        let fieldProgram = JQOutcomeProgram.program(
+            map.fields, limits: fieldLimits,
+            stages: map.fields.indices.map { JQProgress.Stage.field($0) })
         var fields: [[JQOutcome]] = []
         fields.reserveCapacity(itemValues.count)
         for (position, item) in itemValues.enumerated() {
@@ -167,7 +172,9 @@ public enum JQWorkerMain {
     ) -> [JQOutcome] {
         do {
             let outputs = try session.outputs(of: program, on: value, limit: 1)
-            if let text = outputs.texts.first, let outcomes = JQOutcomeProgram.outcomes(text, limits: limits) { return outcomes }
+            if let text = outputs.texts.first, let outcomes = JQOutcomeProgram.outcomes(text, limits: limits) {
+                return outcomes
+            }
             return limits.map { _ in .failed("jq gave no answer feedcli can read") }
         } catch {
             return limits.map { _ in .failed(error.description) }

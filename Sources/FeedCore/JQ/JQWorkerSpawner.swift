@@ -20,14 +20,16 @@ package final class JQWorkerSpawner: Sendable {
     private let hasThread: Bool
 
     private init() {
-        let jobs = self.jobs, pending = self.pending
-        hasThread = DetachedThread.start(named: "feedcli.jq-spawn") {
-            while true {
-                pending.wait()
-                let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                job?()
-            }
-        } == nil
+        let jobs = self.jobs
+        let pending = self.pending
+        hasThread =
+            DetachedThread.start(named: "feedcli.jq-spawn") {
+                while true {
+                    pending.wait()
+                    let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                    job?()
+                }
+            } == nil
     }
 
     /// Runs `body` on the spawner's thread and returns what it gave.
@@ -35,7 +37,12 @@ package final class JQWorkerSpawner: Sendable {
         guard hasThread else { return body() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Value?>(nil)
-        jobs.withLock { $0.append { result.withLock { $0 = body() }; done.signal() } }
+        jobs.withLock {
+            $0.append {
+                result.withLock { $0 = body() }
+                done.signal()
+            }
+        }
         pending.signal()
         done.wait()
         // The job set it before signalling; run it here only if that invariant were ever broken.

@@ -87,7 +87,9 @@ package final class JQWorkers: Sendable {
     private static func start(memory: Int) throws(JQError) -> JQWorkerProcess {
         let executable = try executable()
         return try JQWorkerSpawner.shared.run { () -> Result<JQWorkerProcess, JQError> in
-            Result { () throws(JQError) -> JQWorkerProcess in try JQWorkerProcess.start(executable: executable, memory: memory) }
+            Result { () throws(JQError) -> JQWorkerProcess in
+                try JQWorkerProcess.start(executable: executable, memory: memory)
+            }
         }.get()
     }
 
@@ -107,7 +109,8 @@ package final class JQWorkers: Sendable {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let own = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let beside = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/feedcli"
+        let beside =
+            own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/feedcli"
         guard access(beside, X_OK) == 0 else {
             throw .unavailable("feedcli's jq worker cannot be found (no \(beside))")
         }
@@ -151,13 +154,15 @@ package final class JQWorkerProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -170,7 +175,8 @@ package final class JQWorkerProcess: Sendable {
         guard spawned == 0 else {
             Glibc.close(own)
             sandbox_progress_unmap(progress)
-            throw .unavailable("feedcli cannot start its jq worker (\(executable)): \(String(cString: strerror(spawned)))")
+            throw .unavailable(
+                "feedcli cannot start its jq worker (\(executable)): \(String(cString: strerror(spawned)))")
         }
         return JQWorkerProcess(pid: pid, socket: own, memory: memory, progress: progress)
     }
@@ -193,7 +199,9 @@ package final class JQWorkerProcess: Sendable {
         if signal != 0 { return .crashed(Self.name(ofSignal: signal)) }
         let code = (status >> 8) & 0xFF
         if code == JQWorkerMain.outOfMemoryStatus { return .outOfMemory(limit: memory) }
-        if code == JQWorkerMain.setUpFailedStatus { return .unavailable("feedcli's jq worker could not set up its sandbox") }
+        if code == JQWorkerMain.setUpFailedStatus {
+            return .unavailable("feedcli's jq worker could not set up its sandbox")
+        }
         return .crashed("its worker ended with status \(code)")
     }
 
@@ -216,8 +224,10 @@ package final class JQWorkerProcess: Sendable {
     }
 
     private static func name(ofSignal signal: Int32) -> String {
-        let names: [Int32: String] = [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL",
-                                      SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGXCPU: "SIGXCPU"]
+        let names: [Int32: String] = [
+            SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL",
+            SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGXCPU: "SIGXCPU",
+        ]
         return names[signal] ?? "signal \(signal)"
     }
 }

@@ -108,7 +108,8 @@ package final class PostgresConnection {
             }
         }
         var ahead: [(sql: String, name: String)] = []
-        for statement in preparing where sent && prepared[statement.sql] == nil && !ahead.contains(where: { $0.sql == statement.sql }) {
+        for statement in preparing
+        where sent && prepared[statement.sql] == nil && !ahead.contains(where: { $0.sql == statement.sql }) {
             let name = "feedcli_ahead_\(prepared.count + ahead.count + 1)"
             sent = cpg_send_prepare(handle, name, statement.sql, Int32(statement.parameters)) != 0
             if sent { ahead.append((statement.sql, name)) }
@@ -118,7 +119,10 @@ package final class PostgresConnection {
             // Each statement's result is followed by a NULL; two in a row: the connection is gone.
             var nulls = 0
             while answers.count < statements.count, nulls < 2 {
-                guard let result = cpg_get_result(handle) else { nulls += 1; continue }
+                guard let result = cpg_get_result(handle) else {
+                    nulls += 1
+                    continue
+                }
                 nulls = 0
                 answers.append(result)
             }
@@ -174,14 +178,20 @@ package final class PostgresConnection {
         // Two NULLs in a row: the connection is gone, nothing more will come. At most the
         // prepared statements' answers and the sync's mark come (a lost connection's error
         // more): the reading ends whatever libpq gives.
-        var nulls = 0, results = 0
+        var nulls = 0
+        var results = 0
         while nulls < 2, results <= ahead.count + 2 {
-            guard let result = cpg_get_result(handle) else { nulls += 1; continue }
+            guard let result = cpg_get_result(handle) else {
+                nulls += 1
+                continue
+            }
             nulls = 0
             results += 1
             defer { cpg_clear(result) }
             if cpg_result_is_sync(result) != 0 { break }
-            if let statement = waiting.popFirst(), cpg_result_ok(result) != 0 { prepared[statement.sql] = statement.name }
+            if let statement = waiting.popFirst(), cpg_result_ok(result) != 0 {
+                prepared[statement.sql] = statement.name
+            }
         }
         _ = cpg_exit_pipeline(handle)
     }
@@ -232,7 +242,9 @@ package final class PostgresConnection {
     package func script(_ sql: String, nilWhen states: Set<String>) throws(FeedFailure) -> PostgresResult? {
         settlePending()
         guard let result = cpg_exec(handle, sql) else { throw lost(String(cString: cpg_error(handle))) }
-        if cpg_result_ok(result) == 0, let state = cpg_result_sqlstate(result).map({ String(cString: $0) }), states.contains(state) {
+        if cpg_result_ok(result) == 0, let state = cpg_result_sqlstate(result).map({ String(cString: $0) }),
+            states.contains(state)
+        {
             cpg_clear(result)
             return nil
         }
@@ -242,7 +254,8 @@ package final class PostgresConnection {
     /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call.
     private func withParameters<T, E: Error>(
         _ parameters: [PostgresValue],
-        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws(E) -> T
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws(E)
+            -> T
     ) throws(E) -> T {
         let wires = parameters.map(\.wire)
         let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in

@@ -62,7 +62,8 @@ package struct PostgresRow: StoreRow {
         guard !isNull(column) else { return nil }
         let bytes = bytes(column)
         guard [2, 4, 8].contains(bytes.count) else {
-            throw .storeAccess("column \(name(column)) of a result is not an integer: the store's schema is not feedcli's")
+            throw .storeAccess(
+                "column \(name(column)) of a result is not an integer: the store's schema is not feedcli's")
         }
         // Big-endian two's complement of the column's width, sign-extended.
         var value: Int64 = bytes[0] & 0x80 != 0 ? -1 : 0

@@ -15,7 +15,9 @@ package enum PostgresSchema {
     package static let name = "feedcli"
 
     package static let migrations: [(name: String, sql: String)] = [
-        ("v1: feeds, entries, numbers", """
+        (
+            "v1: feeds, entries, numbers",
+            """
             CREATE TABLE feed (
                 name text COLLATE "C" PRIMARY KEY,
                 url text NOT NULL,
@@ -73,24 +75,31 @@ package enum PostgresSchema {
             $$;
             CREATE TRIGGER entry_read_changed AFTER UPDATE OF read ON entry
                 FOR EACH ROW WHEN (OLD.read IS DISTINCT FROM NEW.read) EXECUTE FUNCTION entry_read_changed();
-            """),
+            """
+        ),
         // The version every run reads first, where a new backend finds it without loading a
         // catalog of its own (`enter`); `migrate` sets its answer after each run of migrations.
-        ("v2: the schema's version as a function", """
+        (
+            "v2: the schema's version as a function",
+            """
             CREATE FUNCTION schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql AS 'SELECT 0::bigint';
-            """),
+            """
+        ),
         // Retention (`--keep`, `--remember`): NULL keep is a feed from before, which keeps all;
         // NULL remember is the kind's default. A pruned entry's id is remembered as a 64-bit key
         // (`RememberedID`) until `until` (seconds since 1970; NULL: for ever). Deleted rows are
         // left to autovacuum.
-        ("v3: retention", """
+        (
+            "v3: retention",
+            """
             ALTER TABLE feed ADD COLUMN keep text;
             ALTER TABLE feed ADD COLUMN remember text;
             ALTER TABLE feed ADD COLUMN pruned bigint NOT NULL DEFAULT 0;
             ALTER TABLE feed ADD COLUMN pruned_unread bigint NOT NULL DEFAULT 0;
             CREATE TABLE remembered_id (key bigint PRIMARY KEY, until bigint);
             CREATE INDEX remembered_id_by_until ON remembered_id (until) WHERE until IS NOT NULL;
-            """),
+            """
+        ),
     ]
 
     /// Brings the database's schema to the current version; the built-in feed is registered by
@@ -99,26 +108,32 @@ package enum PostgresSchema {
         try connection.script("BEGIN")
         do {
             try connection.execute("SELECT pg_advisory_xact_lock($1, 0)", [.text(String(PostgresLocks.storeClass))])
-            try connection.script("""
+            try connection.script(
+                """
                 CREATE SCHEMA IF NOT EXISTS \(name);
                 CREATE TABLE IF NOT EXISTS \(name).migration (name text PRIMARY KEY, applied_at text NOT NULL)
                 """)
             let applied = Set(try connection.execute("SELECT name FROM migration").rows.compactMap { $0.text(0) })
             for migration in migrations where !applied.contains(migration.name) {
                 try connection.script(migration.sql)
-                try connection.execute("INSERT INTO migration (name, applied_at) VALUES ($1, $2)",
-                                       [.text(migration.name), .text(Timestamp.format(.now))])
+                try connection.execute(
+                    "INSERT INTO migration (name, applied_at) VALUES ($1, $2)",
+                    [.text(migration.name), .text(Timestamp.format(.now))])
                 if migration.name == migrations[0].name {
                     let posts = FeedRegistration.defaultFeed
-                    try connection.execute("INSERT INTO feed (name, url, kind, created_at) VALUES ($1, $2, $3, $4)",
-                                           [.text(posts.name), .text(posts.url), .text(posts.kind.rawValue),
-                                            .text(Timestamp.format(.now))])
+                    try connection.execute(
+                        "INSERT INTO feed (name, url, kind, created_at) VALUES ($1, $2, $3, $4)",
+                        [
+                            .text(posts.name), .text(posts.url), .text(posts.kind.rawValue),
+                            .text(Timestamp.format(.now)),
+                        ])
                 }
             }
             // The version every run reads first (`enter`): how many migrations the schema has. The
             // comment is what feedcli before the function read, and still reads.
             let count = try connection.execute("SELECT COUNT(*)::bigint FROM migration").firstInteger() ?? 0
-            try connection.script("""
+            try connection.script(
+                """
                 COMMENT ON SCHEMA \(name) IS 'feedcli schema, migrations: \(count)';
                 CREATE OR REPLACE FUNCTION \(name).schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql
                     AS 'SELECT \(count)::bigint'
@@ -141,11 +156,14 @@ package enum PostgresSchema {
     /// read as before.
     package static func enter(_ connection: PostgresConnection) throws(FeedFailure) -> Int? {
         let undefined: Set<String> = ["42883", "3F000"]  // undefined_function, invalid_schema_name
-        if let version = try connection.script("SET search_path TO \(name); SELECT \(name).schema_version()", nilWhen: undefined),
-           version.count == 1, let number = version.row(0).text(0).flatMap({ Int($0) }) {
+        if let version = try connection.script(
+            "SET search_path TO \(name); SELECT \(name).schema_version()", nilWhen: undefined),
+            version.count == 1, let number = version.row(0).text(0).flatMap({ Int($0) })
+        {
             return number
         }
-        let comment = try connection.script("""
+        let comment = try connection.script(
+            """
             SET search_path TO \(name); SELECT obj_description(to_regnamespace('\(name)'), 'pg_namespace')
             """)
         guard comment.count == 1, let text = comment.row(0).text(0) else {

@@ -5,19 +5,23 @@ import FoundationEssentials
 /// Storing entries: a fetch's commit (its entries and bookkeeping in one statement where it can),
 /// the commits of fetches that found nothing, and entry numbers reserved before printing.
 extension PostgresStore {
-    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
+    {
         var outcome = try commitEntries(feed: feed, entries: entries, commit)
         outcome.record = try retain(outcome.record, now: commit.fetchedAt, stored: outcome.entries.count)
         return outcome
     }
 
-    private func commitEntries(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+    private func commitEntries(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure)
+        -> CommitOutcome
+    {
         // Entries numbered by `number(_:backfill:)` (every printed one) keep their numbers; a
         // batch of up to 128 of them commits in one statement, atomic by itself.
         if entries.isEmpty {
             return try withConnection { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
                 let update = Self.bookkeeping(feed: feed, commit)
-                let record = try Self.updateRecord(db, "UPDATE feed SET \(update.assignments) WHERE name = $17", update.values, name: feed)
+                let record = try Self.updateRecord(
+                    db, "UPDATE feed SET \(update.assignments) WHERE name = $17", update.values, name: feed)
                 return CommitOutcome(entries: [], record: record)
             }
         }
@@ -27,7 +31,8 @@ extension PostgresStore {
             }
         }
         return try transaction { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
-            var numbers = try Self.reserve(db, count: entries.count { $0.seq == 0 }, backfill: commit.isBackfill).makeIterator()
+            var numbers = try Self.reserve(db, count: entries.count { $0.seq == 0 }, backfill: commit.isBackfill)
+                .makeIterator()
             let numbered = entries.map { entry in
                 var entry = entry
                 if entry.seq == 0, let number = numbers.next() { entry.seq = number }
@@ -37,11 +42,14 @@ extension PostgresStore {
             let stored = try Self.insert(db, numbered, skippingStored: true)
             let inserted = numbered.filter { stored.contains($0.seq) }
             let update = Self.bookkeeping(feed: feed, commit)
-            let record = try Self.updateRecord(db, """
+            let record = try Self.updateRecord(
+                db,
+                """
                 UPDATE feed SET \(update.assignments), entry_count = entry_count + $18::bigint,
                     unread_count = unread_count + $19::bigint
                 WHERE name = $17
-                """, update.values + [PostgresValue(inserted.count), PostgresValue(inserted.count { !$0.read })], name: feed)
+                """, update.values + [PostgresValue(inserted.count), PostgresValue(inserted.count { !$0.read })],
+                name: feed)
             return CommitOutcome(entries: inserted, record: record)
         }
     }
@@ -57,11 +65,13 @@ extension PostgresStore {
     private static func commitInOneStatement(
         _ db: PostgresConnection, feed: String, entries: [Entry], _ commit: FetchCommit
     ) throws(FeedFailure) -> CommitOutcome {
-        let values = bookkeeping(feed: feed, commit).values + entries.flatMap { entry in entryValues(entry, feed: feed) }
+        let values =
+            bookkeeping(feed: feed, commit).values + entries.flatMap { entry in entryValues(entry, feed: feed) }
         let result = try db.execute(commitStatement(rows: entries.count), values)
         guard result.count == 1 else { throw FeedFailure.notFound("no feed named \(feed)") }
         let row = result.row(0)
-        let stored = Set((row.text(StoreColumns.recordColumnCount) ?? "").split(separator: ",").compactMap { Int64($0) })
+        let stored = Set(
+            (row.text(StoreColumns.recordColumnCount) ?? "").split(separator: ",").compactMap { Int64($0) })
         let inserted = entries.filter { stored.contains($0.seq) }.map { entry in
             var entry = entry
             entry.feed = feed
@@ -72,26 +82,30 @@ extension PostgresStore {
 
     /// The assignments of a successful fetch's `UPDATE feed`, with `$1` to `$16` and the feed's
     /// name `$17`: one text, so that the statements holding it are prepared once.
-    static let bookkeepingAssignments = (sql: """
-            last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
-                retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),
-                etag = CASE WHEN $3::boolean THEN $4 ELSE etag END,
-                last_modified = CASE WHEN $3::boolean THEN $5 ELSE last_modified END,
-                resume_url = CASE WHEN $6::boolean THEN $7 ELSE resume_url END,
-                last_skipped = CASE WHEN $8::boolean THEN last_skipped ELSE 0 END + $9::bigint,
-                last_filtered = CASE WHEN $10::boolean THEN last_filtered ELSE 0 END + $11::bigint,
-                last_kept = CASE WHEN $12::boolean THEN last_kept ELSE 0 END + $13::bigint,
-                last_event_id = CASE WHEN $14::boolean THEN $15 ELSE last_event_id END,
-                last_event_at = CASE WHEN $14::boolean THEN $16 ELSE last_event_at END
-            """, count: 17)
+    static let bookkeepingAssignments = (
+        sql: """
+        last_fetch_at = $1, last_success_at = $1, last_error = NULL, last_error_code = NULL,
+            retry_not_before = NULL, next_index = COALESCE($2::bigint, next_index),
+            etag = CASE WHEN $3::boolean THEN $4 ELSE etag END,
+            last_modified = CASE WHEN $3::boolean THEN $5 ELSE last_modified END,
+            resume_url = CASE WHEN $6::boolean THEN $7 ELSE resume_url END,
+            last_skipped = CASE WHEN $8::boolean THEN last_skipped ELSE 0 END + $9::bigint,
+            last_filtered = CASE WHEN $10::boolean THEN last_filtered ELSE 0 END + $11::bigint,
+            last_kept = CASE WHEN $12::boolean THEN last_kept ELSE 0 END + $13::bigint,
+            last_event_id = CASE WHEN $14::boolean THEN $15 ELSE last_event_id END,
+            last_event_at = CASE WHEN $14::boolean THEN $16 ELSE last_event_at END
+        """, count: 17
+    )
 
     /// `commitInOneStatement`'s statement for `rows` entries: the bookkeeping's values `$1` to
     /// `$17`, then each entry's eleven.
     static func commitStatement(rows: Int) -> String {
         let values = (0..<rows).map { row in
-            "(" + (0..<11).map { column in
-                "$\(bookkeepingAssignments.count + 1 + row * 11 + column)" + (column == 0 ? "::bigint" : column == 9 ? "::boolean" : "")
-            }.joined(separator: ", ") + ")"
+            "("
+                + (0..<11).map { column in
+                    "$\(bookkeepingAssignments.count + 1 + row * 11 + column)"
+                        + (column == 0 ? "::bigint" : column == 9 ? "::boolean" : "")
+                }.joined(separator: ", ") + ")"
         }
         let lastRead = """
             (SELECT id FROM (SELECT id, seq FROM entry WHERE entry.feed = feed.name AND read
@@ -111,15 +125,19 @@ extension PostgresStore {
 
     /// An entry's eleven column values, in `INSERT INTO entry`'s order.
     static func entryValues(_ entry: Entry, feed: String) -> [PostgresValue] {
-        [PostgresValue(entry.seq), .text(feed), .bytes(entry.id), PostgresValue(bytes: entry.title),
-         PostgresValue(bytes: entry.text), PostgresValue(bytes: entry.author), PostgresValue(bytes: entry.url),
-         PostgresValue(entry.published), .text(entry.fetchedAt), PostgresValue(entry.read), .text(entry.source.text)]
+        [
+            PostgresValue(entry.seq), .text(feed), .bytes(entry.id), PostgresValue(bytes: entry.title),
+            PostgresValue(bytes: entry.text), PostgresValue(bytes: entry.author), PostgresValue(bytes: entry.url),
+            PostgresValue(entry.published), .text(entry.fetchedAt), PostgresValue(entry.read), .text(entry.source.text),
+        ]
     }
 
     /// Inserts `entries` (each with its number and feed), several rows a statement, and returns
     /// the numbers of those stored; with `skippingStored`, an id the feed holds (or one repeated
     /// among them) is skipped rather than a failure.
-    static func insert(_ db: PostgresConnection, _ entries: [Entry], skippingStored: Bool) throws(FeedFailure) -> Set<Int64> {
+    static func insert(_ db: PostgresConnection, _ entries: [Entry], skippingStored: Bool) throws(FeedFailure) -> Set<
+        Int64
+    > {
         var stored = Set<Int64>()
         var rest = entries[...]
         while !rest.isEmpty {
@@ -128,7 +146,8 @@ extension PostgresStore {
             let chunk = rest.prefix(size)
             rest = rest.dropFirst(size)
             let rows = (0..<size).map { row in
-                "(" + (1...11).map { "$\(row * 11 + $0)" + (($0 == 1) ? "::bigint" : ($0 == 10 ? "::boolean" : "")) }
+                "("
+                    + (1...11).map { "$\(row * 11 + $0)" + (($0 == 1) ? "::bigint" : ($0 == 10 ? "::boolean" : "")) }
                     .joined(separator: ", ") + ")"
             }
             let sql = """
@@ -144,22 +163,33 @@ extension PostgresStore {
     /// The feed's side of a successful fetch (see `FeedStore.commitBookkeeping`): the
     /// assignments of an `UPDATE feed … WHERE name = $17` (`bookkeepingAssignments`) and their
     /// values, `$1` to `$17`.
-    private static func bookkeeping(feed: String, _ commit: FetchCommit) -> (assignments: String, values: [PostgresValue]) {
+    private static func bookkeeping(feed: String, _ commit: FetchCommit) -> (
+        assignments: String, values: [PostgresValue]
+    ) {
         let (resumeChanges, resumeURL) = commit.resumeColumn
-        let skipped = commit.skipped.column, filtered = commit.filtered.column, kept = commit.kept.column
-        return (bookkeepingAssignments.sql, [
-            .text(Timestamp.format(commit.fetchedAt)), PostgresValue(commit.nextIndex),
-            PostgresValue(commit.validators != nil), PostgresValue(commit.validators?.etag),
-            PostgresValue(commit.validators?.lastModified),
-            PostgresValue(resumeChanges), PostgresValue(resumeURL), PostgresValue(skipped.adds), PostgresValue(skipped.count),
-            PostgresValue(filtered.adds), PostgresValue(filtered.count), PostgresValue(kept.adds), PostgresValue(kept.count),
-            PostgresValue(commit.stream != nil), PostgresValue(commit.stream?.lastEventID),
-            PostgresValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
-            .text(feed),
-        ])
+        let skipped = commit.skipped.column
+        let filtered = commit.filtered.column
+        let kept = commit.kept.column
+        return (
+            bookkeepingAssignments.sql,
+            [
+                .text(Timestamp.format(commit.fetchedAt)), PostgresValue(commit.nextIndex),
+                PostgresValue(commit.validators != nil), PostgresValue(commit.validators?.etag),
+                PostgresValue(commit.validators?.lastModified),
+                PostgresValue(resumeChanges), PostgresValue(resumeURL), PostgresValue(skipped.adds),
+                PostgresValue(skipped.count),
+                PostgresValue(filtered.adds), PostgresValue(filtered.count), PostgresValue(kept.adds),
+                PostgresValue(kept.count),
+                PostgresValue(commit.stream != nil), PostgresValue(commit.stream?.lastEventID),
+                PostgresValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
+                .text(feed),
+            ]
+        )
     }
 
-    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<
+        FeedRecord, FeedFailure
+    >] {
         let apply = { (db: PostgresConnection) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] in
             var results: [Result<FeedRecord, FeedFailure>] = []
             for fetch in fetches {
@@ -203,9 +233,12 @@ extension PostgresStore {
         guard count > 0 else { return [] }
         let n = Int64(count)
         if backfill {
-            let floor = try db.execute("""
-                UPDATE entry_numbers SET floor = LEAST(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - $1::bigint RETURNING floor
-                """, [PostgresValue(n)]).firstInteger() ?? -n
+            let floor =
+                try db.execute(
+                    """
+                    UPDATE entry_numbers SET floor = LEAST(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - $1::bigint RETURNING floor
+                    """, [PostgresValue(n)]
+                ).firstInteger() ?? -n
             return Array(floor..<(floor + n))
         }
         let next = try db.execute(reserveStatement, [PostgresValue(n)]).firstInteger() ?? n + 1

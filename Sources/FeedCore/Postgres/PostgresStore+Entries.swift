@@ -10,7 +10,8 @@ extension PostgresStore {
 
     public func oldestUnread(feed: String) throws(FeedFailure) -> Entry? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Entry? in
-            let found = try db.execute(Self.entryQuery + " WHERE feed = $1 AND read = false ORDER BY seq LIMIT 1", [.text(feed)])
+            let found = try db.execute(
+                Self.entryQuery + " WHERE feed = $1 AND read = false ORDER BY seq LIMIT 1", [.text(feed)])
             return try found.rows.first?.entry()
         }
     }
@@ -18,11 +19,14 @@ extension PostgresStore {
     public func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Entry? in
             let order = " ORDER BY COALESCE(published, fetched_at), seq LIMIT 1"
-            let found = if let feeds {
-                try db.execute(Self.entryQuery + " WHERE read = false AND feed = ANY($1::text[])" + order, [postgresArray(feeds)])
-            } else {
-                try db.execute(Self.entryQuery + " WHERE read = false" + order)
-            }
+            let found =
+                if let feeds {
+                    try db.execute(
+                        Self.entryQuery + " WHERE read = false AND feed = ANY($1::text[])" + order,
+                        [postgresArray(feeds)])
+                } else {
+                    try db.execute(Self.entryQuery + " WHERE read = false" + order)
+                }
             return try found.rows.first?.entry()
         }
     }
@@ -38,7 +42,8 @@ extension PostgresStore {
 
     public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> String? in
-            try db.execute("SELECT id FROM entry WHERE feed = $1 ORDER BY seq DESC LIMIT 1", [.text(feed)]).rows.first?.text(0)
+            try db.execute("SELECT id FROM entry WHERE feed = $1 ORDER BY seq DESC LIMIT 1", [.text(feed)]).rows.first?
+                .text(0)
         }
     }
 
@@ -54,7 +59,8 @@ extension PostgresStore {
                 let chunk = Array(rest.prefix(Self.idsPerLookup))
                 rest = rest.dropFirst(Self.idsPerLookup)
                 let keys = "{" + chunk.map { String(RememberedID.key(feed: feed, id: $0)) }.joined(separator: ",") + "}"
-                let found = try db.execute(Self.knownIDsStatement, [.text(feed), postgresByteaArray(chunk), .text(keys)])
+                let found = try db.execute(
+                    Self.knownIDsStatement, [.text(feed), postgresByteaArray(chunk), .text(keys)])
                 for row in found.rows { if let id = row.text(0) { stored.insert(id) } }
             }
             return stored
@@ -88,12 +94,15 @@ extension PostgresStore {
 
     static func entries(_ db: PostgresConnection, reference: String, feed: String?) throws(FeedFailure) -> [Entry] {
         if let seq = EntryReference.handle(reference) {
-            let found = try db.execute(entryQuery + " WHERE seq = $1::bigint AND ($2::text IS NULL OR feed = $2)",
-                                       [PostgresValue(seq), PostgresValue(feed)])
+            let found = try db.execute(
+                entryQuery + " WHERE seq = $1::bigint AND ($2::text IS NULL OR feed = $2)",
+                [PostgresValue(seq), PostgresValue(feed)])
             if found.count > 0 { return try found.entries() }
         }
-        return try db.execute(entryQuery + " WHERE id = $1 AND ($2::text IS NULL OR feed = $2) ORDER BY feed",
-                              [.bytes(reference), PostgresValue(feed)]).entries()
+        return try db.execute(
+            entryQuery + " WHERE id = $1 AND ($2::text IS NULL OR feed = $2) ORDER BY feed",
+            [.bytes(reference), PostgresValue(feed)]
+        ).entries()
     }
 
     public func setRead(_ isRead: Bool, references: [String], feed: String?) throws(FeedFailure) -> Int {
@@ -103,8 +112,10 @@ extension PostgresStore {
             for reference in references {
                 let found = try Self.entries(db, reference: reference, feed: feed)
                 for entry in try StoreRules.entriesToMark(reference, feed: feed, found: found) {
-                    changed += try db.execute("UPDATE entry SET read = $1::boolean WHERE seq = $2::bigint",
-                                              [PostgresValue(isRead), PostgresValue(entry.seq)]).changed
+                    changed += try db.execute(
+                        "UPDATE entry SET read = $1::boolean WHERE seq = $2::bigint",
+                        [PostgresValue(isRead), PostgresValue(entry.seq)]
+                    ).changed
                 }
             }
             return changed
@@ -115,18 +126,24 @@ extension PostgresStore {
         try transaction { (db: PostgresConnection) throws(FeedFailure) -> Int in
             _ = try Self.record(db, name: feed)
             let list = PostgresValue.text("{" + numbers.map(String.init).joined(separator: ",") + "}")
-            return try db.execute("UPDATE entry SET read = true WHERE feed = $1 AND seq = ANY($2::bigint[]) AND read = false",
-                                  [.text(feed), list]).changed
+            return try db.execute(
+                "UPDATE entry SET read = true WHERE feed = $1 AND seq = ANY($2::bigint[]) AND read = false",
+                [.text(feed), list]
+            ).changed
         }
     }
 
     public func markAllRead(feeds: [String]) throws(FeedFailure) -> Int {
         try transaction { (db: PostgresConnection) throws(FeedFailure) -> Int in
-            guard !feeds.isEmpty else { return try db.execute("UPDATE entry SET read = true WHERE read = false").changed }
+            guard !feeds.isEmpty else {
+                return try db.execute("UPDATE entry SET read = true WHERE read = false").changed
+            }
             var changed = 0
             for feed in feeds {
                 _ = try Self.record(db, name: feed)
-                changed += try db.execute("UPDATE entry SET read = true WHERE feed = $1 AND read = false", [.text(feed)]).changed
+                changed += try db.execute(
+                    "UPDATE entry SET read = true WHERE feed = $1 AND read = false", [.text(feed)]
+                ).changed
             }
             return changed
         }
@@ -146,8 +163,9 @@ extension PostgresStore {
         }
         if unreadOnly { conditions.append("read = false") }
         if let limit { values.append(PostgresValue(limit)) }
-        let sql = EntryListing.query(where: conditions, order: order, newestFirst: newestFirst,
-                                     limitParameter: limit == nil ? nil : "$\(values.count)::bigint")
+        let sql = EntryListing.query(
+            where: conditions, order: order, newestFirst: newestFirst,
+            limitParameter: limit == nil ? nil : "$\(values.count)::bigint")
         try transaction(readOnly: true) { (db: PostgresConnection) throws(FeedFailure) in
             try db.execute("DECLARE entries NO SCROLL CURSOR FOR " + sql, values)
             // The next batch is asked for before this one is read, so the server reads it

@@ -16,7 +16,9 @@ extension PostgresStore {
     }
 
     public func feed(named name: String) throws(FeedFailure) -> FeedRecord {
-        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in try Self.record(db, name: name) }
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
+            try Self.record(db, name: name)
+        }
     }
 
     public func hasFeed(named name: String) throws(FeedFailure) -> Bool {
@@ -31,19 +33,25 @@ extension PostgresStore {
             let exists = try db.execute("SELECT 1 FROM feed WHERE name = $1 FOR UPDATE", [.text(feed.name)]).count > 0
             if exists {
                 guard replace else { throw FeedFailure.usage("feed \(feed.name) exists; use --replace to change it") }
-                try db.execute("""
+                try db.execute(
+                    """
                     UPDATE feed SET url = $1, kind = $2, token_env = $3, expressions = $4, etag = NULL, last_modified = NULL,
                         retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = $5
-                    """, [.text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
-                          PostgresValue(feed.expressions.json), .text(feed.name)])
+                    """,
+                    [
+                        .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
+                        PostgresValue(feed.expressions.json), .text(feed.name),
+                    ])
                 if let every = settings.every {
-                    try db.execute("UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
-                                   [PostgresValue(every.components.seconds), .text(feed.name)])
+                    try db.execute(
+                        "UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
+                        [PostgresValue(every.components.seconds), .text(feed.name)])
                 }
                 if settings.changesRetention {
                     let retention = settings.retention(over: try Self.record(db, name: feed.name).retention)
-                    try db.execute("UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
-                                   [.text(retention.keep.text), .text(retention.remember.text), .text(feed.name)])
+                    try db.execute(
+                        "UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
+                        [.text(retention.keep.text), .text(retention.remember.text), .text(feed.name)])
                 }
             } else {
                 try Self.insert(db, feed, settings, now: Timestamp.format(.now))
@@ -60,14 +68,21 @@ extension PostgresStore {
         }
     }
 
-    private static func insert(_ db: PostgresConnection, _ feed: FeedRegistration, _ settings: FeedSettings, now: String) throws(FeedFailure) {
+    private static func insert(
+        _ db: PostgresConnection, _ feed: FeedRegistration, _ settings: FeedSettings, now: String
+    ) throws(FeedFailure) {
         let retention = settings.retention(over: Retention.defaults(for: feed.kind))
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
             VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8, $9)
-            """, [.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
-                  PostgresValue(feed.expressions.json), .text(now), PostgresValue(settings.every.map { $0.components.seconds }),
-                  .text(retention.keep.text), .text(retention.remember.text)])
+            """,
+            [
+                .text(feed.name), .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
+                PostgresValue(feed.expressions.json), .text(now),
+                PostgresValue(settings.every.map { $0.components.seconds }),
+                .text(retention.keep.text), .text(retention.remember.text),
+            ])
     }
 
     /// The built-in `posts` goes once a feed of one's own is added, while nobody has used it
@@ -75,7 +90,8 @@ extension PostgresStore {
     private static func retireUnusedDefaultFeed(_ db: PostgresConnection, adding names: [String]) throws(FeedFailure) {
         let builtIn = FeedRegistration.defaultFeed
         guard !names.isEmpty, !names.contains(builtIn.name) else { return }
-        try db.execute("""
+        try db.execute(
+            """
             DELETE FROM feed WHERE name = $1 AND url = $2 AND kind = $3 AND last_success_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM entry WHERE entry.feed = feed.name)
             """, [.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)])
@@ -86,13 +102,15 @@ extension PostgresStore {
     }
 
     public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
-        try update(feed: feed, "UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
-                   [PostgresValue(every.map { $0.components.seconds })])
+        try update(
+            feed: feed, "UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",
+            [PostgresValue(every.map { $0.components.seconds })])
     }
 
     public func setRetention(feed: String, _ retention: Retention) throws(FeedFailure) {
-        try update(feed: feed, "UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
-                   [.text(retention.keep.text), .text(retention.remember.text)])
+        try update(
+            feed: feed, "UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
+            [.text(retention.keep.text), .text(retention.remember.text)])
     }
 
     public func setExpressions(feed: String, _ expressions: FeedExpressions) throws(FeedFailure) {
@@ -118,11 +136,16 @@ extension PostgresStore {
         feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?
     ) throws(FeedFailure) -> FeedRecord {
         try transaction { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
-            try Self.updateRecord(db, """
+            try Self.updateRecord(
+                db,
+                """
                 UPDATE feed SET last_fetch_at = $1, last_error = $2, last_error_code = $3::bigint,
                     retry_not_before = COALESCE($4, retry_not_before) WHERE name = $5
-                """, [.text(Timestamp.format(time)), .text(failure.description), PostgresValue(Int(failure.exitCode)),
-                      PostgresValue(retryNotBefore.map(Timestamp.format)), .text(feed)], name: feed)
+                """,
+                [
+                    .text(Timestamp.format(time)), .text(failure.description), PostgresValue(Int(failure.exitCode)),
+                    PostgresValue(retryNotBefore.map(Timestamp.format)), .text(feed),
+                ], name: feed)
         }
     }
 
@@ -139,7 +162,9 @@ extension PostgresStore {
     /// Runs `update`, an `UPDATE feed … WHERE name = …` of one feed, and returns the record after
     /// it in the same round trip (`RETURNING` the record's columns: its read cursor's subquery
     /// sees what the transaction stored before); 66 when no feed of that name was changed.
-    static func updateRecord(_ db: PostgresConnection, _ update: String, _ values: [PostgresValue], name: String) throws(FeedFailure) -> FeedRecord {
+    static func updateRecord(_ db: PostgresConnection, _ update: String, _ values: [PostgresValue], name: String)
+        throws(FeedFailure) -> FeedRecord
+    {
         let updated = try db.execute(update + " RETURNING " + StoreColumns.record(readIsTrue: "read"), values)
         guard updated.count == 1 else { throw FeedFailure.notFound("no feed named \(name)") }
         return try updated.row(0).feedRecord()

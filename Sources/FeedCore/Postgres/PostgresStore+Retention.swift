@@ -19,20 +19,26 @@ extension PostgresStore {
         let feed = record.name
         if let before = step.storedBefore {
             let oldEnough = try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Bool in
-                let found = try db.execute("SELECT fetched_at FROM entry WHERE feed = $1 ORDER BY seq LIMIT 1", [.text(feed)])
+                let found = try db.execute(
+                    "SELECT fetched_at FROM entry WHERE feed = $1 ORDER BY seq LIMIT 1", [.text(feed)])
                 return found.rows.first?.text(0).map { $0 < before } ?? false
             }
             guard oldEnough else {
-                try withConnection { (db: PostgresConnection) throws(FeedFailure) in try Self.forgetExpired(db, now: now) }
+                try withConnection { (db: PostgresConnection) throws(FeedFailure) in
+                    try Self.forgetExpired(db, now: now)
+                }
                 return record
             }
         }
         return try transaction { (db: PostgresConnection) throws(FeedFailure) -> FeedRecord in
             try Self.forgetExpired(db, now: now)
-            let condition = step.storedBefore == nil ? "" : " AND fetched_at < $3 AND seq < (SELECT MAX(seq) FROM entry WHERE feed = $1)"
+            let condition =
+                step.storedBefore == nil
+                ? "" : " AND fetched_at < $3 AND seq < (SELECT MAX(seq) FROM entry WHERE feed = $1)"
             var values: [PostgresValue] = [.text(feed), PostgresValue(step.limit)]
             if let before = step.storedBefore { values.append(.text(before)) }
-            let gone = try db.execute("""
+            let gone = try db.execute(
+                """
                 DELETE FROM entry WHERE seq IN (SELECT seq FROM entry WHERE feed = $1 ORDER BY seq LIMIT $2::bigint)\(condition)
                 RETURNING id, read
                 """, values)
@@ -45,13 +51,16 @@ extension PostgresStore {
             }
             if !keys.isEmpty {
                 // An id remembered already keeps the later expiry (NULL: for ever).
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO remembered_id (key, until) SELECT key, $2::bigint FROM unnest($1::bigint[]) AS pruned(key)
                     ON CONFLICT (key) DO UPDATE SET until = CASE WHEN remembered_id.until IS NULL OR excluded.until IS NULL
                         THEN NULL ELSE GREATEST(remembered_id.until, excluded.until) END
                     """, [.text("{" + keys.joined(separator: ",") + "}"), PostgresValue(step.rememberUntil)])
             }
-            return try Self.updateRecord(db, """
+            return try Self.updateRecord(
+                db,
+                """
                 UPDATE feed SET entry_count = entry_count - $1::bigint, unread_count = unread_count - $2::bigint,
                     pruned = pruned + $1::bigint, pruned_unread = pruned_unread + $2::bigint WHERE name = $3
                 """, [PostgresValue(gone.count), PostgresValue(unread), .text(feed)], name: feed)
@@ -61,7 +70,8 @@ extension PostgresStore {
     /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's). Run with
     /// each commit of a feed that does not keep all, so ids expire while any such feed is synced.
     static func forgetExpired(_ db: PostgresConnection, now: Date) throws(FeedFailure) {
-        try db.execute("""
+        try db.execute(
+            """
             DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < $1::bigint ORDER BY until LIMIT $2::bigint)
             """, [PostgresValue(Int64(now.timeIntervalSince1970.rounded(.down))), PostgresValue(PruneStep.most)])
     }
@@ -79,9 +89,11 @@ extension PostgresStore {
             outcome.unread += after.prunedUnread - before.prunedUnread
         }
         try withConnection { (db: PostgresConnection) throws(FeedFailure) in
-            while try db.execute("""
+            while try db.execute(
+                """
                 DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < $1::bigint)
-                """, [PostgresValue(Int64(now.timeIntervalSince1970.rounded(.down)))]).changed > 0 {}
+                """, [PostgresValue(Int64(now.timeIntervalSince1970.rounded(.down)))]
+            ).changed > 0 {}
             try db.execute("VACUUM (FULL) entry, remembered_id, feed")
         }
         return outcome

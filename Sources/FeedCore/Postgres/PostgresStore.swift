@@ -48,7 +48,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         let connection = try PostgresConnection.connect(url: url, timeout: wait)
         let version = try PostgresSchema.enter(connection)
         if let version, version > PostgresSchema.migrations.count, access == .readWrite {
-            throw .storeAccess(StoreRules.newerSchema(connection.location, version: version, known: PostgresSchema.migrations.count))
+            throw .storeAccess(
+                StoreRules.newerSchema(connection.location, version: version, known: PostgresSchema.migrations.count))
         }
         if (version ?? 0) < PostgresSchema.migrations.count {
             if access == .readOnly, version == nil { return nil }
@@ -68,7 +69,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     /// Runs `body` in a transaction: all of it is committed, or none of it. A read sees one
     /// snapshot however many statements it runs.
-    func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws(FeedFailure) -> T) throws(FeedFailure) -> T {
+    func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws(FeedFailure) -> T)
+        throws(FeedFailure) -> T
+    {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> T in
             try db.execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
             let value: T
@@ -111,13 +114,19 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// lock is not taken, the read is dropped. The statements a run under the lock goes on with
     /// are sent to be prepared in the same flight (`statementsAfterAFetch`): the server parses
     /// them while the run's request is out, where they were the run's wait after its answer.
-    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)? {
-        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)? in
+    public func attemptLockReading(feed: String) throws(FeedFailure) -> (
+        lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>
+    )? {
+        try withConnection {
+            (db: PostgresConnection) throws(FeedFailure) -> (
+                lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>
+            )? in
             guard !heldFeeds.contains(feed) else { return nil }
-            let answers = try db.pipelined([
-                (Self.lockStatement, Self.lockKey(feed)),
-                (Self.feedQuery + " WHERE name = $1", [.text(feed)]),
-            ], preparing: Self.statementsAfterAFetch)
+            let answers = try db.pipelined(
+                [
+                    (Self.lockStatement, Self.lockKey(feed)),
+                    (Self.feedQuery + " WHERE name = $1", [.text(feed)]),
+                ], preparing: Self.statementsAfterAFetch)
             guard let lock = hold(feed, ifTaken: try answers[0].get()) else { return nil }
             let record = Result { () throws(FeedFailure) -> FeedRecord in
                 let found = try answers[1].get()

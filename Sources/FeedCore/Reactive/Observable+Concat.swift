@@ -78,13 +78,14 @@ private final class ConcatChain<Element: Sendable>: Disposable, @unchecked Senda
                 if stopsFirst() { downstream.complete() }
                 return
             }
-            current.replace(with: observables[index].subscribe { [self] (event: Event<Element>) in
-                switch event {
-                case .next(let element): downstream.next(element)
-                case .failed(let error): stop(with: error)
-                case .completed: advance()
-                }
-            })
+            current.replace(
+                with: observables[index].subscribe { [self] (event: Event<Element>) in
+                    switch event {
+                    case .next(let element): downstream.next(element)
+                    case .failed(let error): stop(with: error)
+                    case .completed: advance()
+                    }
+                })
             let goesOn = lock.withLock { _ -> Bool in
                 if completedMeanwhile {
                     completedMeanwhile = false

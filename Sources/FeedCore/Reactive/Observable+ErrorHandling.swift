@@ -10,15 +10,17 @@ extension Observable {
         Observable { observer in
             // Two slots: a synchronous failure installs the replacement before `subscribe` has
             // returned the source's subscription, which must not then displace it.
-            let source = SerialDisposable(), replacement = SerialDisposable()
-            source.replace(with: self.subscribe { event in
-                guard case .failed(let error) = event else { return observer.send(event) }
-                do {
-                    replacement.replace(with: try handler(error).subscribe(observer.send))
-                } catch {
-                    observer.fail(error)
-                }
-            })
+            let source = SerialDisposable()
+            let replacement = SerialDisposable()
+            source.replace(
+                with: self.subscribe { event in
+                    guard case .failed(let error) = event else { return observer.send(event) }
+                    do {
+                        replacement.replace(with: try handler(error).subscribe(observer.send))
+                    } catch {
+                        observer.fail(error)
+                    }
+                })
             return Disposables.create {
                 source.dispose()
                 replacement.dispose()
@@ -40,7 +42,8 @@ extension Observable {
         Observable { observer in
             // Separate slots for the attempt and the wait: a synchronous failure schedules the wait
             // before `subscribe` has returned, and installing the attempt must not cancel it.
-            let current = SerialDisposable(), wait = SerialDisposable()
+            let current = SerialDisposable()
+            let wait = SerialDisposable()
             let attempts = Mutex(0)
             // Starting an attempt and disposing exclude each other, so no attempt starts after
             // `dispose()` returns (a wait that fires as the subscriber gives up sends nothing).
@@ -50,18 +53,19 @@ extension Observable {
                 starting.lock()
                 defer { starting.unlock() }
                 guard !current.isDisposed else { return }
-                current.replace(with: self.subscribe { event in
-                    guard case .failed(let error) = event else { return observer.send(event) }
-                    let retry = attempts.withLock { count -> Int? in
-                        guard count < policy.maxRetries, policy.shouldRetry(error) else { return nil }
-                        count += 1
-                        return count
-                    }
-                    guard let retry else { return observer.fail(error) }
-                    let delay = policy.delay(beforeRetry: retry, error: error, random: random())
-                    onRetry?(retry, delay, error)
-                    wait.replace(with: scheduler.schedule(after: delay) { attempt() })
-                })
+                current.replace(
+                    with: self.subscribe { event in
+                        guard case .failed(let error) = event else { return observer.send(event) }
+                        let retry = attempts.withLock { count -> Int? in
+                            guard count < policy.maxRetries, policy.shouldRetry(error) else { return nil }
+                            count += 1
+                            return count
+                        }
+                        guard let retry else { return observer.fail(error) }
+                        let delay = policy.delay(beforeRetry: retry, error: error, random: random())
+                        onRetry?(retry, delay, error)
+                        wait.replace(with: scheduler.schedule(after: delay) { attempt() })
+                    })
             }
             attempt()
             return Disposables.create {

@@ -54,7 +54,9 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     private let transform: @Sendable (Source) throws -> Observable<Element>
     private let downstream: Observer<Element>
 
-    init(limit: Int, transform: @escaping @Sendable (Source) throws -> Observable<Element>, downstream: Observer<Element>) {
+    init(
+        limit: Int, transform: @escaping @Sendable (Source) throws -> Observable<Element>, downstream: Observer<Element>
+    ) {
         self.limit = limit
         self.transform = transform
         self.downstream = downstream
@@ -85,7 +87,8 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         while true {
             let step = state.withLock { state -> DrainStep in
                 if !state.isStopped, state.active < limit, state.pendingStart < state.pending.count,
-                   let next = state.pending[state.pendingStart] {
+                    let next = state.pending[state.pendingStart]
+                {
                     state.pending[state.pendingStart] = nil
                     state.pendingStart += 1
                     if state.pendingStart > 64, state.pendingStart * 2 > state.pending.count {
@@ -96,7 +99,8 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
                     return .start(next)
                 }
                 state.isDraining = false
-                let done = state.outerDone && state.active == 0
+                let done =
+                    state.outerDone && state.active == 0
                     && state.pendingStart == state.pending.count && !state.isStopped
                 return done ? .finish : .idle
             }
@@ -109,7 +113,8 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
     }
 
     private enum DrainStep {
-        case start(Source), finish, idle
+        case start(Source)
+        case finish, idle
     }
 
     private func start(_ element: Source) {
@@ -151,4 +156,3 @@ private final class Flattener<Source: Sendable, Element: Sendable>: Disposable {
         inners.dispose()
     }
 }
-

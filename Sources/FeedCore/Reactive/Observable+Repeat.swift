@@ -22,7 +22,8 @@ extension Observable {
         Observable { observer in
             // Two slots: a round that completes while it is being subscribed sets its wait before
             // its own subscription is stored, and that store must not cancel the wait.
-            let current = SerialDisposable(), wait = SerialDisposable()
+            let current = SerialDisposable()
+            let wait = SerialDisposable()
             // Whether `until` fired, and whether a round is running (else: waiting).
             let phase = Locked((ended: false, running: false))
             @Sendable func next() {
@@ -31,21 +32,22 @@ extension Observable {
                     return phase.running
                 }
                 guard starts else { return observer.complete() }
-                current.replace(with: round().subscribe { event in
-                    switch event {
-                    case .next(let element):
-                        observer.next(element)
-                    case .failed(let error):
-                        observer.fail(error)
-                    case .completed:
-                        let ended = phase.withLock { phase in
-                            phase.running = false
-                            return phase.ended
+                current.replace(
+                    with: round().subscribe { event in
+                        switch event {
+                        case .next(let element):
+                            observer.next(element)
+                        case .failed(let error):
+                            observer.fail(error)
+                        case .completed:
+                            let ended = phase.withLock { phase in
+                                phase.running = false
+                                return phase.ended
+                            }
+                            guard !ended, let pause = pause() else { return observer.complete() }
+                            wait.replace(with: scheduler.schedule(after: pause) { next() })
                         }
-                        guard !ended, let pause = pause() else { return observer.complete() }
-                        wait.replace(with: scheduler.schedule(after: pause) { next() })
-                    }
-                })
+                    })
             }
             let stop = until.subscribe { _ in
                 let waiting = phase.withLock { phase in

@@ -24,13 +24,14 @@ extension Observable {
                 observer.complete()
             }
             guard !ended.withLock({ $0 }) else { return watch }
-            source.replace(with: self.subscribe { event in
-                if event.isTerminal {
-                    guard end() else { return }
-                    watch.dispose()
-                }
-                observer.send(event)
-            })
+            source.replace(
+                with: self.subscribe { event in
+                    if event.isTerminal {
+                        guard end() else { return }
+                        watch.dispose()
+                    }
+                    observer.send(event)
+                })
             return Disposables.create {
                 watch.dispose()
                 source.dispose()

@@ -14,19 +14,20 @@ extension Observable {
     ) -> Observable<T> {
         Observable<T> { observer in
             let source = SerialDisposable()
-            source.replace(with: self.subscribe { event in
-                switch event {
-                case .next(let element):
-                    do {
-                        if let mapped = try transform(element) { observer.next(mapped) }
-                    } catch {
-                        observer.fail(error)
-                        source.dispose()
+            source.replace(
+                with: self.subscribe { event in
+                    switch event {
+                    case .next(let element):
+                        do {
+                            if let mapped = try transform(element) { observer.next(mapped) }
+                        } catch {
+                            observer.fail(error)
+                            source.dispose()
+                        }
+                    case .failed(let error): observer.fail(error)
+                    case .completed: observer.complete()
                     }
-                case .failed(let error): observer.fail(error)
-                case .completed: observer.complete()
-                }
-            })
+                })
             return source
         }
     }

@@ -48,7 +48,8 @@ public struct FeedEnvironment: Sendable {
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
         commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, tracksActivity: Bool = true,
         onStep: @escaping @Sendable (RunStep) -> Void = { _ in }, scheduler: any Scheduler = DispatchScheduler(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, stop: Observable<Void> = Subject<Void>().observable,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        stop: Observable<Void> = Subject<Void>().observable,
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store

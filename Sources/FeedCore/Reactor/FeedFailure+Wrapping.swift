@@ -9,6 +9,7 @@ extension FeedFailure {
     /// its own errors to `FeedFailure`), anything else as a store or system error that says what
     /// it is.
     public static func wrap(_ error: any Error) -> FeedFailure {
-        FeedFailure(fetching: error) ?? (error as? FeedFailure) ?? .storeAccess("the state store: \(Excerpt.of("\(error)", limit: 200))")
+        FeedFailure(fetching: error) ?? (error as? FeedFailure)
+            ?? .storeAccess("the state store: \(Excerpt.of("\(error)", limit: 200))")
     }
 }

@@ -11,7 +11,8 @@ extension FeedReactor {
     /// and commit. `budget` (`follow --max-entries`) bounds what is printed: a batch past it is
     /// committed as far as it was printed, and the rest comes again with the next run.
     package func mutations(
-        ofSteps steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
+        ofSteps steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool,
+        budget: EntryBudget? = nil
     ) -> Observable<FeedMutation> {
         steps.flatMap(.concat) { step -> Observable<FeedMutation> in
             switch step {
@@ -19,15 +20,17 @@ extension FeedReactor {
                 guard environment.tracksActivity else { return .empty() }
                 return .just(.activity(feed: feed, .fetching(url: Redaction.maskingSecrets(in: url), page: number)))
             case .batch(let batch):
-                return try deliverAndCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
+                return try deliverAndCommit(
+                    batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
             case .batches(let batches):
                 // One feed's block, in bounded commits: no other feed prints in between.
                 return try environment.output.exclusively { () throws -> Observable<FeedMutation> in
                     var done: [FeedMutation] = []
                     for index in 0..<batches.count where budget?.isSpent != true {
                         let batch = batches.batch(index)
-                        let outcome = try printThenCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered,
-                                                              budget: budget)
+                        let outcome = try printThenCommit(
+                            batch, feed: feed, printing: printing, marksDelivered: marksDelivered,
+                            budget: budget)
                         done += outcome.mutations
                         if let stop = outcome.stop { return .concat([.from(done), .fail(stop)]) }
                     }
@@ -54,7 +57,8 @@ extension FeedReactor {
                 return .stored(feed: feed, count: 0, record)
             }
         }
-        let outcome = try printThenCommit(batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
+        let outcome = try printThenCommit(
+            batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
         return outcome.stop.map { .concat([.from(outcome.mutations), .fail($0)]) } ?? .from(outcome.mutations)
     }
 
@@ -76,7 +80,9 @@ extension FeedReactor {
                 throw error
             }
             environment.onStep(.delivering)
-            report = allowed > 0 ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
+            report =
+                allowed > 0
+                ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
             budget?.spend(report.delivered, of: allowed)
             environment.onStep(.delivered)
         }
@@ -89,7 +95,8 @@ extension FeedReactor {
             if marksDelivered { mutations += outcome.entries.map(FeedMutation.delivered) }
         }
         guard let failure = report.failure else { return (mutations, nil) }
-        let unprinted = marksDelivered
+        let unprinted =
+            marksDelivered
             ? "the entry was not stored; the next run fetches it again"
             : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed; "
                 + "the rest come again with the next sync"

@@ -21,9 +21,11 @@ extension FeedReactor {
     /// `sync`, nothing beside the reactor). One feed's failure is recorded as any feed's and
     /// the others go on.
     package func follow(_ names: [String], limits: FollowLimits) -> Observable<FeedMutation> {
-        let store = environment.store, environment = self.environment
+        let store = environment.store
+        let environment = self.environment
         return .deferred {
-            var records = names.isEmpty
+            var records =
+                names.isEmpty
                 ? try store.feeds()
                 : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
             // Following every feed leaves out those never synced but by name (`--every never`).
@@ -50,36 +52,48 @@ extension FeedReactor {
     /// feed's sync), each under the feed's lock. After a round, a feed whose `--exec` command
     /// failed is tried again after a wait that doubles; a polled feed waits until it is due; a
     /// stream that ended for good (a failure reconnecting cannot mend, a 204) is done.
-    private func following(_ record: FeedRecord, session: FollowSession, limits: FollowLimits) -> Observable<FeedMutation> {
-        let name = record.name, isStream = record.registration.kind.isStream
+    private func following(_ record: FeedRecord, session: FollowSession, limits: FollowLimits) -> Observable<
+        FeedMutation
+    > {
+        let name = record.name
+        let isStream = record.registration.kind.isStream
         if let failure = record.unknownKindFailure { return .just(.failed(feed: name, failure)) }
         let refusals = RefusalBackoff()
         let round = { @Sendable () -> Observable<FeedMutation> in
-            let work = isStream ? followingStream(name, session: session, limits: limits) : polling(name, session: session)
+            let work =
+                isStream ? followingStream(name, session: session, limits: limits) : polling(name, session: session)
             return work.handleEvents(onNext: { mutation in
                 if case .failed(_, .commandFailed) = mutation { refusals.failed() }
             })
         }
-        let store = environment.store, now = environment.now
-        return .repeating(round, pause: {
-            if let wait = refusals.takeWait() { return wait }
-            guard !isStream else { return nil }
-            // A store that cannot be read now (a lost connection) is tried again at the usual
-            // pace; the round then records why it fails.
-            guard let record = try? store.feed(named: name) else { return Self.defaultPollInterval }
-            return Self.untilDue(record, now: now())
-        }, scheduler: environment.scheduler, until: session.ended)
+        let store = environment.store
+        let now = environment.now
+        return .repeating(
+            round,
+            pause: {
+                if let wait = refusals.takeWait() { return wait }
+                guard !isStream else { return nil }
+                // A store that cannot be read now (a lost connection) is tried again at the usual
+                // pace; the round then records why it fails.
+                guard let record = try? store.feed(named: name) else { return Self.defaultPollInterval }
+                return Self.untilDue(record, now: now())
+            }, scheduler: environment.scheduler, until: session.ended)
     }
 
     /// One round of a stream feed: once free of other runs, connected until the session ends
     /// (reconnecting after drops) or the stream ends for good.
-    private func followingStream(_ name: String, session: FollowSession, limits: FollowLimits) -> Observable<FeedMutation> {
+    private func followingStream(_ name: String, session: FollowSession, limits: FollowLimits) -> Observable<
+        FeedMutation
+    > {
         let following = underFeedLock(name) { record in
             var stream = streamSync(record)
             stream.budget = session.budget
             stream.onActivity = { session.touch() }
-            return mutations(ofSteps: .concat([retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended)]),
-                          feed: record.name, printing: true, marksDelivered: false, budget: session.budget)
+            return mutations(
+                ofSteps: .concat([
+                    retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended),
+                ]),
+                feed: record.name, printing: true, marksDelivered: false, budget: session.budget)
         }
         return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
             .catch { error in recordFailure(error, feed: name) }
@@ -119,13 +133,19 @@ extension FeedReactor {
     /// with 75, since this run read nothing of it. A run holding a stream feed can hold it for
     /// hours, so the wait must be said and bounded by the run's own limits, not by a lock call.
     func untilFree(_ name: String, session: FollowSession, wait: Duration) -> Observable<FeedMutation> {
-        let store = environment.store, scheduler = environment.scheduler
+        let store = environment.store
+        let scheduler = environment.scheduler
         return Observable { observer in
             let poll = SerialDisposable()
             let deadline = ContinuousClock.now + wait
             let done = Mutex(false)
             @Sendable func end(_ failure: FeedFailure?) {
-                guard done.withLock({ done in defer { done = true }; return !done }) else { return }
+                guard
+                    done.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    })
+                else { return }
                 poll.dispose()
                 if let failure { observer.fail(failure) } else { observer.complete() }
             }
@@ -141,19 +161,26 @@ extension FeedReactor {
                 end(nil)
                 return Disposables.empty
             }
-            observer.next(.warned(feed: name, "another run is reading it; waiting for that run to let it go "
-                                  + "(up to --wait, \(wait.components.seconds) s, within this run's limits)"))
+            observer.next(
+                .warned(
+                    feed: name,
+                    "another run is reading it; waiting for that run to let it go "
+                        + "(up to --wait, \(wait.components.seconds) s, within this run's limits)"))
             let ended = session.ended.subscribe { _ in
                 end(.temporary("another run held \(name) for the whole of this run: nothing of it was read"))
             }
             @Sendable func tryAgain() {
-                poll.replace(with: scheduler.schedule(after: Self.busyPoll) {
-                    if isFree() { return end(nil) }
-                    guard ContinuousClock.now < deadline else {
-                        return end(.temporary("another run held \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"))
-                    }
-                    tryAgain()
-                })
+                poll.replace(
+                    with: scheduler.schedule(after: Self.busyPoll) {
+                        if isFree() { return end(nil) }
+                        guard ContinuousClock.now < deadline else {
+                            return end(
+                                .temporary(
+                                    "another run held \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"
+                                ))
+                        }
+                        tryAgain()
+                    })
             }
             tryAgain()
             return Disposables.create {

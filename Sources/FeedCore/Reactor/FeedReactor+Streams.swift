@@ -21,19 +21,27 @@ extension FeedReactor {
         let store = environment.store
         return .deferred {
             try store.setRetention(feed: record.name, Retention(keep: .all, remember: record.retention.remember))
-            return .just(.warning("keeps every event (it was added before feedcli pruned anything): to bound it, "
-                                  + "feedcli feeds set \(record.name) --keep 7d (or a count like 100000); said once"))
+            return .just(
+                .warning(
+                    "keeps every event (it was added before feedcli pruned anything): to bound it, "
+                        + "feedcli feeds set \(record.name) --keep 7d (or a count like 100000); said once"))
         }
     }
 
     package func syncStream(_ record: FeedRecord) -> Observable<SyncStep> {
-        let scheduler = environment.scheduler, timeout = environment.options.timeout
+        let scheduler = environment.scheduler
+        let timeout = environment.options.timeout
         let stream = streamSync(record)
         return Observable { observer in
             let ended = Subject<Void>()
             let once = Mutex(false)
             let end = { @Sendable in
-                guard once.withLock({ fired in defer { fired = true }; return !fired }) else { return }
+                guard
+                    once.withLock({ fired in
+                        defer { fired = true }
+                        return !fired
+                    })
+                else { return }
                 ended.send(.completed)
             }
             let timer = scheduler.schedule(after: timeout) { end() }
@@ -49,20 +57,27 @@ extension FeedReactor {
 
     /// A stream feed's reader, as the environment has it.
     package func streamSync(_ record: FeedRecord) -> StreamSync {
-        let registration = record.registration, store = environment.store, logger = environment.logger
+        let registration = record.registration
+        let store = environment.store
+        let logger = environment.logger
         let format = registration.pageFormat(jq: environment.options.jq) ?? LinkedFeed()
-        let reader = StreamReader(format: registration.kind.streamFormat ?? .serverSentEvents,
-                                  eventTypes: registration.effectiveExpressions.events,
-                                  maxEventSize: environment.options.maxBodySize, url: registration.url, now: environment.now)
-        var stream = StreamSync(fetcher: environment.fetcher, format: format, reader: reader, record: record,
-                                scheduler: environment.scheduler, random: environment.random, now: environment.now,
-                                knownIDs: { ids in try store.knownIDs(feed: registration.name, among: ids) })
+        let reader = StreamReader(
+            format: registration.kind.streamFormat ?? .serverSentEvents,
+            eventTypes: registration.effectiveExpressions.events,
+            maxEventSize: environment.options.maxBodySize, url: registration.url, now: environment.now)
+        var stream = StreamSync(
+            fetcher: environment.fetcher, format: format, reader: reader, record: record,
+            scheduler: environment.scheduler, random: environment.random, now: environment.now,
+            knownIDs: { ids in try store.knownIDs(feed: registration.name, among: ids) })
         stream.onReconnect = { attempt, delay, error in
-            logger.info("\(registration.name): reconnecting in \(delay.milliseconds) ms (attempt \(attempt)) after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")")
+            logger.info(
+                "\(registration.name): reconnecting in \(delay.milliseconds) ms (attempt \(attempt)) after \(FeedFailure(fetching: error).map { "\($0)" } ?? "\(error)")"
+            )
         }
         stream.onIgnored = { why in logger.info("\(registration.name): not an entry: \(why)") }
-        stream.catchUp = StreamCatchUp.of(registration, jq: environment.options.jq,
-                                          maxPages: environment.options.maxPages ?? registration.kind.defaultMaxPages)
+        stream.catchUp = StreamCatchUp.of(
+            registration, jq: environment.options.jq,
+            maxPages: environment.options.maxPages ?? registration.kind.defaultMaxPages)
         stream.newestStoredID = { try store.newestEntryID(feed: registration.name) }
         return stream
     }

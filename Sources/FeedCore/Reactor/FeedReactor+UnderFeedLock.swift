@@ -1,7 +1,7 @@
 import FeedKinds
 import FeedModel
-import FeedStoreContract
 import FeedReactive
+import FeedStoreContract
 import FoundationEssentials
 
 /// One feed's work: under its lock, bracketed by activity, its failure recorded.
@@ -12,7 +12,8 @@ extension FeedReactor {
     /// was just read from the store, which spares that look-up (a feed removed meanwhile is
     /// skipped, found gone under the lock).
     package func underFeedLock(
-        _ name: String, listed: Bool = false, _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
+        _ name: String, listed: Bool = false,
+        _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
         underFeedLock(name, listed: listed, listedFeed: nil, body)
     }
@@ -32,11 +33,17 @@ extension FeedReactor {
         _ name: String, listed: Bool, listedFeed: ListedFeed?,
         _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
-        let store = environment.store, onStep = environment.onStep, lockQueue = environment.lockQueue
+        let store = environment.store
+        let onStep = environment.onStep
+        let lockQueue = environment.lockQueue
         let tracksActivity = environment.tracksActivity
-        let skipsBusy = environment.options.skipBusy, logger = environment.logger
+        let skipsBusy = environment.options.skipBusy
+        let logger = environment.logger
         // `read`: the record, when the store read it with the lock.
-        let locked = { @Sendable (lock: any HeldFeedLock, read: Result<FeedRecord, FeedFailure>?) throws -> Observable<FeedMutation> in
+        let locked = {
+            @Sendable (lock: any HeldFeedLock, read: Result<FeedRecord, FeedFailure>?) throws -> Observable<
+                FeedMutation
+            > in
             let lock = SubscriptionResource(lock)
             onStep(.locked)
             let record: FeedRecord  // as it is now that this run holds the feed
@@ -44,18 +51,21 @@ extension FeedReactor {
                 if let read {
                     record = try read.get()
                 } else {
-                    record = try listedFeed.map { listed throws(FeedFailure) in try store.feed(listed) } ?? store.feed(named: name)
+                    record =
+                        try listedFeed.map { listed throws(FeedFailure) in try store.feed(listed) }
+                        ?? store.feed(named: name)
                 }
             } catch {
                 // A feed removed since `sync` listed the store's feeds is simply not synced.
                 if listed, case .notFound? = error as? FeedFailure { return .empty() }
                 throw error
             }
-            return lock.bound(to: Observable.concat([
-                .just(.loaded(record)),
-                tracksActivity ? .just(.activity(feed: name, .delivering)) : .empty(),
-                try body(record),
-            ]))
+            return lock.bound(
+                to: Observable.concat([
+                    .just(.loaded(record)),
+                    tracksActivity ? .just(.activity(feed: name, .delivering)) : .empty(),
+                    try body(record),
+                ]))
         }
         var work = Observable<FeedMutation>.deferred {
             // An unknown name fails (66) here, or under its lock when taking one touches nothing.
@@ -101,7 +111,9 @@ extension FeedReactor {
     /// The time the server asked not to be asked before, while it still holds (and `--force` was
     /// not given); nil when the feed may be fetched.
     package func retryNotBefore(_ record: FeedRecord) -> Date? {
-        guard !environment.options.force, let until = record.retryNotBefore, until > environment.now() else { return nil }
+        guard !environment.options.force, let until = record.retryNotBefore, until > environment.now() else {
+            return nil
+        }
         return until
     }
 }

@@ -1,7 +1,7 @@
 import FeedKinds
 import FeedModel
-import FeedStoreContract
 import FeedReactive
+import FeedStoreContract
 import FoundationEssentials
 import Glibc
 
@@ -33,8 +33,9 @@ public struct FeedReactor: Reactor {
     /// thread that produced it, and costs nothing when there is no terminal to draw on.
     public func transform(state: Observable<FeedReactorState>) -> Observable<FeedReactorState> {
         guard let progress = environment.progress else { return state }
-        return state.handleEvents(onNext: { progress.update($0) }, onFailed: { _ in progress.clear() },
-                                  onCompleted: { progress.clear() })
+        return state.handleEvents(
+            onNext: { progress.update($0) }, onFailed: { _ in progress.clear() },
+            onCompleted: { progress.clear() })
     }
 
     public func mutate(action: FeedAction) -> Observable<FeedMutation> {
@@ -62,14 +63,17 @@ public struct FeedReactor: Reactor {
             work = .deferred {
                 names.isEmpty
                     // A plain `sync` skips feeds polled more recently than their `--every`.
-                    ? syncAll(listed: try environment.store.listedFeeds(), printing: true, respectsEvery: !environment.options.force)
+                    ? syncAll(
+                        listed: try environment.store.listedFeeds(), printing: true,
+                        respectsEvery: !environment.options.force)
                     : syncAll(names, listed: false, printing: true)
             }
         case .follow(let names, let limits):
             work = follow(names, limits: limits)
         case .loadStatus(let names):
             work = .deferred {
-                let records = try names.isEmpty
+                let records =
+                    try names.isEmpty
                     ? environment.store.feeds()
                     : names.map { name throws(FeedFailure) in try environment.store.feed(named: name) }
                 return .from(records.map(FeedMutation.loaded))
@@ -125,8 +129,10 @@ public struct FeedReactor: Reactor {
         let report = environment.output.deliver([entry])
         environment.onStep(.delivered)
         if let failure = report.failure, report.delivered == 0 {
-            throw Self.stop(failure, unprinted: "the entry \(entry.feed)/\(entry.id) was not marked read; "
-                            + "the next `feedcli next` delivers it again")
+            throw Self.stop(
+                failure,
+                unprinted: "the entry \(entry.feed)/\(entry.id) was not marked read; "
+                    + "the next `feedcli next` delivers it again")
         }
         let record = try environment.store.markDelivered(feed: entry.feed, id: entry.id)
         environment.onStep(.committed)
@@ -136,9 +142,13 @@ public struct FeedReactor: Reactor {
     // MARK: sync
 
     /// Syncs `feeds`, up to `--jobs` at once; `listed`: the names were just read from the store.
-    package func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<FeedMutation> {
+    package func syncAll(_ feeds: [String], listed: Bool, printing: Bool, respectsEvery: Bool = false) -> Observable<
+        FeedMutation
+    > {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            underFeedLock(feed, listed: listed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
+            underFeedLock(feed, listed: listed) { record in
+                syncIfDue(record, printing: printing, respectsEvery: respectsEvery)
+            }
         }
     }
 
@@ -150,7 +160,9 @@ public struct FeedReactor: Reactor {
     }
 
     private func syncIfDue(_ record: FeedRecord, printing: Bool, respectsEvery: Bool) -> Observable<FeedMutation> {
-        if respectsEvery, let until = record.notDue(at: environment.now()) { return .just(.skipped(feed: record.name, until: until)) }
+        if respectsEvery, let until = record.notDue(at: environment.now()) {
+            return .just(.skipped(feed: record.name, until: until))
+        }
         return sync(record, printing: printing)
     }
 
@@ -163,11 +175,14 @@ public struct FeedReactor: Reactor {
         if record.registration.kind.isStream {
             steps = .concat([retentionNotice(record), syncStream(record)])
         } else if let format = record.registration.pageFormat(jq: environment.options.jq.forOneRun()) {
-            let store = environment.store, name = record.name
-            steps = PagedSync(fetcher: environment.fetcher, format: format, record: record,
-                              maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,
-                              now: environment.now,
-                              knownIDs: { ids in try store.knownIDs(feed: name, among: ids) }).sync()
+            let store = environment.store
+            let name = record.name
+            steps = PagedSync(
+                fetcher: environment.fetcher, format: format, record: record,
+                maxPages: environment.options.maxPages ?? record.registration.kind.defaultMaxPages,
+                now: environment.now,
+                knownIDs: { ids in try store.knownIDs(feed: name, among: ids) }
+            ).sync()
         } else {
             steps = indexed(record).sync()
         }
@@ -175,11 +190,13 @@ public struct FeedReactor: Reactor {
     }
 
     package func indexed(_ record: FeedRecord) -> IndexedSync {
-        let store = environment.store, name = record.name
-        return IndexedSync(fetcher: environment.fetcher, record: record,
-                           maxRequests: environment.options.maxPages ?? FeedKind.indexed.defaultMaxPages,
-                           filter: record.registration.itemFilter(jq: environment.options.jq.forOneRun()),
-                           now: environment.now, unstored: { entries in try store.unstored(feed: name, entries) })
+        let store = environment.store
+        let name = record.name
+        return IndexedSync(
+            fetcher: environment.fetcher, record: record,
+            maxRequests: environment.options.maxPages ?? FeedKind.indexed.defaultMaxPages,
+            filter: record.registration.itemFilter(jq: environment.options.jq.forOneRun()),
+            now: environment.now, unstored: { entries in try store.unstored(feed: name, entries) })
     }
 
 }

@@ -11,8 +11,11 @@ public struct FollowLimits: Sendable, Equatable {
     /// `--wait`: how long a feed another run holds is waited for (within the limits above).
     public var busyWait: Duration
 
-    public init(maxTime: Duration? = nil, maxEntries: Int? = nil, untilIdle: Duration? = nil, idleTimeout: Duration = .seconds(90),
-                busyWait: Duration = .seconds(30)) {
+    public init(
+        maxTime: Duration? = nil, maxEntries: Int? = nil, untilIdle: Duration? = nil,
+        idleTimeout: Duration = .seconds(90),
+        busyWait: Duration = .seconds(30)
+    ) {
         self.maxTime = maxTime
         self.maxEntries = maxEntries
         self.untilIdle = untilIdle

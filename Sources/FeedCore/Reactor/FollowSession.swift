@@ -49,7 +49,12 @@ package final class FollowSession: Sendable {
     }
 
     private func fire() {
-        guard fired.withLock({ fired in defer { fired = true }; return !fired }) else { return }
+        guard
+            fired.withLock({ fired in
+                defer { fired = true }
+                return !fired
+            })
+        else { return }
         subject.send(.completed)
     }
 }

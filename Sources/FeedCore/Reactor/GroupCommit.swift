@@ -57,10 +57,11 @@ package final class GroupCommit: Sendable {
     }
 
     private func flush() {
-        write(waiting.withLock { waiting in
-            defer { waiting = [] }
-            return waiting
-        })
+        write(
+            waiting.withLock { waiting in
+                defer { waiting = [] }
+                return waiting
+            })
     }
 
     private func write(_ batch: [Waiting]) {

@@ -60,7 +60,8 @@ public final class ReactorHost<R: Reactor>: Sendable {
             .handleEvents(onNext: { _ in progress.withLock { $0.queued += 1 } })
             .flatMap(.concat) { action in
                 Observable<R.Mutation>.concat([
-                    reactor.mutate(action: action).catch { error in .just(reactor.mutation(for: error, action: action)) },
+                    reactor.mutate(action: action).catch { error in .just(reactor.mutation(for: error, action: action))
+                    },
                     // Reached once this action's mutations have all been reduced and published
                     // (the stages downstream run synchronously on the emitting thread).
                     .deferred {
@@ -92,9 +93,10 @@ public final class ReactorHost<R: Reactor>: Sendable {
                 }
             }
         }
-        pipeline.replace(with: reactor.transform(state: reduced).subscribe(onNext: { [states] state in
-            states.send(.next(state))
-        }))
+        pipeline.replace(
+            with: reactor.transform(state: reduced).subscribe(onNext: { [states] state in
+                states.send(.next(state))
+            }))
     }
 
     deinit { pipeline.dispose() }

@@ -49,7 +49,9 @@ public enum EntryRenderer {
     /// A single entry for a person (`next`, `show`): a header line, a by-line, then the text
     /// (HTML shown as text, links listed under it), wrapped to `width` when one is given.
     public static func plain(_ entry: Entry, width: Int? = nil) -> String {
-        var lines = ["[\(entry.handle) \(TerminalText.safe(entry.feed))] " + TerminalText.safe(entry.title ?? "(untitled)")]
+        var lines = [
+            "[\(entry.handle) \(TerminalText.safe(entry.feed))] " + TerminalText.safe(entry.title ?? "(untitled)")
+        ]
         var details: [String] = []
         if let author = entry.author { details.append("by " + TerminalText.safe(author)) }
         if let published = entry.published { details.append(published) }
@@ -83,7 +85,8 @@ public enum EntryRenderer {
         let text = entry.text.map { HTMLText.looksLikeHTML($0) ? HTMLText.render($0).text : $0 }
         let firstLine = text?.split(maxSplits: 1, whereSeparator: \.isNewline).first.map(String.init)
         let headline = entry.title ?? firstLine ?? "(untitled)"
-        let line = "\(entry.read ? " " : "*") \(entry.handle) \(TerminalText.safe(entry.feed)): " + TerminalText.safe(headline)
+        let line =
+            "\(entry.read ? " " : "*") \(entry.handle) \(TerminalText.safe(entry.feed)): " + TerminalText.safe(headline)
         return fitting(line, width: width) + "\n"
     }
 

@@ -51,7 +51,8 @@ package struct ExportedEntry {
         var count = 0
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            let isSpace = scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+            let isSpace =
+                scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
             if isSpace {
                 pendingSpace = count > 0
                 continue

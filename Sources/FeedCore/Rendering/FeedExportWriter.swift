@@ -41,8 +41,11 @@ package struct FeedExportWriter {
             writer.raw(#","description":"Entries stored by feedcli","items":["#)
             return writer.bytes
         case .atom:
-            let link = selfURL.map { "<link rel=\"self\" type=\"application/atom+xml\" href=\"\(XMLText.escaped($0))\"/>\n" } ?? ""
-            return Array("""
+            let link =
+                selfURL.map { "<link rel=\"self\" type=\"application/atom+xml\" href=\"\(XMLText.escaped($0))\"/>\n" }
+                ?? ""
+            return Array(
+                """
                 <?xml version="1.0" encoding="utf-8"?>
                 <feed xmlns="http://www.w3.org/2005/Atom">
                 <id>\(documentID)</id>
@@ -71,13 +74,27 @@ package struct FeedExportWriter {
             fields.append((entry.isHTML ? "content_html" : "content_text", { $0.string(entry.text ?? "") }))
             if let published = stored.published { fields.append(("date_published", { $0.string(published) })) }
             if let author = stored.author {
-                fields.append(("authors", { writer in
-                    writer.raw("[")
-                    writer.object([("name", { $0.string(author) })])
-                    writer.raw("]")
-                }))
+                fields.append(
+                    (
+                        "authors",
+                        { writer in
+                            writer.raw("[")
+                            writer.object([("name", { $0.string(author) })])
+                            writer.raw("]")
+                        }
+                    ))
             }
-            if multiFeed { fields.append(("tags", { writer in writer.raw("["); writer.string(stored.feed); writer.raw("]") })) }
+            if multiFeed {
+                fields.append(
+                    (
+                        "tags",
+                        { writer in
+                            writer.raw("[")
+                            writer.string(stored.feed)
+                            writer.raw("]")
+                        }
+                    ))
+            }
             writer.object(fields)
             return writer.bytes
         case .atom:
@@ -108,11 +125,14 @@ package struct FeedExportWriter {
     /// A tag URI (RFC 4151) that never changes for what it names: `tag:feedcli,2026:` and the
     /// name percent-encoded (feed names need none; ids may hold anything).
     package static func tag(_ name: String) -> String {
-        "tag:feedcli,2026:" + name.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        "tag:feedcli,2026:"
+            + name.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             .map { URLQuery.encode(String($0)) }.joined(separator: "/")
     }
 
-    package init(format: ExportFormat, feeds: [FeedRegistration], allFeeds: Bool, updated: String, selfURL: String? = nil) {
+    package init(
+        format: ExportFormat, feeds: [FeedRegistration], allFeeds: Bool, updated: String, selfURL: String? = nil
+    ) {
         self.format = format
         self.feeds = Dictionary(feeds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.allFeeds = allFeeds

@@ -34,7 +34,8 @@ package enum HTMLText {
             let start = cursor
             while cursor < bytes.count {
                 let byte = bytes[cursor]
-                let isDigit = (0x30...0x39).contains(byte), isLetter = (0x61...0x7A).contains(byte)
+                let isDigit = (0x30...0x39).contains(byte)
+                let isLetter = (0x61...0x7A).contains(byte)
                 let fits = isHex ? isDigit || (0x61...0x66).contains(byte) : isNumeric ? isDigit : isLetter
                 guard fits else { break }
                 cursor += 1
@@ -65,7 +66,11 @@ package enum HTMLText {
                     continue
                 }
                 if !output.isEmpty {
-                    if pendingBreak > 0 { output += String(repeating: "\n", count: pendingBreak) } else if pendingSpace { output += " " }
+                    if pendingBreak > 0 {
+                        output += String(repeating: "\n", count: pendingBreak)
+                    } else if pendingSpace {
+                        output += " "
+                    }
                 }
                 pendingBreak = 0
                 pendingSpace = false
@@ -94,7 +99,8 @@ package enum HTMLText {
                     if !isClosing, !inside.hasSuffix("/") { skipping = name }
                 case "br":
                     block(1)
-                case "p", "div", "blockquote", "pre", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "table", "figure", "hr":
+                case "p", "div", "blockquote", "pre", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "table", "figure",
+                    "hr":
                     block(2)
                 case "li", "tr":
                     if !isClosing {
@@ -111,7 +117,10 @@ package enum HTMLText {
                         }
                     } else {
                         // An in-page anchor (`#fn1`) means nothing in a terminal: its text stays, unlisted.
-                        openLinks.append(attribute("href", in: inside).map(decodeEntities).flatMap { $0.isEmpty || $0.hasPrefix("#") ? nil : $0 })
+                        openLinks.append(
+                            attribute("href", in: inside).map(decodeEntities).flatMap {
+                                $0.isEmpty || $0.hasPrefix("#") ? nil : $0
+                            })
                     }
                 default:
                     break
@@ -135,13 +144,16 @@ package enum HTMLText {
     private static func attribute(_ name: String, in tag: String) -> String? {
         // An ASCII case-insensitive search (attribute names are ASCII), by bytes so that the
         // position found is one in `tag` itself.
-        let needle = Array((name + "=").lowercased().utf8), bytes = Array(tag.utf8)
-        guard bytes.count >= needle.count, let offset = (0...(bytes.count - needle.count)).first(where: { start in
-            needle.indices.allSatisfy { i in
-                let byte = bytes[start + i]
-                return (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == needle[i]
-            }
-        }) else { return nil }
+        let needle = Array((name + "=").lowercased().utf8)
+        let bytes = Array(tag.utf8)
+        guard bytes.count >= needle.count,
+            let offset = (0...(bytes.count - needle.count)).first(where: { start in
+                needle.indices.allSatisfy { i in
+                    let byte = bytes[start + i]
+                    return (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == needle[i]
+                }
+            })
+        else { return nil }
         let rest = Substring(String(decoding: bytes[(offset + needle.count)...], as: UTF8.self))
         if let quote = rest.first, quote == "\"" || quote == "'" {
             return String(rest.dropFirst().prefix { $0 != quote })
@@ -172,7 +184,9 @@ package enum HTMLText {
             let name = String(tail[..<semicolon])
             var decoded: String?
             if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map {
+                    String(Character($0))
+                }
             } else if name.hasPrefix("#") {
                 decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
             } else {

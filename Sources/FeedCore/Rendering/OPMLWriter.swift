@@ -26,17 +26,29 @@ public enum OPMLWriter {
                 ("title", registration.name),
                 // Other readers subscribe to any `xmlUrl`: a feed only feedcli reads keeps its URL
                 // in feedcli's own attribute.
-                (registration.kind == .jsonfeed ? "xmlUrl" : OPML.Attribute.feedURL.qualifiedName, Redaction.maskingSecrets(in: registration.url)),
-                (OPML.Attribute.name.qualifiedName, registration.name), (OPML.Attribute.kind.qualifiedName, record.kindName),
+                (
+                    registration.kind == .jsonfeed ? "xmlUrl" : OPML.Attribute.feedURL.qualifiedName,
+                    Redaction.maskingSecrets(in: registration.url)
+                ),
+                (OPML.Attribute.name.qualifiedName, registration.name),
+                (OPML.Attribute.kind.qualifiedName, record.kindName),
             ]
-            if let tokenEnv = registration.tokenEnv { attributes.append((OPML.Attribute.tokenEnv.qualifiedName, tokenEnv)) }
-            if let every = record.every { attributes.append((OPML.Attribute.every.qualifiedName, EveryDuration.format(every))) }
+            if let tokenEnv = registration.tokenEnv {
+                attributes.append((OPML.Attribute.tokenEnv.qualifiedName, tokenEnv))
+            }
+            if let every = record.every {
+                attributes.append((OPML.Attribute.every.qualifiedName, EveryDuration.format(every)))
+            }
             if record.keepIsChosen {
                 attributes.append((OPML.Attribute.keep.qualifiedName, record.retention.keep.text))
                 attributes.append((OPML.Attribute.remember.qualifiedName, record.retention.remember.text))
             }
-            if let json = registration.expressions.json { attributes.append((OPML.Attribute.expressions.qualifiedName, json)) }
-            lines.append("    <outline " + attributes.map { "\($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined(separator: " ") + "/>")
+            if let json = registration.expressions.json {
+                attributes.append((OPML.Attribute.expressions.qualifiedName, json))
+            }
+            lines.append(
+                "    <outline " + attributes.map { "\($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined(separator: " ")
+                    + "/>")
         }
         lines += ["  </body>", "</opml>"]
         return lines.joined(separator: "\n") + "\n"
@@ -50,7 +62,8 @@ public enum OPMLWriter {
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
+        return
+            "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

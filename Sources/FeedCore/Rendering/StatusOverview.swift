@@ -10,10 +10,13 @@ public enum StatusOverview {
         guard !rows.isEmpty else { return [] }
         let header = ["FEED", "KIND", "UNREAD", "LAST FETCH", "NEXT"]
         // Columns are terminal columns: a wide character takes two, a combining mark none.
-        let widths = header.indices.map { column in ([header] + rows.map(\.cells)).map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+        let widths = header.indices.map { column in
+            ([header] + rows.map(\.cells)).map { DisplayWidth.of($0[column]) }.max() ?? 0
+        }
         func line(_ cells: [String], _ mark: String) -> String {
             let padded = zip(cells, widths).map { DisplayWidth.padded($0, to: $1) }.joined(separator: "  ")
-            return EntryRenderer.fitting(mark.isEmpty ? padded.trimmingTrailingBlanks() : padded + "  " + mark, width: width) + "\n"
+            return EntryRenderer.fitting(
+                mark.isEmpty ? padded.trimmingTrailingBlanks() : padded + "  " + mark, width: width) + "\n"
         }
         return Array((line(header, "") + rows.map { line($0.cells, $0.mark) }.joined()).utf8)
     }
@@ -30,17 +33,24 @@ public enum StatusOverview {
         let name = TerminalText.safe(status.name)
         guard let record = status.record else { return Row(cells: [name, "", "", "", ""], mark: "") }
         let fetched = record.lastFetchAt.map { age(from: $0, to: now) + " ago" } ?? "never"
-        let mark = record.lastError.map { "! \(record.lastErrorCode.map(String.init) ?? "") \(Excerpt.of($0, limit: 70))" }
+        let mark =
+            record.lastError.map { "! \(record.lastErrorCode.map(String.init) ?? "") \(Excerpt.of($0, limit: 70))" }
             ?? notice(record) ?? ""
-        return Row(cells: [name, TerminalText.safe(record.kindName), "\(record.unread)/\(record.total)", fetched, next(record, now: now)],
-                   mark: TerminalText.safe(mark))
+        return Row(
+            cells: [
+                name, TerminalText.safe(record.kindName), "\(record.unread)/\(record.total)", fetched,
+                next(record, now: now),
+            ],
+            mark: TerminalText.safe(mark))
     }
 
     /// What a feed whose last fetch succeeded still says: its filter kept out everything it saw
     /// (a filter that drops everything is otherwise silent), or items were skipped.
     static func notice(_ record: FeedRecord) -> String? {
         if record.filterKeptNothing { return "~ the filter kept out all \(record.lastFiltered) items of the last sync" }
-        if record.lastSkipped > 0 { return "~ \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") skipped: no usable id" }
+        if record.lastSkipped > 0 {
+            return "~ \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") skipped: no usable id"
+        }
         return nil
     }
 

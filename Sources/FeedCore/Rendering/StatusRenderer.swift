@@ -51,9 +51,16 @@ public enum StatusRenderer {
             ("pruned", { $0.number(record?.pruned) }),
             ("pruned_unread", { $0.number(record?.prunedUnread) }),
             // A `json` feed's mapping and any feed's filter, as `feeds add` takes them.
-            ("expressions", { writer in
-                if let json = record?.registration.effectiveExpressions.json { writer.raw(json) } else { writer.raw("null") }
-            }),
+            (
+                "expressions",
+                { writer in
+                    if let json = record?.registration.effectiveExpressions.json {
+                        writer.raw(json)
+                    } else {
+                        writer.raw("null")
+                    }
+                }
+            ),
         ])
         return writer.bytes
     }
@@ -62,39 +69,54 @@ public enum StatusRenderer {
         guard let record = status.record else { return "\(TerminalText.safe(status.name))\n" }
         let registration = record.registration
         let url = Redaction.maskingSecrets(in: registration.url)
-        var lines = ["\(TerminalText.safe(status.name)) (\(TerminalText.safe(record.kindName))) \(TerminalText.safe(url))"]
+        var lines = [
+            "\(TerminalText.safe(status.name)) (\(TerminalText.safe(record.kindName))) \(TerminalText.safe(url))"
+        ]
         if record.unknownKind != nil {
-            lines.append("  this feedcli does not know its kind (a newer feedcli's?): it is not fetched; "
-                         + "upgrade feedcli, or `feedcli feeds remove \(TerminalText.safe(status.name))`")
+            lines.append(
+                "  this feedcli does not know its kind (a newer feedcli's?): it is not fetched; "
+                    + "upgrade feedcli, or `feedcli feeds remove \(TerminalText.safe(status.name))`")
         }
         var counts = "  entries: \(record.total), unread: \(record.unread)"
         if let lastRead = record.lastReadID { counts += ", read up to: \(TerminalText.safe(lastRead))" }
         if registration.kind == .indexed { counts += ", next index: \(record.nextIndex)" }
         lines.append(counts)
-        lines.append("  last fetch: \(record.lastFetchAt.map(Timestamp.format) ?? "never")"
-            + (record.lastSkipped > 0 ? ", skipped \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") without a usable id" : "")
-            + (record.lastFiltered > 0 ? ", the filter kept out \(record.lastFiltered) of \(record.lastFiltered + record.lastKept)" : "")
-            + (record.lastError.map { ", last error: " + TerminalText.safe($0) } ?? ""))
+        lines.append(
+            "  last fetch: \(record.lastFetchAt.map(Timestamp.format) ?? "never")"
+                + (record.lastSkipped > 0
+                    ? ", skipped \(record.lastSkipped) item\(record.lastSkipped == 1 ? "" : "s") without a usable id"
+                    : "")
+                + (record.lastFiltered > 0
+                    ? ", the filter kept out \(record.lastFiltered) of \(record.lastFiltered + record.lastKept)" : "")
+                + (record.lastError.map { ", last error: " + TerminalText.safe($0) } ?? ""))
         if !record.validators.isEmpty {
-            lines.append("  validators: "
-                + [record.validators.etag.map { "etag " + TerminalText.safe($0) },
-                   record.validators.lastModified.map { "last-modified " + TerminalText.safe($0) }]
-                .compactMap { $0 }.joined(separator: ", "))
+            lines.append(
+                "  validators: "
+                    + [
+                        record.validators.etag.map { "etag " + TerminalText.safe($0) },
+                        record.validators.lastModified.map { "last-modified " + TerminalText.safe($0) },
+                    ]
+                    .compactMap { $0 }.joined(separator: ", "))
         }
         if let every = record.every, every == EveryDuration.never {
             lines.append("  every never: a plain sync leaves it alone")
         } else if let every = record.every {
-            lines.append("  every \(EveryDuration.format(every))" + (record.nextDue.map { ", next due \(Timestamp.format($0))" } ?? ", due now"))
+            lines.append(
+                "  every \(EveryDuration.format(every))"
+                    + (record.nextDue.map { ", next due \(Timestamp.format($0))" } ?? ", due now"))
         }
         if let until = record.retryNotBefore { lines.append("  retry not before: \(Timestamp.format(until))") }
-        lines.append("  keeps \(Self.keeping(record.retention.keep)), remembers pruned ids \(Self.remembering(record.retention.remember))"
-                     + (record.pruned > 0 ? "; pruned \(record.pruned) (\(record.prunedUnread) unread)" : ""))
+        lines.append(
+            "  keeps \(Self.keeping(record.retention.keep)), remembers pruned ids \(Self.remembering(record.retention.remember))"
+                + (record.pruned > 0 ? "; pruned \(record.pruned) (\(record.prunedUnread) unread)" : ""))
         if let resume = record.resumeURL {
             lines.append("  older entries continue at: \(TerminalText.safe(Redaction.maskingSecrets(in: resume)))")
         }
         if let stream = record.stream {
-            lines.append("  last event: \(Timestamp.format(stream.lastEventAt))"
-                + (stream.lastEventID.map { ", id \(TerminalText.safe(Excerpt.of($0, limit: 200)))" } ?? ", no event id (the server sends none)"))
+            lines.append(
+                "  last event: \(Timestamp.format(stream.lastEventAt))"
+                    + (stream.lastEventID.map { ", id \(TerminalText.safe(Excerpt.of($0, limit: 200)))" }
+                        ?? ", no event id (the server sends none)"))
         } else if registration.kind.isStream {
             lines.append("  last event: none yet")
         }
@@ -103,8 +125,11 @@ public enum StatusRenderer {
             lines.append("  \(option) \(TerminalText.safe(expression))")
         }
         for event in registration.expressions.events ?? [] { lines.append("  --event \(TerminalText.safe(event))") }
-        for (option, value) in [("--cursor-param", registration.expressions.cursorParam), ("--page-param", registration.expressions.pageParam),
-                                ("--first-page", registration.expressions.firstPage.map(String.init))] {
+        for (option, value) in [
+            ("--cursor-param", registration.expressions.cursorParam),
+            ("--page-param", registration.expressions.pageParam),
+            ("--first-page", registration.expressions.firstPage.map(String.init)),
+        ] {
             if let value { lines.append("  \(option) \(TerminalText.safe(value))") }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -29,7 +29,8 @@ extension FeedStore {
     /// transaction, clearing the feed's last error and retry time. Entries whose id is already
     /// stored are skipped; returns the ones that were new and the feed's record after the change.
     @discardableResult
-    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome {
+    public func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
+    {
         try write { db in
             var inserted: [Entry] = []
             // Entries numbered by `number(_:backfill:)` keep their numbers; others get theirs now.
@@ -53,11 +54,14 @@ extension FeedStore {
             }
             // The feed's counts, once for the batch (a trigger a row cost a third of each insert).
             if !inserted.isEmpty {
-                try db.statement("UPDATE feed SET entry_count = entry_count + ?, unread_count = unread_count + ? WHERE name = ?")
-                    .run([.integer(Int64(inserted.count)), .integer(Int64(inserted.count { !$0.read })), .text(feed)])
+                try db.statement(
+                    "UPDATE feed SET entry_count = entry_count + ?, unread_count = unread_count + ? WHERE name = ?"
+                )
+                .run([.integer(Int64(inserted.count)), .integer(Int64(inserted.count { !$0.read })), .text(feed)])
             }
             let record = try Self.commitBookkeeping(db, feed: feed, commit)
-            return CommitOutcome(entries: inserted, record: try self.retain(db, record, now: commit.fetchedAt, stored: inserted.count))
+            return CommitOutcome(
+                entries: inserted, record: try self.retain(db, record, now: commit.fetchedAt, stored: inserted.count))
         }
     }
 
@@ -69,10 +73,16 @@ extension FeedStore {
 
     /// The feed's side of a successful fetch: its time, validators, index and backfill cursor
     /// as `commit` says, the last error and retry time cleared. Returns the record after it.
-    private static func commitBookkeeping(_ db: SQLiteConnection, feed: String, _ commit: FetchCommit) throws -> FeedRecord {
+    private static func commitBookkeeping(_ db: SQLiteConnection, feed: String, _ commit: FetchCommit) throws
+        -> FeedRecord
+    {
         let (resumeChanges, resumeURL) = commit.resumeColumn
-        let skipped = commit.skipped.column, filtered = commit.filtered.column, kept = commit.kept.column
-        return try Self.updateRecord(db, """
+        let skipped = commit.skipped.column
+        let filtered = commit.filtered.column
+        let kept = commit.kept.column
+        return try Self.updateRecord(
+            db,
+            """
             UPDATE feed SET last_fetch_at = ?1, last_success_at = ?1, last_error = NULL, last_error_code = NULL,
                 retry_not_before = NULL, next_index = COALESCE(?, next_index),
                 etag = CASE WHEN ? THEN ? ELSE etag END,
@@ -84,12 +94,15 @@ extension FeedStore {
                 last_event_id = CASE WHEN ? THEN ? ELSE last_event_id END,
                 last_event_at = CASE WHEN ? THEN ? ELSE last_event_at END
             WHERE name = ?
-            """, arguments: [
+            """,
+            arguments: [
                 .text(Timestamp.format(commit.fetchedAt)), SQLiteValue(commit.nextIndex),
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.etag),
                 SQLiteValue(commit.validators != nil), SQLiteValue(commit.validators?.lastModified),
-                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), SQLiteValue(skipped.adds), SQLiteValue(skipped.count),
-                SQLiteValue(filtered.adds), SQLiteValue(filtered.count), SQLiteValue(kept.adds), SQLiteValue(kept.count),
+                SQLiteValue(resumeChanges), SQLiteValue(resumeURL), SQLiteValue(skipped.adds),
+                SQLiteValue(skipped.count),
+                SQLiteValue(filtered.adds), SQLiteValue(filtered.count), SQLiteValue(kept.adds),
+                SQLiteValue(kept.count),
                 SQLiteValue(commit.stream != nil), SQLiteValue(commit.stream?.lastEventID),
                 SQLiteValue(commit.stream != nil), SQLiteValue(commit.stream.map { Timestamp.format($0.lastEventAt) }),
                 .text(feed),
@@ -100,7 +113,9 @@ extension FeedStore {
     /// time, validators and cursors as each commit says) in one transaction, so a sync of many
     /// quiet feeds pays for one commit rather than one per feed. A feed that no longer exists
     /// fails alone; a failure of the store fails them all (nothing is committed).
-    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>] {
+    public func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<
+        FeedRecord, FeedFailure
+    >] {
         let apply = { (db: SQLiteConnection) throws -> [Result<FeedRecord, FeedFailure>] in
             try fetches.map { fetch in
                 do {
@@ -136,21 +151,29 @@ extension FeedStore {
         // so MIN and MAX are one index probe each. Backfill numbers are always below zero (0
         // means "not numbered yet" to `commitFetch`).
         if backfill {
-            let floor = try db.statement("""
-                UPDATE entry_numbers SET floor = MIN(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - ? RETURNING floor
-                """).first([.integer(n)]) { $0.int64(0) } ?? -n
+            let floor =
+                try db.statement(
+                    """
+                    UPDATE entry_numbers SET floor = MIN(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - ? RETURNING floor
+                    """
+                ).first([.integer(n)]) { $0.int64(0) } ?? -n
             return Array(floor..<(floor + n))
         }
-        let next = try db.statement("""
-            UPDATE entry_numbers SET next = MAX(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + ? RETURNING next
-            """).first([.integer(n)]) { $0.int64(0) } ?? n + 1
+        let next =
+            try db.statement(
+                """
+                UPDATE entry_numbers SET next = MAX(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + ? RETURNING next
+                """
+            ).first([.integer(n)]) { $0.int64(0) } ?? n + 1
         return Array((next - n)..<next)
     }
 
     /// The id of the feed's newest stored entry.
     public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
         try statements { db in
-            try db.statement("SELECT id FROM entry WHERE feed = ? ORDER BY seq DESC LIMIT 1").first([.text(feed)]) { $0.text(0) } ?? nil
+            try db.statement("SELECT id FROM entry WHERE feed = ? ORDER BY seq DESC LIMIT 1").first([.text(feed)]) {
+                $0.text(0)
+            } ?? nil
         }
     }
 
@@ -163,11 +186,15 @@ extension FeedStore {
             let stored = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
             let remembered = try db.statement("SELECT 1 FROM remembered_id WHERE key = ?")
             // A feed that never pruned remembers nothing of its own: no probe a new id.
-            let hasPruned = try db.statement("SELECT pruned > 0 FROM feed WHERE name = ?").first([.text(feed)]) { $0.bool(0) } ?? false
+            let hasPruned =
+                try db.statement("SELECT pruned > 0 FROM feed WHERE name = ?").first([.text(feed)]) { $0.bool(0) }
+                ?? false
             var known = Set<String>()
             for id in ids {
                 if try stored.first([.text(feed), .blob(id)], { _ in true }) != nil
-                    || (hasPruned && remembered.first([.integer(RememberedID.key(feed: feed, id: id))], { _ in true }) != nil) {
+                    || (hasPruned
+                        && remembered.first([.integer(RememberedID.key(feed: feed, id: id))], { _ in true }) != nil)
+                {
                     known.insert(id)
                 }
             }
@@ -191,12 +218,14 @@ extension FeedStore {
             return found
         }
         if let seq = EntryReference.handle(reference) {
-            let found = try all("SELECT \(entryColumns) FROM entry WHERE seq = ? AND (? IS NULL OR feed = ?)",
-                                [SQLiteValue(seq), SQLiteValue(feed), SQLiteValue(feed)])
+            let found = try all(
+                "SELECT \(entryColumns) FROM entry WHERE seq = ? AND (? IS NULL OR feed = ?)",
+                [SQLiteValue(seq), SQLiteValue(feed), SQLiteValue(feed)])
             if !found.isEmpty { return found }
         }
-        return try all("SELECT \(entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
-                       [.blob(reference), SQLiteValue(feed), SQLiteValue(feed)])
+        return try all(
+            "SELECT \(entryColumns) FROM entry WHERE id = ? AND (? IS NULL OR feed = ?) ORDER BY feed",
+            [.blob(reference), SQLiteValue(feed), SQLiteValue(feed)])
     }
 
     /// Marks the entries `references` name read (or unread), in one transaction; when one names
@@ -208,7 +237,9 @@ extension FeedStore {
             for reference in references {
                 let found = try Self.entries(db, reference: reference, feed: feed)
                 for entry in try StoreRules.entriesToMark(reference, feed: feed, found: found) {
-                    try db.statement("UPDATE entry SET read = ? WHERE seq = ?").run([SQLiteValue(isRead), .integer(entry.seq)])
+                    try db.statement("UPDATE entry SET read = ? WHERE seq = ?").run([
+                        SQLiteValue(isRead), .integer(entry.seq),
+                    ])
                     changed += db.changes
                 }
             }
@@ -252,12 +283,15 @@ extension FeedStore {
     /// `fetched_at`, ties in storage order; through the index of that order (schema v6), so the
     /// cost does not grow with what is unread.
     public func oldestUnread(feeds: [String]?) throws(FeedFailure) -> Entry? {
-        let among = feeds.map { " AND feed IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
+        let among =
+            feeds.map { " AND feed IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))" } ?? ""
         return try read { db in
-            try db.statement("""
+            try db.statement(
+                """
                 SELECT \(Self.entryColumns) FROM entry WHERE read = 0\(among)
                 ORDER BY COALESCE(published, fetched_at), seq LIMIT 1
-                """).first((feeds ?? []).map { .text($0) }, Self.entry)
+                """
+            ).first((feeds ?? []).map { .text($0) }, Self.entry)
         }
     }
 
@@ -275,7 +309,8 @@ extension FeedStore {
         }
         if unreadOnly { conditions.append("read = 0") }
         if let limit { arguments.append(SQLiteValue(limit)) }
-        let sql = EntryListing.query(where: conditions, order: order, newestFirst: newestFirst, limitParameter: limit == nil ? nil : "?")
+        let sql = EntryListing.query(
+            where: conditions, order: order, newestFirst: newestFirst, limitParameter: limit == nil ? nil : "?")
         try read { db in
             try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
         }

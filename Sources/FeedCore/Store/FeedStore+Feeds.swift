@@ -61,18 +61,25 @@ extension FeedStore {
     /// silently: nobody used it.
     public func addFeed(_ feed: FeedRegistration, settings: FeedSettings, replace: Bool) throws(FeedFailure) {
         try write { db in
-            let exists = try db.statement("SELECT 1 FROM feed WHERE name = ?").first([.text(feed.name)]) { _ in true } ?? false
+            let exists =
+                try db.statement("SELECT 1 FROM feed WHERE name = ?").first([.text(feed.name)]) { _ in true } ?? false
             if exists {
                 guard replace else {
                     throw FeedFailure.usage("feed \(feed.name) exists; use --replace to change it")
                 }
-                try db.statement("""
+                try db.statement(
+                    """
                     UPDATE feed SET url = ?, kind = ?, token_env = ?, expressions = ?, etag = NULL, last_modified = NULL,
                         retry_not_before = NULL, resume_url = NULL, last_error = NULL, last_error_code = NULL WHERE name = ?
-                    """).run([.text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                              SQLiteValue(feed.expressions.json), .text(feed.name)])
+                    """
+                ).run([
+                    .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+                    SQLiteValue(feed.expressions.json), .text(feed.name),
+                ])
                 if let every = settings.every {
-                    try db.statement("UPDATE feed SET every_seconds = ? WHERE name = ?").run([.integer(Int64(every.components.seconds)), .text(feed.name)])
+                    try db.statement("UPDATE feed SET every_seconds = ? WHERE name = ?").run([
+                        .integer(Int64(every.components.seconds)), .text(feed.name),
+                    ])
                 }
                 if settings.changesRetention {
                     let retention = settings.retention(over: try Self.record(db, name: feed.name).retention)
@@ -87,14 +94,21 @@ extension FeedStore {
     }
 
     /// A new feed's row, with `settings` over its kind's defaults.
-    private static func insert(_ db: SQLiteConnection, _ feed: FeedRegistration, _ settings: FeedSettings, now: String) throws {
+    private static func insert(_ db: SQLiteConnection, _ feed: FeedRegistration, _ settings: FeedSettings, now: String)
+        throws
+    {
         let retention = settings.retention(over: Retention.defaults(for: feed.kind))
-        try db.statement("""
+        try db.statement(
+            """
             INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([.text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
-                      SQLiteValue(feed.expressions.json), .text(now), SQLiteValue(settings.every.map { Int64($0.components.seconds) }),
-                      .text(retention.keep.text), .text(retention.remember.text)])
+            """
+        ).run([
+            .text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
+            SQLiteValue(feed.expressions.json), .text(now),
+            SQLiteValue(settings.every.map { Int64($0.components.seconds) }),
+            .text(retention.keep.text), .text(retention.remember.text),
+        ])
     }
 
     /// The built-in `posts` is there so that a bare `feedcli next` works on a new machine; it is
@@ -104,10 +118,12 @@ extension FeedStore {
     private static func retireUnusedDefaultFeed(_ db: SQLiteConnection, adding names: [String]) throws {
         let builtIn = FeedRegistration.defaultFeed
         guard !names.isEmpty, !names.contains(builtIn.name) else { return }
-        try db.statement("""
+        try db.statement(
+            """
             DELETE FROM feed WHERE name = ? AND url = ? AND kind = ? AND last_success_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM entry WHERE entry.feed = feed.name)
-            """).run([.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)])
+            """
+        ).run([.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)])
     }
 
     /// Registers new feeds (none of their names may exist), each with its settings, in one
@@ -172,11 +188,16 @@ extension FeedStore {
         feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?
     ) throws(FeedFailure) -> FeedRecord {
         try write { db in
-            try Self.updateRecord(db, """
+            try Self.updateRecord(
+                db,
+                """
                 UPDATE feed SET last_fetch_at = ?, last_error = ?, last_error_code = ?,
                     retry_not_before = COALESCE(?, retry_not_before) WHERE name = ?
-                """, arguments: [.text(Timestamp.format(time)), .text(failure.description), SQLiteValue(failure.exitCode),
-                                 SQLiteValue(retryNotBefore.map(Timestamp.format)), .text(feed)], name: feed)
+                """,
+                arguments: [
+                    .text(Timestamp.format(time)), .text(failure.description), SQLiteValue(failure.exitCode),
+                    SQLiteValue(retryNotBefore.map(Timestamp.format)), .text(feed),
+                ], name: feed)
         }
     }
 
@@ -211,10 +232,14 @@ extension FeedStore {
     /// Runs `update`, an `UPDATE feed … WHERE name = ?` of one feed, and returns the feed's record
     /// after it, read by the cached record query. Not `RETURNING`: SQLite builds a temporary
     /// table for every statement that returns rows it changed, a third of this write's cost.
-    package static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String) throws -> FeedRecord {
+    package static func updateRecord(_ db: SQLiteConnection, _ update: String, arguments: [SQLiteValue], name: String)
+        throws -> FeedRecord
+    {
         let statement = try db.statement(update)
         try statement.run(arguments)
-        guard sqlite3_changes(db.handle) > 0, let record = try db.statement(feedByNameQuery).first([.text(name)], record) else {
+        guard sqlite3_changes(db.handle) > 0,
+            let record = try db.statement(feedByNameQuery).first([.text(name)], record)
+        else {
             throw FeedFailure.notFound("no feed named \(name)")
         }
         return record

@@ -10,11 +10,14 @@ extension FeedStore {
     /// expired remembered ids forgotten, freed pages given back when many are free. Returns the
     /// record as it is after. Inside the commit's transaction, or a transaction of its own after a
     /// lone statement's commit.
-    func retain(_ db: SQLiteConnection, _ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws -> FeedRecord {
+    func retain(_ db: SQLiteConnection, _ record: FeedRecord, now: Date, stored: Int, limit: Int? = nil) throws
+        -> FeedRecord
+    {
         try forgetExpired(db, now: now)
         guard let step = PruneStep.plan(record, now: now, stored: stored, limit: limit) else { return record }
         // Atomic with the commit's transaction; a lone statement's commit takes one of its own.
-        let outcome = try sqlite3_get_autocommit(db.handle) == 0
+        let outcome =
+            try sqlite3_get_autocommit(db.handle) == 0
             ? prune(db, feed: record.name, step)
             : db.transaction(immediate: true) { try prune(db, feed: record.name, step) }
         guard outcome.pruned > 0 else { return record }
@@ -39,7 +42,8 @@ extension FeedStore {
             // it is not); only then are the oldest `limit` looked at (entries are stored in
             // number order, so the old ones are first).
             if let known = retentionMemo.oldestStored(feed: feed), known >= before { return PruneOutcome() }
-            let oldest = try db.statement("SELECT fetched_at FROM entry WHERE feed = ? ORDER BY seq LIMIT 1")
+            let oldest =
+                try db.statement("SELECT fetched_at FROM entry WHERE feed = ? ORDER BY seq LIMIT 1")
                 .first([.text(feed)]) { $0.text(0) } ?? nil
             retentionMemo.setOldestStored(oldest, feed: feed)
             guard let oldest, oldest < before else { return PruneOutcome() }
@@ -49,10 +53,12 @@ extension FeedStore {
         }
         var outcome = PruneOutcome()
         var keys: [Int64] = []
-        try db.statement("""
+        try db.statement(
+            """
             DELETE FROM entry WHERE seq IN (SELECT seq FROM entry WHERE feed = ?1 ORDER BY seq LIMIT ?2)\(condition)
             RETURNING id, read
-            """).forEach(arguments) { row in
+            """
+        ).forEach(arguments) { row in
             outcome.pruned += 1
             if !row.bool(1) { outcome.unread += 1 }
             if step.remembers { keys.append(RememberedID.key(feed: feed, id: row.text(0) ?? "")) }
@@ -61,17 +67,20 @@ extension FeedStore {
         guard outcome.pruned > 0 else { return outcome }
         if !keys.isEmpty {
             // An id remembered already keeps the later expiry.
-            let remember = try db.statement("""
+            let remember = try db.statement(
+                """
                 INSERT INTO remembered_id (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET
                     until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
                 """)
             for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
             retentionMemo.remembered(until: step.rememberUntil)
         }
-        try db.statement("""
+        try db.statement(
+            """
             UPDATE feed SET entry_count = entry_count - ?1, unread_count = unread_count - ?2,
                 pruned = pruned + ?1, pruned_unread = pruned_unread + ?2 WHERE name = ?3
-            """).run([.integer(Int64(outcome.pruned)), .integer(Int64(outcome.unread)), .text(feed)])
+            """
+        ).run([.integer(Int64(outcome.pruned)), .integer(Int64(outcome.unread)), .text(feed)])
         return outcome
     }
 
@@ -81,13 +90,16 @@ extension FeedStore {
     func forgetExpired(_ db: SQLiteConnection, now: Date) throws -> Int {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         guard retentionMemo.mayExpire(at: seconds) else { return 0 }
-        try db.statement("""
+        try db.statement(
+            """
             DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < ? ORDER BY until LIMIT ?)
-            """).run([.integer(seconds), .integer(Int64(PruneStep.most))])
+            """
+        ).run([.integer(seconds), .integer(Int64(PruneStep.most))])
         let forgotten = db.changes
         // Only once all due are gone is the next expiry known (the index's first entry).
         if forgotten < PruneStep.most {
-            let earliest = try db.statement("SELECT MIN(until) FROM remembered_id WHERE until IS NOT NULL")
+            let earliest =
+                try db.statement("SELECT MIN(until) FROM remembered_id WHERE until IS NOT NULL")
                 .first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
             retentionMemo.expiryChecked(earliest: earliest)
         }

@@ -24,9 +24,12 @@ extension FeedStore: StateStore {
     private static func isEmpty(_ db: SQLiteConnection) throws -> Bool {
         let builtIn = FeedRegistration.defaultFeed
         let entries = try db.statement("SELECT COUNT(*) FROM entry").first { $0.int64(0) } ?? 0
-        let others = try db.statement("""
-            SELECT COUNT(*) FROM feed WHERE NOT (name = ? AND url = ? AND kind = ? AND last_success_at IS NULL)
-            """).first([.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)]) { $0.int64(0) } ?? 0
+        let others =
+            try db.statement(
+                """
+                SELECT COUNT(*) FROM feed WHERE NOT (name = ? AND url = ? AND kind = ? AND last_success_at IS NULL)
+                """
+            ).first([.text(builtIn.name), .text(builtIn.url), .text(builtIn.kind.rawValue)]) { $0.int64(0) } ?? 0
         return entries == 0 && others == 0
     }
 
@@ -37,7 +40,8 @@ extension FeedStore: StateStore {
         try write { db in
             guard try Self.isEmpty(db) else { throw StoreRules.notEmpty(path) }
             try db.execute("DELETE FROM feed")
-            let insertFeed = try db.statement("""
+            let insertFeed = try db.statement(
+                """
                 INSERT INTO feed (name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
                     last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, expressions, last_skipped,
                     last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread)
@@ -51,8 +55,10 @@ extension FeedStore: StateStore {
                     SQLiteValue(record.validators.etag), SQLiteValue(record.validators.lastModified),
                     SQLiteValue(copy.retryNotBefore), SQLiteValue(record.resumeURL), SQLiteValue(copy.lastFetchAt),
                     SQLiteValue(copy.lastSuccessAt), SQLiteValue(copy.everySeconds), SQLiteValue(record.lastError),
-                    SQLiteValue(record.lastErrorCode.map(Int64.init)), SQLiteValue(record.registration.expressions.json),
-                    .integer(Int64(record.lastSkipped)), .integer(Int64(record.lastFiltered)), .integer(Int64(record.lastKept)),
+                    SQLiteValue(record.lastErrorCode.map(Int64.init)),
+                    SQLiteValue(record.registration.expressions.json),
+                    .integer(Int64(record.lastSkipped)), .integer(Int64(record.lastFiltered)),
+                    .integer(Int64(record.lastKept)),
                     SQLiteValue(record.stream?.lastEventID), SQLiteValue(copy.lastEventAt), .text(copy.createdAt),
                     SQLiteValue(copy.keep), SQLiteValue(copy.remember), .integer(Int64(record.pruned)),
                     .integer(Int64(record.prunedUnread)),
@@ -60,7 +66,8 @@ extension FeedStore: StateStore {
             }
             let remember = try db.statement("INSERT INTO remembered_id (key, until) VALUES (?, ?)")
             for row in remembered { try remember.run([.integer(row.key), SQLiteValue(row.until)]) }
-            let insertEntry = try db.statement("""
+            let insertEntry = try db.statement(
+                """
                 INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
@@ -75,7 +82,8 @@ extension FeedStore: StateStore {
                     throw StoreFile.failure(error, path: path)
                 }
             }
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE feed SET
                     entry_count = (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name),
                     unread_count = (SELECT COUNT(*) FROM entry WHERE entry.feed = feed.name AND read = 0);

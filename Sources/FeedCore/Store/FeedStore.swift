@@ -36,8 +36,11 @@ public final class FeedStore: Sendable {
     /// What retention learned, so that commits with nothing to prune ask nothing.
     let retentionMemo = RetentionMemo()
 
-    private init(path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration, clock: FeedLock.WaitingClock = .live,
-                 writes: Bool) {
+    private init(
+        path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration,
+        clock: FeedLock.WaitingClock = .live,
+        writes: Bool
+    ) {
         self.path = path
         self.resolvedPath = resolvedPath
         self.database = database
@@ -60,7 +63,8 @@ public final class FeedStore: Sendable {
     /// the current schema.
     /// `notice`: the one line a store converted to give space back says (stderr, for a command).
     public static func open(
-        at path: String, wait: Duration = .seconds(30), access: Access = .readWrite, clock: FeedLock.WaitingClock = .live,
+        at path: String, wait: Duration = .seconds(30), access: Access = .readWrite,
+        clock: FeedLock.WaitingClock = .live,
         notice: (String) -> Void = { _ in }
     ) throws(FeedFailure) -> FeedStore {
         let folder = StoreFile.folder(of: path)
@@ -98,20 +102,26 @@ public final class FeedStore: Sendable {
         let connection: SQLiteConnection
         do {
             if readonly, StoreFile.hasJournal(resolvedPath),
-               let journaled = try? connect(resolvedPath, flags: SQLITE_OPEN_READONLY, wait: wait, clock: clock, writes: false),
-               (try? journaled.execute("SELECT COUNT(*) FROM sqlite_master")) != nil {
+                let journaled = try? connect(
+                    resolvedPath, flags: SQLITE_OPEN_READONLY, wait: wait, clock: clock, writes: false),
+                (try? journaled.execute("SELECT COUNT(*) FROM sqlite_master")) != nil
+            {
                 connection = journaled
             } else if readonly {
-                connection = try connect("file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
-                                         flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, wait: wait, clock: clock, writes: false)
+                connection = try connect(
+                    "file:\(StoreFile.uriEscaped(resolvedPath))?immutable=1",
+                    flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, wait: wait, clock: clock, writes: false)
             } else {
-                connection = try connect(resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: wait, clock: clock, writes: true)
+                connection = try connect(
+                    resolvedPath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: wait, clock: clock,
+                    writes: true)
             }
         } catch {
             throw StoreFile.failure(error, path: path)
         }
-        let store = FeedStore(path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
-                              clock: clock, writes: !readonly)
+        let store = FeedStore(
+            path: path, resolvedPath: resolvedPath, database: SQLiteDatabase(connection), wait: wait,
+            clock: clock, writes: !readonly)
         try store.prepare(access: access, isWAL: header?.isWAL ?? false, notice: notice)
         return store
     }
@@ -123,11 +133,13 @@ public final class FeedStore: Sendable {
     public static func empty(standingFor path: String) throws(FeedFailure) -> FeedStore {
         let store: FeedStore
         do {
-            let connection = try connect(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: .zero, clock: .live, writes: false)
+            let connection = try connect(
+                ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wait: .zero, clock: .live, writes: false)
             // As a new store is: the built-in `posts` feed is there (the contract: `feeds list`
             // and `status` show it also before any store exists), and nothing else.
             try StoreSchema.migrator.migrate(connection)
-            store = FeedStore(path: path, resolvedPath: path, database: SQLiteDatabase(connection), wait: .zero, writes: false)
+            store = FeedStore(
+                path: path, resolvedPath: path, database: SQLiteDatabase(connection), wait: .zero, writes: false)
         } catch {
             throw StoreFile.failure(error, path: path)
         }
@@ -175,7 +187,9 @@ public final class FeedStore: Sendable {
             // Machines running two versions share a store: the older one reads what it can and
             // writes nothing into a schema it does not know.
             if access == .readOnly { return }
-            throw .storeAccess(StoreRules.newerSchema(path, version: migrator.migrations.count + newer, known: migrator.migrations.count))
+            throw .storeAccess(
+                StoreRules.newerSchema(
+                    path, version: migrator.migrations.count + newer, known: migrator.migrations.count))
         }
         if isCurrent && isWAL && givesBack { return }
         if access == .readOnly {
@@ -184,11 +198,13 @@ public final class FeedStore: Sendable {
             // its schema is upgraded where the file can be written (the upgrade changes nothing
             // the user stored); a read-only file cannot be.
             guard writes else {
-                throw .storeAccess("\(path) needs an upgrade to this feedcli's schema, which a read-only file cannot take")
+                throw .storeAccess(
+                    "\(path) needs an upgrade to this feedcli's schema, which a read-only file cannot take")
             }
         }
         // First runs racing each other (cron and a person) migrate one at a time.
-        let lock = try FeedLock.acquire(path: lockPath(for: "store"), wait: wait, holder: "the state store", clock: clock)
+        let lock = try FeedLock.acquire(
+            path: lockPath(for: "store"), wait: wait, holder: "the state store", clock: clock)
         do {
             // WAL mode is persistent: set once here, not on every open. The lock is held to the end.
             try withExtendedLifetime(lock) {
@@ -219,7 +235,9 @@ public final class FeedStore: Sendable {
     /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in
     /// the lock file's name, so no name can reach outside the locks folder.
     public func lock(feedNamed feed: String) throws(FeedFailure) -> FeedLock {
-        try FeedLock.acquire(path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)), wait: wait, holder: "feed \(feed)", clock: clock)
+        try FeedLock.acquire(
+            path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)), wait: wait, holder: "feed \(feed)",
+            clock: clock)
     }
 
     /// The feed's lock if no other run holds it, without waiting; nil when one does.

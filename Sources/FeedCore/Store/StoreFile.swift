@@ -47,21 +47,25 @@ package enum StoreFile {
     /// blocks until someone writes to it, and a device is no store. Symlinks are followed (a
     /// store reached through one is fine).
     package static func refuseSpecialFiles(_ path: String) throws(FeedFailure) {
-        for (file, wantsFolder) in [(path, false), (path + "-wal", false), (path + "-shm", false), (path + ".locks", true)] {
+        for (file, wantsFolder) in [
+            (path, false), (path + "-wal", false), (path + "-shm", false), (path + ".locks", true),
+        ] {
             var info = stat()
             guard stat(file, &info) == 0 else { continue }
             let type = info.st_mode & S_IFMT
             if wantsFolder ? type == S_IFDIR : type == S_IFREG { continue }
             if file == path, type == S_IFDIR { continue }  // said in its own words by the caller
-            let what = switch type {
-            case S_IFIFO: "a FIFO"
-            case S_IFCHR, S_IFBLK: "a device"
-            case S_IFSOCK: "a socket"
-            case S_IFDIR: "a folder"
-            default: "a regular file"
-            }
-            throw .storeAccess("\(file) is \(what), not \(wantsFolder ? "a folder" : "a regular file"); "
-                               + "feedcli will not open it as part of a store")
+            let what =
+                switch type {
+                case S_IFIFO: "a FIFO"
+                case S_IFCHR, S_IFBLK: "a device"
+                case S_IFSOCK: "a socket"
+                case S_IFDIR: "a folder"
+                default: "a regular file"
+                }
+            throw .storeAccess(
+                "\(file) is \(what), not \(wantsFolder ? "a folder" : "a regular file"); "
+                    + "feedcli will not open it as part of a store")
         }
     }
 
@@ -102,7 +106,7 @@ package enum StoreFile {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

@@ -72,7 +72,9 @@ package enum StoreJournal {
     /// threshold; returns whether it did. Best effort: a busy store keeps its journal for a later run.
     @discardableResult
     package static func bound(_ connection: SQLiteConnection, storeAt path: String) -> Bool {
-        guard size(besideStoreAt: path) > closeThreshold || frames(besideStoreAt: path) > framesThreshold else { return false }
+        guard size(besideStoreAt: path) > closeThreshold || frames(besideStoreAt: path) > framesThreshold else {
+            return false
+        }
         connection.checkpointer?.waitUntilIdle()  // its passive checkpoint would make this one wait
         connection.resetStatements()  // a statement left mid-read would hold the journal open
         sqlite3_busy_timeout(connection.handle, busyWait)

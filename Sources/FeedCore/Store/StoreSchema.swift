@@ -14,7 +14,8 @@ package enum StoreSchema {
         var migrator = SQLiteMigrator()
         migrator.register("v1: feeds and entries") { db in
             try db.execute("PRAGMA application_id = \(applicationID)")
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE feed (
                     name TEXT PRIMARY KEY NOT NULL,
                     url TEXT NOT NULL,
@@ -57,7 +58,8 @@ package enum StoreSchema {
             // Feed text is stored as UTF-8 blobs: SQLite's text binding (as GRDB did it) stops at
             // NUL, and a title or id may hold one. Columns keep TEXT affinity, which stores
             // blobs as they are; equality and UNIQUE compare the bytes.
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE entry SET id = CAST(id AS BLOB), title = CAST(title AS BLOB), text = CAST(text AS BLOB),
                     author = CAST(author AS BLOB), url = CAST(url AS BLOB);
                 ALTER TABLE feed ADD COLUMN entry_count INTEGER NOT NULL DEFAULT 0;
@@ -101,7 +103,8 @@ package enum StoreSchema {
         migrator.register("v6: reading across feeds by publication") { db in
             // `next --all` (and a bare `next` among several feeds) takes the oldest unread entry
             // by `published`, else `fetched_at`, ties in storage order: one index probe.
-            try db.execute("CREATE INDEX entry_by_read_publication ON entry (read, COALESCE(published, fetched_at), seq)")
+            try db.execute(
+                "CREATE INDEX entry_by_read_publication ON entry (read, COALESCE(published, fetched_at), seq)")
         }
         migrator.register("v7: listing across feeds by publication") { db in
             // `list` of several feeds and `export` read every entry in that order (read or
@@ -135,7 +138,8 @@ package enum StoreSchema {
             // `--keep` and `--remember`: NULL keep is a feed from before retention, which keeps
             // all (an upgrade deletes nothing); NULL remember is the kind's default. `pruned`
             // counts what retention removed, `pruned_unread` the unread among it.
-            try db.execute("""
+            try db.execute(
+                """
                 ALTER TABLE feed ADD COLUMN keep TEXT;
                 ALTER TABLE feed ADD COLUMN remember TEXT;
                 ALTER TABLE feed ADD COLUMN pruned INTEGER NOT NULL DEFAULT 0;

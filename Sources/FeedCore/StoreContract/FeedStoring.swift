@@ -25,7 +25,9 @@ public protocol FeedStoring: Sendable {
     /// `attemptLock(feed:)` and, when the lock was taken, the feed's record read under it (or
     /// why it could not be: `.notFound` for an unknown name). A store may do both in one round
     /// trip; the default does one after the other.
-    func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)?
+    func attemptLockReading(feed: String) throws(FeedFailure) -> (
+        lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>
+    )?
     /// Whether a feed's lock is a thing named after the feed (SQLite's: a file beside the
     /// store), so that a name is looked up before its lock is taken and an unknown one fails
     /// (66) leaving nothing behind. A store whose locks name nothing (PostgreSQL's advisory
@@ -41,7 +43,9 @@ public protocol FeedStoring: Sendable {
     /// Stores new entries and a fetch's bookkeeping in one transaction.
     func commitFetch(feed: String, entries: [Entry], _ commit: FetchCommit) throws(FeedFailure) -> CommitOutcome
     /// Commits several fetches that found nothing new in one transaction; each feed's own outcome.
-    func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<FeedRecord, FeedFailure>]
+    func commitNothingNew(_ fetches: [(feed: String, commit: FetchCommit)]) throws(FeedFailure) -> [Result<
+        FeedRecord, FeedFailure
+    >]
     /// `--keep` and `--remember`: the next commit of the feed prunes by them.
     func setRetention(feed: String, _ retention: Retention) throws(FeedFailure)
     /// Which of `ids` the feed knows: holds, or remembers from an entry retention pruned. The one
@@ -52,7 +56,8 @@ public protocol FeedStoring: Sendable {
     /// Gives entries the numbers (handles) they will be stored under, before they are printed.
     func number(_ entries: [Entry], backfill: Bool) throws(FeedFailure) -> [Entry]
     /// Records a failed fetch; nothing else changes.
-    func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure) -> FeedRecord
+    func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure)
+        -> FeedRecord
 }
 
 extension FeedStoring {
@@ -67,7 +72,9 @@ extension FeedStoring {
         return try withExtendedLifetime(lock) { () throws(FeedFailure) -> T in try body() }
     }
 
-    public func attemptLockReading(feed: String) throws(FeedFailure) -> (lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>)? {
+    public func attemptLockReading(feed: String) throws(FeedFailure) -> (
+        lock: any HeldFeedLock, record: Result<FeedRecord, FeedFailure>
+    )? {
         guard let lock = try attemptLock(feed: feed) else { return nil }
         return (lock, Result { () throws(FeedFailure) in try self.feed(named: feed) })
     }

@@ -19,8 +19,13 @@ public struct LockWaitingClock: Sendable {
 
     public static let live: LockWaitingClock = {
         let start = ContinuousClock.now
-        return LockWaitingClock(elapsed: { ContinuousClock.now - start }, pause: { duration in
-            usleep(UInt32(clamping: duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
-        })
+        return LockWaitingClock(
+            elapsed: { ContinuousClock.now - start },
+            pause: { duration in
+                usleep(
+                    UInt32(
+                        clamping: duration.components.seconds * 1_000_000 + duration.components.attoseconds
+                            / 1_000_000_000_000))
+            })
     }()
 }

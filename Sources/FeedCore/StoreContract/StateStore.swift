@@ -64,14 +64,16 @@ extension StateStore {
     public func forEachEntry(
         feed: String?, unreadOnly: Bool, limit: Int?, _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
-        try forEachEntry(feeds: feed.map { [$0] } ?? [], unreadOnly: unreadOnly, limit: limit, newestFirst: false,
-                         order: .stored, body)
+        try forEachEntry(
+            feeds: feed.map { [$0] } ?? [], unreadOnly: unreadOnly, limit: limit, newestFirst: false,
+            order: .stored, body)
     }
 
     public func forEachEntry(
         feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
-        try forEachEntry(feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: newestFirst, order: .stored, body)
+        try forEachEntry(
+            feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: newestFirst, order: .stored, body)
     }
 }
 
@@ -82,13 +84,15 @@ public enum StoreRules {
     public static func refuseAmbiguous(_ reference: String, _ entries: [Entry]) throws(FeedFailure) {
         guard entries.count > 1 else { return }
         let feeds = entries.map(\.feed)
-        throw .usage("entry \(reference) is in \(feeds.count) feeds (\(feeds.joined(separator: ", "))); "
-                     + "name one with --feed, or use the entry's handle (@N)")
+        throw .usage(
+            "entry \(reference) is in \(feeds.count) feeds (\(feeds.joined(separator: ", "))); "
+                + "name one with --feed, or use the entry's handle (@N)")
     }
 
     /// The entries `reference` names for `read`/`unread`, as found by the engine: none is 66
     /// naming the reference (and the feed), several feeds' is `refuseAmbiguous`'s 64.
-    public static func entriesToMark(_ reference: String, feed: String?, found: [Entry]) throws(FeedFailure) -> [Entry] {
+    public static func entriesToMark(_ reference: String, feed: String?, found: [Entry]) throws(FeedFailure) -> [Entry]
+    {
         guard !found.isEmpty else { throw .notFound("no entry \(reference)" + (feed.map { " in feed \($0)" } ?? "")) }
         try refuseAmbiguous(reference, found)
         return found
@@ -110,7 +114,9 @@ public enum StoreRules {
 
     /// The `store copy` refusal of a target that holds something.
     public static func notEmpty(_ location: String) -> FeedFailure {
-        .usage("\(location) is not empty: store copy writes only into a new store (a new file, or a database without feedcli's feeds)")
+        .usage(
+            "\(location) is not empty: store copy writes only into a new store (a new file, or a database without feedcli's feeds)"
+        )
     }
 }
 

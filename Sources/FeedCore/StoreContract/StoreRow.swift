@@ -36,7 +36,8 @@ extension StoreRow {
     /// not know (a newer one's) is not a failure: the record carries it as `unknownKind`, so
     /// the feed is listed and can be removed, and only fetching it fails (`unknownKindFailure`).
     package func feedRecord() throws(FeedFailure) -> FeedRecord {
-        let name = try requiredText(0), kindName = try requiredText(2)
+        let name = try requiredText(0)
+        let kindName = try requiredText(2)
         let kind = FeedKind(rawValue: kindName)
         var expressions = FeedExpressions()
         if let stored = text(17) {
@@ -46,8 +47,9 @@ extension StoreRow {
             expressions = read
         }
         return FeedRecord(
-            registration: FeedRegistration(name: name, url: try requiredText(1), kind: kind ?? .json,
-                                           tokenEnv: text(3), expressions: expressions),
+            registration: FeedRegistration(
+                name: name, url: try requiredText(1), kind: kind ?? .json,
+                tokenEnv: text(3), expressions: expressions),
             nextIndex: try requiredInteger(4),
             validators: Validators(etag: text(5), lastModified: text(6)),
             retryNotBefore: text(7).flatMap(Timestamp.parse), resumeURL: text(8),
@@ -68,17 +70,19 @@ extension StoreRow {
     /// everything and remembers as its kind does. A spelling this feedcli cannot read (a newer
     /// one's) is read as what loses nothing: keep all, remember for ever.
     private func retention(kind: FeedKind) -> Retention {
-        Retention(keep: text(23).map { Retention.Keep($0) ?? .all } ?? .all,
-                  remember: text(24).map { Retention.Remember($0) ?? .forever } ?? Retention.defaultRemember(for: kind))
+        Retention(
+            keep: text(23).map { Retention.Keep($0) ?? .all } ?? .all,
+            remember: text(24).map { Retention.Remember($0) ?? .forever } ?? Retention.defaultRemember(for: kind))
     }
 
     /// An entry from the columns of `StoreColumns.entry`. Required columns are read as required:
     /// a NULL where the schema forbids one is a damaged store (74, naming the column), never an
     /// empty id or source made up.
     package func entry() throws(FeedFailure) -> Entry {
-        Entry(feed: try requiredText(0), id: try requiredText(1), title: text(2), text: text(3),
-              author: text(4), url: text(5), published: text(6), fetchedAt: try requiredText(7),
-              read: bool(8), source: RawJSON(compactText: try requiredText(9)), seq: Int64(try requiredInteger(10)))
+        Entry(
+            feed: try requiredText(0), id: try requiredText(1), title: text(2), text: text(3),
+            author: text(4), url: text(5), published: text(6), fetchedAt: try requiredText(7),
+            read: bool(8), source: RawJSON(compactText: try requiredText(9)), seq: Int64(try requiredInteger(10)))
     }
 }
 
@@ -88,7 +92,9 @@ extension StoreRow {
 package enum StoreColumns {
     /// A feed's record; `readIsTrue` is the engine's spelling of "read" in the read-cursor query.
     package static func record(readIsTrue: String) -> String {
-        record(lastReadID: "(SELECT id FROM entry WHERE entry.feed = feed.name AND \(readIsTrue) ORDER BY seq DESC LIMIT 1)")
+        record(
+            lastReadID:
+                "(SELECT id FROM entry WHERE entry.feed = feed.name AND \(readIsTrue) ORDER BY seq DESC LIMIT 1)")
     }
 
     /// A feed's record with its read cursor (the id of the newest entry read) given by `lastReadID`.

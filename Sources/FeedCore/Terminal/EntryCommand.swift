@@ -51,7 +51,8 @@ package struct EntryCommand: Sendable {
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         let merged = environment.merging(variables) { _, added in added }
-        guard let pid = Launcher.start(["/bin/sh", "-c", command], environment: merged, stdin: readEnd, ownGroup: true) else {
+        guard let pid = Launcher.start(["/bin/sh", "-c", command], environment: merged, stdin: readEnd, ownGroup: true)
+        else {
             let error = errno
             close(readEnd)
             close(writeEnd)
@@ -80,9 +81,10 @@ package struct EntryCommand: Sendable {
     /// from a server cannot carry a newline or an escape sequence into a log or a terminal.
     package static func variableValue(_ text: String) -> String {
         var result = ""
-        result.unicodeScalars.append(contentsOf: text.unicodeScalars.filter { scalar in
-            !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
-        })
+        result.unicodeScalars.append(
+            contentsOf: text.unicodeScalars.filter { scalar in
+                !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+            })
         return result
     }
 

@@ -77,8 +77,9 @@ public final class EntryPrinter: EntryOutput {
             var block: [UInt8] = []
             var ends: [Int] = []
             for (offset, entry) in entries.enumerated() {
-                EntryRenderer.element(entry, number: printed + offset, format: format, layout: layout, width: width,
-                                      into: &block)
+                EntryRenderer.element(
+                    entry, number: printed + offset, format: format, layout: layout, width: width,
+                    into: &block)
                 ends.append(block.count)
             }
             let started = ContinuousClock.now
@@ -86,8 +87,9 @@ public final class EntryPrinter: EntryOutput {
                 if interruption?.isTriggered == true { return true }
                 if let patience, ContinuousClock.now - started >= patience.after, firstTelling() {
                     let waiting = entries[min(entries.count - 1, ends.prefix { $0 <= taken }.count)]
-                    patience.tell("the reader of stdout has not taken entry \(waiting.handle) of \(waiting.feed) for "
-                                  + "\(patience.after.components.seconds) s; waiting on (Ctrl-C commits what it has taken)")
+                    patience.tell(
+                        "the reader of stdout has not taken entry \(waiting.handle) of \(waiting.feed) for "
+                            + "\(patience.after.components.seconds) s; waiting on (Ctrl-C commits what it has taken)")
                 }
                 return false
             }

@@ -38,11 +38,14 @@ public final class ExecOutput: EntryOutput {
         block.withLock {
             for (index, entry) in entries.enumerated() {
                 if interruption?.isTriggered == true { return DeliveryReport(delivered: index, failure: .interrupted) }
-                let line = EntryRenderer.json(entry) + [0x0A], variables = Self.variables(of: entry)
-                let outcome = interruption?.seeingThrough { command.run(line: line, variables: variables) }
+                let line = EntryRenderer.json(entry) + [0x0A]
+                let variables = Self.variables(of: entry)
+                let outcome =
+                    interruption?.seeingThrough { command.run(line: line, variables: variables) }
                     ?? command.run(line: line, variables: variables)
                 guard outcome.succeeded else {
-                    let why = "--exec command \(Self.describe(outcome, timeout: command.timeout)) for \(entry.feed) \(entry.handle) "
+                    let why =
+                        "--exec command \(Self.describe(outcome, timeout: command.timeout)) for \(entry.feed) \(entry.handle) "
                         + "(id \(EntryCommand.variableValue(entry.id))): it and the entries after it are not committed"
                     tell?(why)
                     return DeliveryReport(delivered: index, failure: .refused(why))

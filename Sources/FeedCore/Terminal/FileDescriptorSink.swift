@@ -122,7 +122,9 @@ extension FileDescriptorSink {
                     try write(bytes[written..<end])
                 } catch {
                     let total = written + error.written
-                    return TakenReport(taken: total, written: total, failure: .output(OutputError(written: total, errorNumber: error.errorNumber)))
+                    return TakenReport(
+                        taken: total, written: total,
+                        failure: .output(OutputError(written: total, errorNumber: error.errorNumber)))
                 }
                 written = end
             }
@@ -156,7 +158,9 @@ extension FileDescriptorSink {
             // POLLOUT promises room for PIPE_BUF bytes; the pipe's size less what is unread is
             // the room there is (this sink is the pipe's only writer), so neither blocks.
             let count = min(end - offset, max(Int(PIPE_BUF), pipeSize - unread()))
-            let written = bytes[offset..<(offset + count)].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes[offset..<(offset + count)].withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress, $0.count)
+            }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return OutputError(written: offset, errorNumber: errno)
@@ -188,7 +192,8 @@ extension FileDescriptorSink {
             let taken = max(0, written - left)
             var reader = pollfd(fd: descriptor, events: 0, revents: 0)
             if poll(&reader, 1, 0) > 0, reader.revents & Int16(POLLERR | POLLHUP) != 0 {
-                return TakenReport(taken: taken, written: written, failure: .output(OutputError(written: taken, errorNumber: EPIPE)))
+                return TakenReport(
+                    taken: taken, written: written, failure: .output(OutputError(written: taken, errorNumber: EPIPE)))
             }
             if stop(taken) { return TakenReport(taken: taken, written: written, failure: .stopped) }
             ReaderWait.take(wait.next())

@@ -65,7 +65,8 @@ public final class JournalLines: OutputSink {
     static func priority(of line: [UInt8]) -> Int {
         let warning = Array(": warning: ".utf8)
         guard line.count >= warning.count else { return 3 }
-        for start in 0...(line.count - warning.count) where line[start..<(start + warning.count)].elementsEqual(warning) {
+        for start in 0...(line.count - warning.count) where line[start..<(start + warning.count)].elementsEqual(warning)
+        {
             return 4
         }
         return 3

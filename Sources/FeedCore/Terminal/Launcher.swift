@@ -10,7 +10,9 @@ package enum Launcher {
     /// The program that started and its exit status; nil status when none could be started
     /// (the program is then the last one tried).
     package static func open(_ url: String, environment: [String: String]) -> (program: String, status: Int32?) {
-        let commands = (environment["BROWSER"] ?? "").split(separator: ":").map { words(in: String($0)) }.filter { !$0.isEmpty }
+        let commands = (environment["BROWSER"] ?? "").split(separator: ":").map { words(in: String($0)) }.filter {
+            !$0.isEmpty
+        }
         var tried = "xdg-open"
         for command in commands.isEmpty ? [["xdg-open"]] : commands {
             let arguments = substituting(url, into: command)
@@ -85,8 +87,10 @@ package enum Launcher {
     /// shell would give it, not feedcli's own (SIGINT and SIGTERM blocked, SIGPIPE ignored), and
     /// `stdin` as its standard input when given, in a process group of its own when `ownGroup`;
     /// its pid, or nil when it cannot start (errno then says why).
-    package static func start(_ arguments: [String], environment: [String: String], stdin: Int32? = nil,
-                              ownGroup: Bool = false) -> pid_t? {
+    package static func start(
+        _ arguments: [String], environment: [String: String], stdin: Int32? = nil,
+        ownGroup: Bool = false
+    ) -> pid_t? {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -94,13 +98,15 @@ package enum Launcher {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
+        var none = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)
         for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         if ownGroup { posix_spawnattr_setpgroup(&attributes, 0) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

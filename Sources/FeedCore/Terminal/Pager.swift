@@ -42,7 +42,8 @@ public final class Pager: OutputSink {
     /// text, not a terminal, no pager named).
     package static func forStdout(_ stdout: any OutputSink, plain: Bool, environment: [String: String]) -> Pager? {
         guard plain, stdout.isTerminal, let rows = stdout.rows, rows > 1,
-              let command = command(environment: environment) else { return nil }
+            let command = command(environment: environment)
+        else { return nil }
         return Pager(terminal: stdout, command: command, rows: rows, environment: environment)
     }
 
@@ -93,7 +94,10 @@ public final class Pager: OutputSink {
     /// waits for the user to quit it.
     public func finish() throws(OutputError) {
         let (held, running) = state.withLock { state in
-            defer { state.held = []; state.running = nil }
+            defer {
+                state.held = []
+                state.running = nil
+            }
             return (state.held, state.running)
         }
         guard let running else {

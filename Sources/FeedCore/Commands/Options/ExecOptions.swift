@@ -4,13 +4,17 @@ import FeedModel
 /// `--exec CMD` and `--exec-timeout DURATION` (`sync`, `follow`, `next`): each new entry handed
 /// to a command instead of printed. The command comes from the command line only.
 public struct ExecOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Hand each new entry to CMD (run by /bin/sh -c; the entry's JSON line on its stdin, "
-                               + "FEEDCLI_FEED, _ID, _TITLE, _URL, _HANDLE in its environment) instead of printing it; "
-                               + "an entry is committed once CMD exits 0.", valueName: "cmd"))
+    @Option(
+        help: ArgumentHelp(
+            "Hand each new entry to CMD (run by /bin/sh -c; the entry's JSON line on its stdin, "
+                + "FEEDCLI_FEED, _ID, _TITLE, _URL, _HANDLE in its environment) instead of printing it; "
+                + "an entry is committed once CMD exits 0.", valueName: "cmd"))
     public var exec: String?
 
-    @Option(help: ArgumentHelp("How long CMD may run for one entry before it is killed and counts as failed "
-                               + "(60s, 5m; a number is seconds; default 60s).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "How long CMD may run for one entry before it is killed and counts as failed "
+                + "(60s, 5m; a number is seconds; default 60s).", valueName: "duration"))
     public var execTimeout = "60s"
 
     public init() {}
@@ -28,8 +32,12 @@ public struct ExecOptions: ParsableArguments {
         guard let exec else { return }
         if exec.isEmpty { throw ValidationError("--exec needs a command") }
         if let format = output.format {
-            throw ValidationError("--exec hands entries to a command, so --\(format.rawValue) (a format for stdout) cannot go with it")
+            throw ValidationError(
+                "--exec hands entries to a command, so --\(format.rawValue) (a format for stdout) cannot go with it")
         }
-        if timeout == nil { throw ValidationError("--exec-timeout takes a duration like 60s or 5m, at most a day (got '\(execTimeout)')") }
+        if timeout == nil {
+            throw ValidationError(
+                "--exec-timeout takes a duration like 60s or 5m, at most a day (got '\(execTimeout)')")
+        }
     }
 }

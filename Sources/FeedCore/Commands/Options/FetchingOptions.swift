@@ -8,20 +8,28 @@ public struct FetchingOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress line on stderr.")
     public var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, time) to stderr; -vv adds headers and sizes.")
+    @Flag(
+        name: .shortAndLong, help: "Log each request (method, URL, status, time) to stderr; -vv adds headers and sizes."
+    )
     public var verbose: Int
 
-    @Option(help: ArgumentHelp("Seconds allowed for a whole request, and for a feed's jq expressions over a run.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds allowed for a whole request, and for a feed's jq expressions over a run.", valueName: "seconds"))
     public var timeout = Double(FetchOptions().timeout.components.seconds)
 
     @Option(help: "Retries of a request that failed for a reason that may pass.")
     public var retries = FetchOptions().retries
 
-    @Option(help: ArgumentHelp("Largest response accepted, and most a page's jq expressions may build, in bytes.", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "Largest response accepted, and most a page's jq expressions may build, in bytes.", valueName: "bytes"))
     public var maxSize = FetchOptions().maxBodySize
 
-    @Option(help: ArgumentHelp("Most pages (requests, for indexed feeds) per walk (default 10; indexed 100).",
-                               valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Most pages (requests, for indexed feeds) per walk (default 10; indexed 100).",
+            valueName: "n"))
     public var maxPages: Int?
 
     @Flag(help: "Fetch even when the server asked to wait (Retry-After).")
@@ -36,7 +44,9 @@ public struct FetchingOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be more than 0 and at most 86400 seconds")
+        }
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
         guard maxSize > 0 else { throw ValidationError("--max-size must be positive") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }

@@ -4,18 +4,23 @@ import FeedModel
 /// `--keep SPEC` and `--remember DURATION` of `feeds add` and `feeds set` (the contract's
 /// "Running for months").
 public struct RetentionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("What the feed keeps: all, the newest N (10000), or what was stored within a duration (30d, 12h). "
-                               + "Default: all for polled feeds, 7d for streams.", valueName: "spec"))
+    @Option(
+        help: ArgumentHelp(
+            "What the feed keeps: all, the newest N (10000), or what was stored within a duration (30d, 12h). "
+                + "Default: all for polled feeds, 7d for streams.", valueName: "spec"))
     var keep: String?
-    @Option(help: ArgumentHelp("How long the id of an entry --keep let go is remembered, so it is never delivered again "
-                               + "(90d, 1d, forever). Default: 90d for polled feeds, 1d for streams.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "How long the id of an entry --keep let go is remembered, so it is never delivered again "
+                + "(90d, 1d, forever). Default: 90d for polled feeds, 1d for streams.", valueName: "duration"))
     var remember: String?
 
     public init() {}
 
     public func validate() throws {
         if let keep, Retention.Keep(keep) == nil {
-            throw ValidationError("--keep takes all, a count like 10000, or a duration like 30d, 12h or 90m (at most 36500d)")
+            throw ValidationError(
+                "--keep takes all, a count like 10000, or a duration like 30d, 12h or 90m (at most 36500d)")
         }
         if let remember, Retention.Remember(remember) == nil {
             throw ValidationError("--remember takes a duration like 90d, 12h or 0s, or forever (at most 36500d)")

@@ -3,8 +3,10 @@ import FoundationEssentials
 
 /// Where the store is and how long to wait for another run: every command takes these.
 public struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The state store, a file or a postgresql:// URL (default: $FEEDCLI_STATE, else $XDG_STATE_HOME/feedcli/feedcli.sqlite).",
-                               valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The state store, a file or a postgresql:// URL (default: $FEEDCLI_STATE, else $XDG_STATE_HOME/feedcli/feedcli.sqlite).",
+            valueName: "path"))
     public var state: String?
 
     @Option(help: ArgumentHelp("Seconds to wait for another feedcli run on the same feed.", valueName: "seconds"))

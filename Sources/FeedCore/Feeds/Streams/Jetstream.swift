@@ -33,7 +33,9 @@ package enum Jetstream {
         var url = url
         for did in dids { url = appending("wantedDids", did, to: url) }
         for collection in collections { url = appending("wantedCollections", collection, to: url) }
-        if URLQuery.value(of: "wantedCollections", in: url) == nil { url = appending("wantedCollections", defaultCollection, to: url) }
+        if URLQuery.value(of: "wantedCollections", in: url) == nil {
+            url = appending("wantedCollections", defaultCollection, to: url)
+        }
         return url
     }
 
@@ -54,22 +56,28 @@ package enum Jetstream {
     /// The parts of an entry's event its fields come from.
     static let entryProjection = JSONProjection.parts([
         "did": .whole, "time_us": .whole,
-        "commit": .parts(["operation": .whole, "collection": .whole, "rkey": .whole, "record": .members(["text", "createdAt"])]),
+        "commit": .parts([
+            "operation": .whole, "collection": .whole, "rkey": .whole, "record": .members(["text", "createdAt"]),
+        ]),
     ])
 
     /// The entry an event that creates a record is (nil for any other: the reader passed only
     /// those, and a damaged one is not an entry).
     static func item(_ event: JSON, source: RawJSON) -> FeedItem? {
         guard event[["commit", "operation"]]?.string == "create", let did = event["did"]?.string,
-              let collection = event[["commit", "collection"]]?.string,
-              let rkey = event[["commit", "rkey"]]?.string, !did.isEmpty, !collection.isEmpty, !rkey.isEmpty
+            let collection = event[["commit", "collection"]]?.string,
+            let rkey = event[["commit", "rkey"]]?.string, !did.isEmpty, !collection.isEmpty, !rkey.isEmpty
         else { return nil }
         let record = event[["commit", "record"]]
-        let published = Timestamp.normalize(record?["createdAt"]?.string)
-            ?? event["time_us"]?.text.flatMap { Int64($0) }.map { Timestamp.format(Date(timeIntervalSince1970: Double($0) / 1_000_000)) }
+        let published =
+            Timestamp.normalize(record?["createdAt"]?.string)
+            ?? event["time_us"]?.text.flatMap { Int64($0) }.map {
+                Timestamp.format(Date(timeIntervalSince1970: Double($0) / 1_000_000))
+            }
         let url = collection == "app.bsky.feed.post" ? "https://bsky.app/profile/\(did)/post/\(rkey)" : nil
-        return FeedItem(id: "at://\(did)/\(collection)/\(rkey)", text: record?["text"]?.string, author: did, url: url,
-                        published: published, source: source)
+        return FeedItem(
+            id: "at://\(did)/\(collection)/\(rkey)", text: record?["text"]?.string, author: did, url: url,
+            published: published, source: source)
     }
 }
 
@@ -100,21 +108,27 @@ package struct JetstreamMessages: WebSocketMessageReading {
         }
         var signals: [StreamSignal] = []
         if !sawEvent, let resumedFrom, time > resumedFrom {
-            signals.append(.notice("the first event replayed (\(Self.shown(time))) is newer than the stored position "
-                                   + "(\(Self.shown(resumedFrom))): if the server's replay window no longer reaches back "
-                                   + "that far, the events between are missing"))
+            signals.append(
+                .notice(
+                    "the first event replayed (\(Self.shown(time))) is newer than the stored position "
+                        + "(\(Self.shown(resumedFrom))): if the server's replay window no longer reaches back "
+                        + "that far, the events between are missing"))
         }
         sawEvent = true
         position = max(position ?? time, time)
         let positionText = position.map(String.init)
         let kind = event["kind"]?.string ?? "?"
         let operation = event[["commit", "operation"]]?.string
-        if kind == "commit", operation == "create", event[["commit", "collection"]]?.string != nil, event[["commit", "rkey"]]?.string != nil,
-           event["did"]?.string != nil {
+        if kind == "commit", operation == "create", event[["commit", "collection"]]?.string != nil,
+            event[["commit", "rkey"]]?.string != nil,
+            event["did"]?.string != nil
+        {
             signals.append(.item(StreamItem(json: message, lastEventID: positionText, arrivedAt: now)))
         } else {
-            let what = kind == "commit" ? "a commit that \(operation.map { $0 + "s" } ?? "does something unknown to")"
-                + " \(event[["commit", "collection"]]?.string ?? "a record")" : "an \(kind) event"
+            let what =
+                kind == "commit"
+                ? "a commit that \(operation.map { $0 + "s" } ?? "does something unknown to")"
+                    + " \(event[["commit", "collection"]]?.string ?? "a record")" : "an \(kind) event"
             signals.append(.ignored(why: "\(what) of \(event["did"]?.string ?? "no one")", lastEventID: positionText))
         }
         return signals
@@ -140,10 +154,12 @@ package struct JetstreamFeed: PageFormat {
         var skipped = SkippedItems()
         for (index, bytes) in items.enumerated() {
             if let document = try? JSONParser.parse(Data(bytes), Jetstream.entryProjection),
-               let item = Jetstream.item(document.value, source: document.source) {
+                let item = Jetstream.item(document.value, source: document.source)
+            {
                 read.append(item)
             } else {
-                skipped.add(SkippedItem(position: index + 1, page: url, why: "it is not an event that creates a record"))
+                skipped.add(
+                    SkippedItem(position: index + 1, page: url, why: "it is not an event that creates a record"))
             }
         }
         return FeedPage(items: PageItems(read), skipped: skipped)

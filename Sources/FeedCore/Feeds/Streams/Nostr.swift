@@ -30,7 +30,9 @@ package enum Nostr {
         writer.raw("[\"REQ\",")
         writer.string(subscriptionID)
         writer.raw(",")
-        var fields: [(String, (inout JSONWriter) -> Void)] = [("kinds", { writer in writer.raw("[" + filter.kinds.map(String.init).joined(separator: ",") + "]") })]
+        var fields: [(String, (inout JSONWriter) -> Void)] = [
+            ("kinds", { writer in writer.raw("[" + filter.kinds.map(String.init).joined(separator: ",") + "]") })
+        ]
         func strings(_ values: [String]) -> (inout JSONWriter) -> Void {
             { writer in
                 writer.raw("[")
@@ -57,16 +59,19 @@ package enum Nostr {
     /// NIP-01 serialisation `[0,pubkey,created_at,kind,tags,content]`; nil when it is.
     package static func whyUnverified(_ event: JSON) -> String? {
         guard let id = event["id"]?.string else { return "it has no id" }
-        guard let pubkey = event["pubkey"]?.string, let createdAt = event["created_at"], case .number(let created) = createdAt,
-              let kind = event["kind"], case .number(let kindText) = kind, let tags = event["tags"]?.array,
-              let content = event["content"]?.string
+        guard let pubkey = event["pubkey"]?.string, let createdAt = event["created_at"],
+            case .number(let created) = createdAt,
+            let kind = event["kind"], case .number(let kindText) = kind, let tags = event["tags"]?.array,
+            let content = event["content"]?.string
         else { return "it lacks pubkey, created_at, kind, tags or content" }
         var bytes: [UInt8] = Array("[0,".utf8)
         guard serialise(.string(pubkey), into: &bytes) else { return "its pubkey is not text" }
         bytes += Array(",\(created),\(kindText),".utf8)
         guard serialise(.array(tags), into: &bytes) else { return "its tags are not arrays of strings" }
         bytes.append(UInt8(ascii: ","))
-        guard case .string = event["content"], serialise(.string(content), into: &bytes) else { return "its content is not text" }
+        guard case .string = event["content"], serialise(.string(content), into: &bytes) else {
+            return "its content is not text"
+        }
         bytes.append(UInt8(ascii: "]"))
         guard let digest = Digest.sha256(bytes) else { return "SHA-256 (libcrypto) is not available to check its id" }
         return Digest.hex(digest) == id.lowercased() ? nil : "its id is not the SHA-256 of its content (NIP-01)"
@@ -112,9 +117,12 @@ package enum Nostr {
     /// The entry an event is (nil without an id).
     static func item(_ event: JSON, source: RawJSON) -> FeedItem? {
         guard let id = event["id"]?.string, !id.isEmpty else { return nil }
-        let published = event["created_at"]?.text.flatMap { Int64($0) }.map { Timestamp.format(Date(timeIntervalSince1970: Double($0))) }
-        return FeedItem(id: id, text: event["content"]?.string, author: event["pubkey"]?.string, url: "nostr:" + id,
-                        published: published, source: source)
+        let published = event["created_at"]?.text.flatMap { Int64($0) }.map {
+            Timestamp.format(Date(timeIntervalSince1970: Double($0)))
+        }
+        return FeedItem(
+            id: id, text: event["content"]?.string, author: event["pubkey"]?.string, url: "nostr:" + id,
+            published: published, source: source)
     }
 }
 
@@ -150,17 +158,31 @@ package struct NostrMessages: WebSocketMessageReading {
                 let id = event.value["id"]?.string.map { " " + Excerpt.of($0, limit: 64) } ?? ""
                 return [.skipped(line: number, why: "event\(id): \(why)")]
             }
-            if let created = event.value["created_at"]?.text.flatMap({ Int64($0) }) { position = max(position ?? created, created) }
-            return [.item(StreamItem(json: Array(event.source.text.utf8), lastEventID: position.map(String.init), arrivedAt: now))]
+            if let created = event.value["created_at"]?.text.flatMap({ Int64($0) }) {
+                position = max(position ?? created, created)
+            }
+            return [
+                .item(
+                    StreamItem(
+                        json: Array(event.source.text.utf8), lastEventID: position.map(String.init), arrivedAt: now))
+            ]
         case "EOSE":
             return [.endOfReplay]
         case "NOTICE":
             return [.notice("the relay says: \(Excerpt.of(text(1), limit: 300))")]
         case "CLOSED":
-            return [.closed(why: "the relay closed the subscription: \(Excerpt.of(text(2).isEmpty ? "no reason given" : text(2), limit: 300))")]
+            return [
+                .closed(
+                    why:
+                        "the relay closed the subscription: \(Excerpt.of(text(2).isEmpty ? "no reason given" : text(2), limit: 300))"
+                )
+            ]
         default:
             // OK, AUTH, COUNT and what later NIPs add: not for a reader.
-            return [.ignored(why: "a relay's \(Excerpt.of(type, limit: 20)) message", lastEventID: position.map(String.init))]
+            return [
+                .ignored(
+                    why: "a relay's \(Excerpt.of(type, limit: 20)) message", lastEventID: position.map(String.init))
+            ]
         }
     }
 }
@@ -179,7 +201,8 @@ package struct NostrFeed: PageFormat {
         var skipped = SkippedItems()
         for (index, bytes) in items.enumerated() {
             if let document = try? JSONParser.parse(Data(bytes), Nostr.entryProjection),
-               let item = Nostr.item(document.value, source: document.source) {
+                let item = Nostr.item(document.value, source: document.source)
+            {
                 read.append(item)
             } else {
                 skipped.add(SkippedItem(position: index + 1, page: url, why: "it is not a Nostr event with an id"))

@@ -176,7 +176,10 @@ package struct ServerSentEventParser: Sendable {
         }
         guard hasData, !data.isEmpty else { return }
         data.removeLast()  // the LF after the last data line
-        outputs.append(.event(ServerSentEvent(type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message",
-                                              data: String(decoding: data, as: UTF8.self), lastEventID: lastEventID)))
+        outputs.append(
+            .event(
+                ServerSentEvent(
+                    type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message",
+                    data: String(decoding: data, as: UTF8.self), lastEventID: lastEventID)))
     }
 }

@@ -41,7 +41,9 @@ package struct StreamCatchUp: Sendable {
             guard let format = reading.pageFormat(jq: jq) else { return nil }
             return StreamCatchUp(url: url, paging: .once, format: format, maxPages: 1)
         }
-        guard registration.kind == .mastodon, let timeline = mastodonTimeline(forStreaming: registration.url) else { return nil }
+        guard registration.kind == .mastodon, let timeline = mastodonTimeline(forStreaming: registration.url) else {
+            return nil
+        }
         // A timeline is an array of statuses, read by the same rules as the stream's `update`s.
         reading.kind = .linked
         guard let format = reading.pageFormat(jq: jq) else { return nil }
@@ -57,12 +59,16 @@ package struct StreamCatchUp: Sendable {
         let marker = "/api/v1/streaming"
         let characters = Array(url)
         let needle = Array(marker)
-        guard let start = characters.indices.first(where: { characters[$0...].starts(with: needle) }) else { return nil }
+        guard let start = characters.indices.first(where: { characters[$0...].starts(with: needle) }) else {
+            return nil
+        }
         let base = String(characters[..<start])
         let rest = String(characters[(start + needle.count)...])
         let path = String(rest.prefix { $0 != "?" && $0 != "#" })
         var stream = path.split(separator: "/").map(String.init)
-        if stream.isEmpty, let named = URLQuery.value(of: "stream", in: url) { stream = named.split(separator: ":").map(String.init) }
+        if stream.isEmpty, let named = URLQuery.value(of: "stream", in: url) {
+            stream = named.split(separator: ":").map(String.init)
+        }
         var timeline: String
         switch stream.first {
         case "user" where stream.count == 1: timeline = base + "/api/v1/timelines/home"
@@ -77,7 +83,9 @@ package struct StreamCatchUp: Sendable {
         }
         if stream.contains("local") { timeline = URLQuery.setting("local", to: "true", in: timeline) }
         if stream.contains("remote") { timeline = URLQuery.setting("remote", to: "true", in: timeline) }
-        if let onlyMedia = URLQuery.value(of: "only_media", in: url) { timeline = URLQuery.setting("only_media", to: onlyMedia, in: timeline) }
+        if let onlyMedia = URLQuery.value(of: "only_media", in: url) {
+            timeline = URLQuery.setting("only_media", to: onlyMedia, in: timeline)
+        }
         return timeline
     }
 }

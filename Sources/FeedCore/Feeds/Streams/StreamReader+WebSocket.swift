@@ -22,7 +22,8 @@ extension StreamReader {
                 switch event {
                 case .next(.head(let head)):
                     guard head.status == 101 else {
-                        return observer.fail(HTTPStatusFailure(status: head.status, url: shown, retryAfter: head.retryAfter))
+                        return observer.fail(
+                            HTTPStatusFailure(status: head.status, url: shown, retryAfter: head.retryAfter))
                     }
                     observer.next(StreamChunk([.connected(head)]))
                 case .next(.messages(let messages, let receipt)):
@@ -43,8 +44,10 @@ extension StreamReader {
                     }
                     observer.next(StreamChunk([.skipped(line: number, why: why)]))
                 case .next(.closed(let code, let reason)):
-                    let said = code.map { " (\($0)\(reason.isEmpty ? "" : ": " + Excerpt.of(reason, limit: 120)))" } ?? ""
-                    observer.next(StreamChunk([.ignored(why: "the server closed the connection\(said)", lastEventID: nil)]))
+                    let said =
+                        code.map { " (\($0)\(reason.isEmpty ? "" : ": " + Excerpt.of(reason, limit: 120)))" } ?? ""
+                    observer.next(
+                        StreamChunk([.ignored(why: "the server closed the connection\(said)", lastEventID: nil)]))
                 case .failed(let error):
                     observer.fail(error)
                 case .completed:
@@ -56,7 +59,9 @@ extension StreamReader {
 
     /// Passes `signals` on, ending the read at a `CLOSED` (failed) or, with `endsAtReplay`, at
     /// the end of the stored events (completed), after what came before it.
-    private func deliver(_ signals: [StreamSignal], receipt: StreamReceipt?, endsAtReplay: Bool, to observer: Observer<StreamChunk>) {
+    private func deliver(
+        _ signals: [StreamSignal], receipt: StreamReceipt?, endsAtReplay: Bool, to observer: Observer<StreamChunk>
+    ) {
         let end = signals.firstIndex { signal in
             switch signal {
             case .closed: true

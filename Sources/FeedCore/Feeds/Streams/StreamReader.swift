@@ -19,7 +19,9 @@ package struct StreamReader: Sendable {
     package var url: String
     package var now: @Sendable () -> Date
 
-    package init(format: StreamFormat, eventTypes: [String]?, maxEventSize: Int, url: String, now: @escaping @Sendable () -> Date) {
+    package init(
+        format: StreamFormat, eventTypes: [String]?, maxEventSize: Int, url: String, now: @escaping @Sendable () -> Date
+    ) {
         self.format = format
         self.eventTypes = eventTypes
         self.maxEventSize = maxEventSize
@@ -63,7 +65,8 @@ package struct StreamReader: Sendable {
         let contentType = head.headers["Content-Type"]
         guard format.accepts(contentType: contentType) else {
             let expected = format == .serverSentEvents ? "text/event-stream" : "application/x-ndjson"
-            throw FeedFailure.badData("\(shown) answered \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type"), not \(expected)")
+            throw FeedFailure.badData(
+                "\(shown) answered \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type"), not \(expected)")
         }
     }
 
@@ -116,7 +119,9 @@ private struct ReadState: Sendable {
                     if !reader.wants(type: event.type) {
                         signals.append(.ignored(why: "a \(event.type) event", lastEventID: eventID))
                     } else if let why = StreamReader.whyNotAnObject(data) {
-                        signals.append(.ignored(why: "a \(event.type) event whose data is not an item: \(why)", lastEventID: eventID))
+                        signals.append(
+                            .ignored(
+                                why: "a \(event.type) event whose data is not an item: \(why)", lastEventID: eventID))
                     } else {
                         signals.append(.item(StreamItem(json: data, lastEventID: eventID, arrivedAt: now)))
                     }

@@ -22,7 +22,9 @@ package struct StreamReconnection: Sendable, Equatable {
 
     /// The wait before the next attempt, after a connection that lasted `connected` dropped;
     /// `random` is in 0...1, `retryAfter` the server's.
-    package mutating func delay(afterConnectedFor connected: Duration, retryAfter: Duration?, random: Double) -> Duration {
+    package mutating func delay(afterConnectedFor connected: Duration, retryAfter: Duration?, random: Double)
+        -> Duration
+    {
         if connected >= Self.healthyAfter { failures = 0 }
         let base = min(max(serverDelay ?? Self.firstDelay, Self.shortestDelay), Self.longestDelay)
         var delay = base

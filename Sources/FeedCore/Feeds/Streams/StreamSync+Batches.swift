@@ -30,7 +30,8 @@ extension StreamSync {
         guard !items.isEmpty else { return nil }
         let page = try format.page(ofItems: items, url: record.registration.url)
         // Each item read once: a page's items are read from its body each time they are asked for.
-        return ReadItems(items: Array(page.items), next: page.next, skipped: page.skipped.count, filtered: page.filtered)
+        return ReadItems(
+            items: Array(page.items), next: page.next, skipped: page.skipped.count, filtered: page.filtered)
     }
 
     /// `signals` cut into groups of at most `batchSize` items, in order.
@@ -71,13 +72,20 @@ extension StreamSync {
             }
         }
         let batch = try batch(of: group, skippedLines: skipped.count, progress: progress)
-        let firstLongID = longIDs > 0 && progress.withLock { progress -> Bool in
-            defer { progress.saidLongID = true }
-            return !progress.saidLongID
-        }
-        let longIDWarning: [SyncStep] = !firstLongID ? [] : [.warning(
-            "an event id longer than \(Self.longestEventID) bytes is ignored: not a position to resume from "
-            + "(it would be a request header); the last usable one is kept")]
+        let firstLongID =
+            longIDs > 0
+            && progress.withLock { progress -> Bool in
+                defer { progress.saidLongID = true }
+                return !progress.saidLongID
+            }
+        let longIDWarning: [SyncStep] =
+            !firstLongID
+            ? []
+            : [
+                .warning(
+                    "an event id longer than \(Self.longestEventID) bytes is ignored: not a position to resume from "
+                        + "(it would be a request header); the last usable one is kept")
+            ]
         return notices + skipped.map { .warning($0.message) } + longIDWarning + (batch.map { [$0] } ?? [])
     }
 
@@ -131,8 +139,9 @@ extension StreamSync {
             return !progress.counted
         }
         func count(_ value: Int) -> FetchCommit.SkipCount { first ? .set(value) : .add(value) }
-        let complete = FetchCommit(fetchedAt: fetchedAt, resume: resume, skipped: count(page.skipped + skippedLines),
-                                   filtered: count(page.filtered), kept: count(page.items.count), stream: position)
+        let complete = FetchCommit(
+            fetchedAt: fetchedAt, resume: resume, skipped: count(page.skipped + skippedLines),
+            filtered: count(page.filtered), kept: count(page.items.count), stream: position)
         var inPart = complete
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
         inPart.resume = .keep

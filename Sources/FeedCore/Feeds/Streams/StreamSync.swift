@@ -44,7 +44,8 @@ package struct StreamSync: Sendable {
     package var newestStoredID: @Sendable () throws -> String? = { nil }
 
     package init(
-        fetcher: any FeedFetching, format: any PageFormat, reader: StreamReader, record: FeedRecord, scheduler: any Scheduler,
+        fetcher: any FeedFetching, format: any PageFormat, reader: StreamReader, record: FeedRecord,
+        scheduler: any Scheduler,
         random: @escaping @Sendable () -> Double, now: @escaping @Sendable () -> Date,
         knownIDs: @escaping @Sendable ([String]) throws -> Set<String>
     ) {
@@ -82,7 +83,8 @@ package struct StreamSync: Sendable {
         return Observable { observer in
             // The connection and the wait before the next one apart: a connection that ends
             // before `subscribe` returns (a canned one) must not replace the wait it scheduled.
-            let current = SerialDisposable(), wait = SerialDisposable()
+            let current = SerialDisposable()
+            let wait = SerialDisposable()
             let reconnection = Locked(StreamReconnection())
             // Whether `stop` fired, and whether the stream is between connections (then `stop`
             // ends it; a connection open then ends by itself, `take(until: stop)`).
@@ -98,40 +100,50 @@ package struct StreamSync: Sendable {
             }
             @Sendable func attempt() {
                 // Stopped while waiting: the watch has ended the stream.
-                guard phase.withLock({ phase -> Bool in
-                    phase.waiting = false
-                    return !phase.stopped
-                }) else { return }
+                guard
+                    phase.withLock({ phase -> Bool in
+                        phase.waiting = false
+                        return !phase.stopped
+                    })
+                else { return }
                 let startedAt = ContinuousClock.now
-                current.replace(with: connection(idle: idle, stop: stop, progress: progress).subscribe { event in
-                    switch event {
-                    case .next(let step):
-                        observer.next(step)
-                    case .completed where phase.value.stopped, .failed where phase.value.stopped:
-                        observer.complete()
-                    case .failed(let error as StreamEnded):
-                        observer.next(.warning(error.description))
-                        observer.complete()
-                    case .completed, .failed:
-                        let error: any Error
-                        if case .failed(let failure) = event { error = failure } else { error = HTTPError(.partialBody, message: "the server closed the stream") }
-                        guard Self.reconnects(after: error) else { return observer.fail(error) }
-                        let retryAfter = (error as? HTTPStatusFailure)?.retryAfter
-                        let (delay, count) = reconnection.withLock { reconnection in
-                            reconnection.serverDelay = progress.value.retry ?? reconnection.serverDelay
-                            let delay = reconnection.delay(afterConnectedFor: ContinuousClock.now - startedAt,
-                                                           retryAfter: retryAfter, random: random())
-                            return (delay, reconnection.failures)
+                current.replace(
+                    with: connection(idle: idle, stop: stop, progress: progress).subscribe { event in
+                        switch event {
+                        case .next(let step):
+                            observer.next(step)
+                        case .completed where phase.value.stopped, .failed where phase.value.stopped:
+                            observer.complete()
+                        case .failed(let error as StreamEnded):
+                            observer.next(.warning(error.description))
+                            observer.complete()
+                        case .completed, .failed:
+                            let error: any Error
+                            if case .failed(let failure) = event {
+                                error = failure
+                            } else {
+                                error = HTTPError(.partialBody, message: "the server closed the stream")
+                            }
+                            guard Self.reconnects(after: error) else { return observer.fail(error) }
+                            let retryAfter = (error as? HTTPStatusFailure)?.retryAfter
+                            let (delay, count) = reconnection.withLock { reconnection in
+                                reconnection.serverDelay = progress.value.retry ?? reconnection.serverDelay
+                                let delay = reconnection.delay(
+                                    afterConnectedFor: ContinuousClock.now - startedAt,
+                                    retryAfter: retryAfter, random: random())
+                                return (delay, reconnection.failures)
+                            }
+                            // Stopped as this connection ended: nothing more to wait for.
+                            guard
+                                phase.withLock({ phase -> Bool in
+                                    phase.waiting = !phase.stopped
+                                    return phase.waiting
+                                })
+                            else { return observer.complete() }
+                            onReconnect(count, delay, error)
+                            wait.replace(with: scheduler.schedule(after: delay) { attempt() })
                         }
-                        // Stopped as this connection ended: nothing more to wait for.
-                        guard phase.withLock({ phase -> Bool in
-                            phase.waiting = !phase.stopped
-                            return phase.waiting
-                        }) else { return observer.complete() }
-                        onReconnect(count, delay, error)
-                        wait.replace(with: scheduler.schedule(after: delay) { attempt() })
-                    }
-                })
+                    })
             }
             attempt()
             return Disposables.create {
@@ -146,7 +158,9 @@ package struct StreamSync: Sendable {
     /// closed the stream, 408/429/5xx. Not a refusal (4xx), a wrong `Content-Type`, a 204.
     package static func reconnects(after error: any Error) -> Bool {
         switch error {
-        case let http as HTTPError: http.kind != .cancelled && http.kind != .invalidURL && http.kind != .unsupportedProtocol && http.kind != .tls
+        case let http as HTTPError:
+            http.kind != .cancelled && http.kind != .invalidURL && http.kind != .unsupportedProtocol
+                && http.kind != .tls
         case let status as HTTPStatusFailure: status.isRetryable
         case let failure as FeedFailure: failure.exitCode == FeedFailure.temporary("").exitCode
         default: false
@@ -168,7 +182,8 @@ package struct StreamSync: Sendable {
 
     /// The stream's progress at the start of a run: its stored position.
     private func startingProgress() -> Progress {
-        Progress(lastEventID: record.stream?.lastEventID, resumeURL: reader.format == .jsonLines ? record.resumeURL : nil)
+        Progress(
+            lastEventID: record.stream?.lastEventID, resumeURL: reader.format == .jsonLines ? record.resumeURL : nil)
     }
 
     /// One connection: its items in batches, each made into a `SyncStep.batch`.
@@ -179,37 +194,45 @@ package struct StreamSync: Sendable {
     /// stream's next group is parsed while the one before is printed and stored. Nothing that
     /// decides what is new runs ahead: that stage sees every commit before it. A group read
     /// by jq waits for its worker off the work queue (`FeedFetching.blocking`), as a page does.
-    private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>, once: Bool = false) -> Observable<SyncStep> {
+    private func connection(idle: Duration, stop: Observable<Void>, progress: Locked<Progress>, once: Bool = false)
+        -> Observable<SyncStep>
+    {
         let (lastEventID, resumeURL) = progress.withLock { ($0.lastEventID, $0.resumeURL) }
         let chunks: Observable<StreamChunk>
         if reader.format.isWebSocket {
             chunks = webSocketChunks(idle: idle, stop: stop, position: lastEventID, once: once)
         } else {
-            let parts = fetcher.stream(resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
-                                       idleTimeout: idle)
+            let parts = fetcher.stream(
+                resumeURL ?? record.registration.url, feed: record.registration, lastEventID: lastEventID,
+                idleTimeout: idle)
             chunks = reader.read(parts.take(until: stop), lastEventID: lastEventID)
         }
         let format = self.format
         let readGroups = chunks.map { chunk in
             try Self.groups(of: chunk.signals).map { signals in
-                format.waitsForJQ ? ReadGroup(signals: signals, receipt: chunk.receipt)
+                format.waitsForJQ
+                    ? ReadGroup(signals: signals, receipt: chunk.receipt)
                     : ReadGroup(signals: signals, receipt: chunk.receipt, isRead: true, items: try items(of: signals))
             }
         }
         return fetcher.handOver(readGroups)
             .flatMap(.concat) { groups -> Observable<SyncStep> in
-                let steps = Observable.concat(groups.map { group in
-                    if group.isRead { return Observable.deferred { .from(try syncSteps(of: group, progress: progress)) } }
-                    return fetcher.blocking { () throws -> ReadGroup in
-                        var group = group
-                        group.items = try items(of: group.signals)
-                        group.isRead = true
-                        return group
-                    }.flatMap(.concat) { .from(try syncSteps(of: $0, progress: progress)) }
-                })
+                let steps = Observable.concat(
+                    groups.map { group in
+                        if group.isRead {
+                            return Observable.deferred { .from(try syncSteps(of: group, progress: progress)) }
+                        }
+                        return fetcher.blocking { () throws -> ReadGroup in
+                            var group = group
+                            group.items = try items(of: group.signals)
+                            group.isRead = true
+                            return group
+                        }.flatMap(.concat) { .from(try syncSteps(of: $0, progress: progress)) }
+                    })
                 // Connected: first what the stream sent while no connection was open (the events
                 // that arrive meanwhile wait; an entry met in both is delivered once).
-                guard let catchUp, groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
+                guard let catchUp,
+                    groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
                 else { return steps }
                 return .concat([catchingUp(catchUp), steps])
             }
@@ -218,19 +241,25 @@ package struct StreamSync: Sendable {
     /// One WebSocket connection's chunks from `position`: Jetstream's URL with its `cursor`, a
     /// Nostr relay's `REQ` with its `since`. Read by `sync` (`once`), silence for `idle` ends
     /// it at once, as a quiet SSE stream's does; a follow pings first and waits for the pong.
-    private func webSocketChunks(idle: Duration, stop: Observable<Void>, position: String?, once: Bool) -> Observable<StreamChunk> {
+    private func webSocketChunks(idle: Duration, stop: Observable<Void>, position: String?, once: Bool) -> Observable<
+        StreamChunk
+    > {
         let registration = record.registration
-        let url: String, greeting: [[UInt8]]
+        let url: String
+        let greeting: [[UInt8]]
         switch reader.format {
         case .nostr:
             url = registration.url
-            greeting = [Nostr.request(registration.expressions.nostr ?? NostrFilter(), resumingFrom: position, now: now())]
+            greeting = [
+                Nostr.request(registration.expressions.nostr ?? NostrFilter(), resumingFrom: position, now: now())
+            ]
         default:
             url = Jetstream.url(registration.url, resumingFrom: position)
             greeting = []
         }
-        let parts = fetcher.webSocket(url, feed: registration, greeting: greeting, idleTimeout: idle,
-                                      pongWait: once ? .zero : WebSocketStream.pongWait)
+        let parts = fetcher.webSocket(
+            url, feed: registration, greeting: greeting, idleTimeout: idle,
+            pongWait: once ? .zero : WebSocketStream.pongWait)
         return reader.read(webSocket: parts.take(until: stop), position: position, endsAtReplay: once)
     }
 }

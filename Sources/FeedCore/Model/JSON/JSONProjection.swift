@@ -24,10 +24,10 @@ public indirect enum JSONProjection: Sendable, Equatable {
         switch (self, other) {
         case (.whole, _), (_, .whole):
             return .whole
-        case let (.parts(members, first), .parts(otherMembers, otherFirst)):
+        case (.parts(let members, let first), .parts(let otherMembers, let otherFirst)):
             let joined = members.merging(otherMembers) { $0.union($1) }
             switch (first, otherFirst) {
-            case let (first?, otherFirst?): return .parts(joined, first: first.union(otherFirst))
+            case (let first?, let otherFirst?): return .parts(joined, first: first.union(otherFirst))
             default: return .parts(joined, first: first ?? otherFirst)
             }
         }

@@ -83,7 +83,8 @@ extension JSONReader {
         guard (0xD800...0xDBFF).contains(high) else {
             return Unicode.Scalar(high).map(UnicodeEscape.scalar) ?? .loneSurrogate(high)
         }
-        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+            bytes[position + 1] == UInt8(ascii: "u")
         else { return .loneSurrogate(high) }
         let mark = position
         position += 2
@@ -92,7 +93,8 @@ extension JSONReader {
             position = mark  // read the second escape on its own
             return .loneSurrogate(high)
         }
-        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)).map(UnicodeEscape.scalar) ?? .loneSurrogate(high)
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)).map(UnicodeEscape.scalar)
+            ?? .loneSurrogate(high)
     }
 
     mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {

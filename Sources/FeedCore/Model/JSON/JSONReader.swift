@@ -16,7 +16,9 @@ struct JSONReader {
 
     /// The document's value and where it lies in the bytes (without a byte order mark or
     /// surrounding whitespace).
-    mutating func document(_ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> (value: JSON, range: Range<Int>) {
+    mutating func document(_ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> (
+        value: JSON, range: Range<Int>
+    ) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
         skipWhitespace()
         guard position < bytes.count else { throw fail("no JSON value (the body is empty)") }
@@ -76,9 +78,15 @@ struct JSONReader {
         case UInt8(ascii: "{"): return .object(try object(depth: depth, projection, isTopLevel: isTopLevel))
         case UInt8(ascii: "["): return .array(try array(depth: depth, projection, captures: capturesArray))
         case UInt8(ascii: "\""): return try stringValue()
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw fail("not valid JSON (unexpected character)")
         }
@@ -93,7 +101,9 @@ struct JSONReader {
         position += count
     }
 
-    private mutating func object(depth: Int, _ projection: JSONProjection, isTopLevel: Bool) throws(JSONSyntaxError) -> JSONObject {
+    private mutating func object(depth: Int, _ projection: JSONProjection, isTopLevel: Bool) throws(JSONSyntaxError)
+        -> JSONObject
+    {
         position += 1  // {
         var object = JSONObject()
         skipWhitespace()
@@ -148,7 +158,9 @@ struct JSONReader {
 
     /// An array's elements; a captured array's elements are checked and recorded as spans
     /// instead, and the array itself reads as empty.
-    private mutating func array(depth: Int, _ projection: JSONProjection, captures: Bool) throws(JSONSyntaxError) -> [JSON] {
+    private mutating func array(depth: Int, _ projection: JSONProjection, captures: Bool) throws(JSONSyntaxError)
+        -> [JSON]
+    {
         position += 1  // [
         var elements: [JSON] = []
         var spans: [ItemSpans.Span] = []
@@ -164,7 +176,8 @@ struct JSONReader {
             if captures {
                 try skip(depth: depth + 1)
                 // Offsets fit: `parsePage` refuses bodies of 4 GiB or more.
-                spans.append(ItemSpans.Span(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
+                spans.append(
+                    ItemSpans.Span(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
             } else if case .parts(_, let first) = projection {
                 if elements.isEmpty, let first {
                     elements.append(try value(depth: depth + 1, first))
@@ -222,7 +235,7 @@ struct JSONReader {
                 position += 1
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     continue
                 case UInt8(ascii: "u"):
                     _ = try hexQuad()

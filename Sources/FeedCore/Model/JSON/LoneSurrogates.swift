@@ -55,7 +55,9 @@ package enum LoneSurrogates {
 
     /// The code unit of the `\uXXXX` escape whose backslash is at `index`, if one is there.
     private static func codeUnit(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
-        guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { return nil }
+        guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            return nil
+        }
         var unit: UInt16 = 0
         for byte in bytes[index + 2..<index + 6] {
             let digit: UInt8

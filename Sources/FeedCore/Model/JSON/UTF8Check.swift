@@ -23,7 +23,8 @@ enum UTF8Check {
 
     /// Whether every byte is below 0x80, eight at a time.
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0, high: UInt64 = 0
+        var index = 0
+        var high: UInt64 = 0
         while index + 8 <= bytes.count {
             high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             index += 8

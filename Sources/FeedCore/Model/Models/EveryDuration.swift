@@ -9,7 +9,9 @@ public enum EveryDuration {
 
     public static func parse(_ text: String) -> Duration? {
         if text == "never" { return never }
-        guard let unit = text.last, let number = Int(text.dropLast()), number > 0, number <= 366 * 86_400 else { return nil }
+        guard let unit = text.last, let number = Int(text.dropLast()), number > 0, number <= 366 * 86_400 else {
+            return nil
+        }
         let seconds: Int
         switch unit {
         case "s": seconds = number

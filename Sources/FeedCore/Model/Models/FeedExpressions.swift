@@ -39,8 +39,12 @@ public struct FeedExpressions: Sendable, Equatable {
         cursorParam: String? = nil, pageParam: String? = nil, firstPage: Int? = nil, filter: String? = nil,
         events: [String]? = nil, catchUp: String? = nil, catchUpItems: String? = nil, nostr: NostrFilter? = nil
     ) {
-        (self.items, self.id, self.title, self.text, self.url, self.author, self.published) = (items, id, title, text, url, author, published)
-        (self.nextURL, self.cursor, self.cursorParam, self.pageParam, self.firstPage) = (nextURL, cursor, cursorParam, pageParam, firstPage)
+        (self.items, self.id, self.title, self.text, self.url, self.author, self.published) = (
+            items, id, title, text, url, author, published
+        )
+        (self.nextURL, self.cursor, self.cursorParam, self.pageParam, self.firstPage) = (
+            nextURL, cursor, cursorParam, pageParam, firstPage
+        )
         self.filter = filter
         self.events = events
         self.catchUp = catchUp
@@ -50,14 +54,17 @@ public struct FeedExpressions: Sendable, Equatable {
 
     /// Each member: its name in the stored object and `feeds list --json`, its option, and the
     /// property. One table, so storing, showing and the command line agree.
-    package static let members: [(key: String, option: String, isExpression: Bool, path: WritableKeyPath<FeedExpressions, String?> & Sendable)] = [
-        ("items", "--items", true, \.items), ("id", "--id", true, \.id), ("title", "--title", true, \.title),
-        ("text", "--text", true, \.text), ("url", "--url", true, \.url), ("author", "--author", true, \.author),
-        ("published", "--published", true, \.published), ("next_url", "--next-url", true, \.nextURL),
-        ("cursor", "--cursor", true, \.cursor), ("cursor_param", "--cursor-param", false, \.cursorParam),
-        ("page_param", "--page-param", false, \.pageParam), ("filter", "--filter", true, \.filter),
-        ("catch_up", "--catch-up", false, \.catchUp), ("catch_up_items", "--catch-up-items", true, \.catchUpItems),
-    ]
+    package static let members:
+        [(key: String, option: String, isExpression: Bool, path: WritableKeyPath<FeedExpressions, String?> & Sendable)] =
+            [
+                ("items", "--items", true, \.items), ("id", "--id", true, \.id), ("title", "--title", true, \.title),
+                ("text", "--text", true, \.text), ("url", "--url", true, \.url), ("author", "--author", true, \.author),
+                ("published", "--published", true, \.published), ("next_url", "--next-url", true, \.nextURL),
+                ("cursor", "--cursor", true, \.cursor), ("cursor_param", "--cursor-param", false, \.cursorParam),
+                ("page_param", "--page-param", false, \.pageParam), ("filter", "--filter", true, \.filter),
+                ("catch_up", "--catch-up", false, \.catchUp),
+                ("catch_up_items", "--catch-up-items", true, \.catchUpItems),
+            ]
 
     /// Whether nothing is set.
     public var isEmpty: Bool { self == FeedExpressions() }
@@ -119,7 +126,9 @@ public struct FeedExpressions: Sendable, Equatable {
             if firstPage != nil, pageParam == nil { return "--first-page goes with --page-param" }
             return nil
         }
-        if cursor != nil, cursorParam == nil { return "--cursor needs --cursor-param NAME (the query parameter it is sent as)" }
+        if cursor != nil, cursorParam == nil {
+            return "--cursor needs --cursor-param NAME (the query parameter it is sent as)"
+        }
         if cursorParam != nil, cursor == nil { return "--cursor-param needs --cursor EXPR" }
         return "give one way to the next page: --next-url, --cursor with --cursor-param, or --page-param"
     }
@@ -136,14 +145,18 @@ public struct FeedExpressions: Sendable, Equatable {
         }
         if let firstPage { fields.append(("first_page", { $0.number(firstPage) })) }
         if let events {
-            fields.append(("events", { writer in
-                writer.raw("[")
-                for (index, event) in events.enumerated() {
-                    if index > 0 { writer.raw(",") }
-                    writer.string(event)
-                }
-                writer.raw("]")
-            }))
+            fields.append(
+                (
+                    "events",
+                    { writer in
+                        writer.raw("[")
+                        for (index, event) in events.enumerated() {
+                            if index > 0 { writer.raw(",") }
+                            writer.string(event)
+                        }
+                        writer.raw("]")
+                    }
+                ))
         }
         if let nostr { fields.append(("nostr", { nostr.write(to: &$0) })) }
         writer.object(fields)

@@ -26,7 +26,8 @@ public struct FeedItem: Sendable, Equatable {
     }
 
     public func entry(feed: String, fetchedAt: String, read: Bool = false) -> Entry {
-        Entry(feed: feed, id: id, title: title, text: text, author: author, url: url,
-              published: published, fetchedAt: fetchedAt, read: read, source: source)
+        Entry(
+            feed: feed, id: id, title: title, text: text, author: author, url: url,
+            published: published, fetchedAt: fetchedAt, read: read, source: source)
     }
 }

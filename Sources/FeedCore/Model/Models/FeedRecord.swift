@@ -11,46 +11,112 @@ import FoundationEssentials
 public struct FeedRecord: Sendable, Equatable {
     private var storage: Storage
 
-    public var registration: FeedRegistration { _read { yield fields.registration } _modify { yield &fields.registration } }
+    public var registration: FeedRegistration {
+        _read { yield fields.registration }
+        _modify { yield &fields.registration }
+    }
     /// For `indexed` feeds: the next index to request (highest id seen + 1).
-    public var nextIndex: Int { _read { yield fields.nextIndex } _modify { yield &fields.nextIndex } }
-    public var validators: Validators { _read { yield fields.validators } _modify { yield &fields.validators } }
+    public var nextIndex: Int {
+        _read { yield fields.nextIndex }
+        _modify { yield &fields.nextIndex }
+    }
+    public var validators: Validators {
+        _read { yield fields.validators }
+        _modify { yield &fields.validators }
+    }
     /// The server asked not to be asked before this (`Retry-After`).
-    public var retryNotBefore: Date? { _read { yield fields.retryNotBefore } _modify { yield &fields.retryNotBefore } }
+    public var retryNotBefore: Date? {
+        _read { yield fields.retryNotBefore }
+        _modify { yield &fields.retryNotBefore }
+    }
     /// For paged feeds: the page where a walk cut short by `--max-pages` goes on (older entries).
-    public var resumeURL: String? { _read { yield fields.resumeURL } _modify { yield &fields.resumeURL } }
-    public var lastFetchAt: Date? { _read { yield fields.lastFetchAt } _modify { yield &fields.lastFetchAt } }
+    public var resumeURL: String? {
+        _read { yield fields.resumeURL }
+        _modify { yield &fields.resumeURL }
+    }
+    public var lastFetchAt: Date? {
+        _read { yield fields.lastFetchAt }
+        _modify { yield &fields.lastFetchAt }
+    }
     /// When a fetch last succeeded (for `--every`).
-    public var lastSuccessAt: Date? { _read { yield fields.lastSuccessAt } _modify { yield &fields.lastSuccessAt } }
+    public var lastSuccessAt: Date? {
+        _read { yield fields.lastSuccessAt }
+        _modify { yield &fields.lastSuccessAt }
+    }
     /// `--every`: a plain `sync` skips the feed while its last success is younger than this.
-    public var every: Duration? { _read { yield fields.every } _modify { yield &fields.every } }
-    public var lastError: String? { _read { yield fields.lastError } _modify { yield &fields.lastError } }
-    public var lastErrorCode: Int32? { _read { yield fields.lastErrorCode } _modify { yield &fields.lastErrorCode } }
-    public var total: Int { _read { yield fields.total } _modify { yield &fields.total } }
-    public var unread: Int { _read { yield fields.unread } _modify { yield &fields.unread } }
+    public var every: Duration? {
+        _read { yield fields.every }
+        _modify { yield &fields.every }
+    }
+    public var lastError: String? {
+        _read { yield fields.lastError }
+        _modify { yield &fields.lastError }
+    }
+    public var lastErrorCode: Int32? {
+        _read { yield fields.lastErrorCode }
+        _modify { yield &fields.lastErrorCode }
+    }
+    public var total: Int {
+        _read { yield fields.total }
+        _modify { yield &fields.total }
+    }
+    public var unread: Int {
+        _read { yield fields.unread }
+        _modify { yield &fields.unread }
+    }
     /// The id of the newest entry marked read (the read cursor), nil when none is read.
-    public var lastReadID: String? { _read { yield fields.lastReadID } _modify { yield &fields.lastReadID } }
+    public var lastReadID: String? {
+        _read { yield fields.lastReadID }
+        _modify { yield &fields.lastReadID }
+    }
     /// How many items the last sync skipped (no usable id).
-    public var lastSkipped: Int { _read { yield fields.lastSkipped } _modify { yield &fields.lastSkipped } }
+    public var lastSkipped: Int {
+        _read { yield fields.lastSkipped }
+        _modify { yield &fields.lastSkipped }
+    }
     /// How many items the last sync's `--filter` kept out, and let through.
-    public var lastFiltered: Int { _read { yield fields.lastFiltered } _modify { yield &fields.lastFiltered } }
-    public var lastKept: Int { _read { yield fields.lastKept } _modify { yield &fields.lastKept } }
+    public var lastFiltered: Int {
+        _read { yield fields.lastFiltered }
+        _modify { yield &fields.lastFiltered }
+    }
+    public var lastKept: Int {
+        _read { yield fields.lastKept }
+        _modify { yield &fields.lastKept }
+    }
     /// A stream feed's position: its last event id and the time of its last event.
-    public var stream: StreamPosition? { _read { yield fields.stream } _modify { yield &fields.stream } }
+    public var stream: StreamPosition? {
+        _read { yield fields.stream }
+        _modify { yield &fields.stream }
+    }
     /// The kind the store names when this feedcli does not know it (a newer feedcli added the
     /// feed): the feed is then shown and can be removed, but is never fetched or exported, and
     /// `registration.kind` is only a stand-in (`.json`). Nil for every feed this feedcli knows.
-    public var unknownKind: String? { _read { yield fields.unknownKind } _modify { yield &fields.unknownKind } }
+    public var unknownKind: String? {
+        _read { yield fields.unknownKind }
+        _modify { yield &fields.unknownKind }
+    }
 
     /// What the feed keeps and how long it remembers the ids of what it let go (`--keep`,
     /// `--remember`).
-    public var retention: Retention { _read { yield fields.retention } _modify { yield &fields.retention } }
+    public var retention: Retention {
+        _read { yield fields.retention }
+        _modify { yield &fields.retention }
+    }
     /// Whether `--keep` was chosen (by `feeds add|set`, or by the one notice a stream feed from
     /// before retention gets) rather than left as it was before feedcli pruned anything.
-    public var keepIsChosen: Bool { _read { yield fields.keepIsChosen } _modify { yield &fields.keepIsChosen } }
+    public var keepIsChosen: Bool {
+        _read { yield fields.keepIsChosen }
+        _modify { yield &fields.keepIsChosen }
+    }
     /// How many entries retention has pruned, and how many of those were unread.
-    public var pruned: Int { _read { yield fields.pruned } _modify { yield &fields.pruned } }
-    public var prunedUnread: Int { _read { yield fields.prunedUnread } _modify { yield &fields.prunedUnread } }
+    public var pruned: Int {
+        _read { yield fields.pruned }
+        _modify { yield &fields.pruned }
+    }
+    public var prunedUnread: Int {
+        _read { yield fields.prunedUnread }
+        _modify { yield &fields.prunedUnread }
+    }
 
     /// The kind's name as the store holds it: `unknownKind` when set, else `registration.kind`'s.
     public var kindName: String { unknownKind ?? registration.kind.rawValue }
@@ -59,8 +125,9 @@ public struct FeedRecord: Sendable, Equatable {
     /// how to recover); nil for a kind this feedcli knows.
     public var unknownKindFailure: FeedFailure? {
         unknownKind.map { kind in
-            .configuration("feed \(name) has kind \(kind), which this feedcli does not know (a newer feedcli's?): "
-                           + "upgrade feedcli, or remove the feed with `feedcli feeds remove \(name)`")
+            .configuration(
+                "feed \(name) has kind \(kind), which this feedcli does not know (a newer feedcli's?): "
+                    + "upgrade feedcli, or remove the feed with `feedcli feeds remove \(name)`")
         }
     }
 
@@ -91,15 +158,19 @@ public struct FeedRecord: Sendable, Equatable {
         lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil, unknownKind: String? = nil,
         retention: Retention? = nil, keepIsChosen: Bool = false, pruned: Int = 0, prunedUnread: Int = 0
     ) {
-        storage = Storage(Fields(
-            registration: registration, nextIndex: nextIndex, validators: validators, retryNotBefore: retryNotBefore,
-            resumeURL: resumeURL, lastFetchAt: lastFetchAt, lastSuccessAt: lastSuccessAt, every: every,
-            lastError: lastError, lastErrorCode: lastErrorCode, total: total, unread: unread, lastReadID: lastReadID,
-            lastSkipped: lastSkipped, lastFiltered: lastFiltered, lastKept: lastKept, stream: stream,
-            unknownKind: unknownKind,
-            // A feed that never chose: what a store row without a choice reads as.
-            retention: retention ?? Retention(keep: .all, remember: Retention.defaultRemember(for: registration.kind)),
-            keepIsChosen: keepIsChosen, pruned: pruned, prunedUnread: prunedUnread))
+        storage = Storage(
+            Fields(
+                registration: registration, nextIndex: nextIndex, validators: validators,
+                retryNotBefore: retryNotBefore,
+                resumeURL: resumeURL, lastFetchAt: lastFetchAt, lastSuccessAt: lastSuccessAt, every: every,
+                lastError: lastError, lastErrorCode: lastErrorCode, total: total, unread: unread,
+                lastReadID: lastReadID,
+                lastSkipped: lastSkipped, lastFiltered: lastFiltered, lastKept: lastKept, stream: stream,
+                unknownKind: unknownKind,
+                // A feed that never chose: what a store row without a choice reads as.
+                retention: retention
+                    ?? Retention(keep: .all, remember: Retention.defaultRemember(for: registration.kind)),
+                keepIsChosen: keepIsChosen, pruned: pruned, prunedUnread: prunedUnread))
     }
 
     public static func == (lhs: FeedRecord, rhs: FeedRecord) -> Bool {
@@ -154,29 +225,31 @@ public struct FeedRecord: Sendable, Equatable {
 extension FeedRecord: CustomReflectable {
     /// The fields, as a struct's would be shown (test diffs, `dump`), not the storage's box.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "registration": registration as Any,
-            "nextIndex": nextIndex as Any,
-            "validators": validators as Any,
-            "retryNotBefore": retryNotBefore as Any,
-            "resumeURL": resumeURL as Any,
-            "lastFetchAt": lastFetchAt as Any,
-            "lastSuccessAt": lastSuccessAt as Any,
-            "every": every as Any,
-            "lastError": lastError as Any,
-            "lastErrorCode": lastErrorCode as Any,
-            "total": total as Any,
-            "unread": unread as Any,
-            "lastReadID": lastReadID as Any,
-            "lastSkipped": lastSkipped as Any,
-            "lastFiltered": lastFiltered as Any,
-            "lastKept": lastKept as Any,
-            "stream": stream as Any,
-            "unknownKind": unknownKind as Any,
-            "retention": retention as Any,
-            "keepIsChosen": keepIsChosen as Any,
-            "pruned": pruned as Any,
-            "prunedUnread": prunedUnread as Any
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "registration": registration as Any,
+                "nextIndex": nextIndex as Any,
+                "validators": validators as Any,
+                "retryNotBefore": retryNotBefore as Any,
+                "resumeURL": resumeURL as Any,
+                "lastFetchAt": lastFetchAt as Any,
+                "lastSuccessAt": lastSuccessAt as Any,
+                "every": every as Any,
+                "lastError": lastError as Any,
+                "lastErrorCode": lastErrorCode as Any,
+                "total": total as Any,
+                "unread": unread as Any,
+                "lastReadID": lastReadID as Any,
+                "lastSkipped": lastSkipped as Any,
+                "lastFiltered": lastFiltered as Any,
+                "lastKept": lastKept as Any,
+                "stream": stream as Any,
+                "unknownKind": unknownKind as Any,
+                "retention": retention as Any,
+                "keepIsChosen": keepIsChosen as Any,
+                "pruned": pruned as Any,
+                "prunedUnread": prunedUnread as Any,
+            ], displayStyle: .struct)
     }
 }

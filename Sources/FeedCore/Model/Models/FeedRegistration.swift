@@ -12,7 +12,10 @@ public struct FeedRegistration: Sendable, Equatable {
     /// A `json` feed's mapping, and any feed's filter.
     public var expressions: FeedExpressions
 
-    public init(name: String, url: String, kind: FeedKind, tokenEnv: String? = nil, expressions: FeedExpressions = FeedExpressions()) {
+    public init(
+        name: String, url: String, kind: FeedKind, tokenEnv: String? = nil,
+        expressions: FeedExpressions = FeedExpressions()
+    ) {
         self.name = name
         self.url = url
         self.kind = kind
@@ -38,11 +41,12 @@ public struct FeedRegistration: Sendable, Equatable {
     /// Whether a feed name may hold `scalar`.
     public static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
-            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == "."
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+                || scalar == "."
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .nonspacingMark, .spacingMark:
+            .decimalNumber, .nonspacingMark, .spacingMark:
             return true
         default:
             return false
@@ -66,10 +70,13 @@ public struct FeedRegistration: Sendable, Equatable {
     /// an http or https URL"); nil when it can. With `webSocket`, the same of a ws or wss URL.
     package static func whyUnusableLink(_ url: String, webSocket: Bool = false) -> String? {
         guard isValidURL(url, webSocket: webSocket) else {
-            return url.contains(where: { $0.isWhitespace }) ? "holds white space" : webSocket ? "is not a ws or wss URL" : "is not an http or https URL"
+            return url.contains(where: { $0.isWhitespace })
+                ? "holds white space" : webSocket ? "is not a ws or wss URL" : "is not an http or https URL"
         }
         if url.utf8.count > linkLengthLimit { return "is longer than \(linkLengthLimit) bytes" }
-        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "holds a control character" }
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "holds a control character"
+        }
         let rest = url.drop(while: { $0 != ":" }).dropFirst(3)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
@@ -84,7 +91,8 @@ public struct FeedRegistration: Sendable, Equatable {
             if host.prefix(while: { $0 != ":" }).isEmpty { return "has no host" }
         }
         if let port, !port.isEmpty {
-            guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), (1...65535).contains(number) else {
+            guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), (1...65535).contains(number)
+            else {
                 return "has a bad port"
             }
         }
@@ -95,6 +103,8 @@ public struct FeedRegistration: Sendable, Equatable {
     /// not starting with a digit.
     public static func isValidVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
     }
 }

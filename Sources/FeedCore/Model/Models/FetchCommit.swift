@@ -38,7 +38,8 @@ public struct FetchCommit: Sendable, Equatable {
 
     public init(
         fetchedAt: Date, nextIndex: Int? = nil, validators: Validators? = nil, resume: Cursor = .keep,
-        isBackfill: Bool = false, skipped: SkipCount = .set(0), filtered: SkipCount = .set(0), kept: SkipCount = .set(0),
+        isBackfill: Bool = false, skipped: SkipCount = .set(0), filtered: SkipCount = .set(0),
+        kept: SkipCount = .set(0),
         stream: StreamPosition? = nil
     ) {
         self.fetchedAt = fetchedAt

@@ -16,7 +16,8 @@ public enum MemorySize {
             digits = digits.dropLast()
         }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value > 0,
-              value <= Int.max >> shift else { return nil }
+            value <= Int.max >> shift
+        else { return nil }
         return value << shift
     }
 

@@ -19,12 +19,14 @@ public enum NearestNames {
     public static func hint(for word: String, among candidates: [String]) -> String {
         let near = of(word, among: candidates).map { "`\($0)`" }
         guard let last = near.last else { return "" }
-        return "; did you mean " + (near.count == 1 ? last : near.dropLast().joined(separator: ", ") + " or " + last) + "?"
+        return "; did you mean " + (near.count == 1 ? last : near.dropLast().joined(separator: ", ") + " or " + last)
+            + "?"
     }
 
     /// Levenshtein distance, in characters.
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1]

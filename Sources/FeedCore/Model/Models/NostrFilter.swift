@@ -36,7 +36,9 @@ public struct NostrFilter: Sendable, Equatable {
     /// Why `key` cannot be an author's public key (64 hex digits); nil when it can.
     public static func whyNotAPublicKey(_ key: String) -> String? {
         let utf8 = Array(key.utf8)
-        let isHex = utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
+        let isHex = utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0)
+        }
         return utf8.count == 64 && isHex ? nil : "--author of a nostr feed is a public key as 64 hex digits, not \(key)"
     }
 
@@ -44,8 +46,10 @@ public struct NostrFilter: Sendable, Equatable {
     /// indexes only those).
     public static func tag(_ text: String) -> Tag? {
         guard let equals = text.firstIndex(of: "=") else { return nil }
-        let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
-        guard name.count == 1, name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII }), !value.isEmpty
+        let name = String(text[..<equals])
+        let value = String(text[text.index(after: equals)...])
+        guard name.count == 1, name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII }),
+            !value.isEmpty
         else { return nil }
         return Tag(name: name, value: value)
     }
@@ -66,22 +70,28 @@ public struct NostrFilter: Sendable, Equatable {
         }
         writer.object([
             ("authors", strings(authors)),
-            ("kinds", { writer in
-                writer.raw("[")
-                for (index, kind) in kinds.enumerated() {
-                    if index > 0 { writer.raw(",") }
-                    writer.number(kind)
+            (
+                "kinds",
+                { writer in
+                    writer.raw("[")
+                    for (index, kind) in kinds.enumerated() {
+                        if index > 0 { writer.raw(",") }
+                        writer.number(kind)
+                    }
+                    writer.raw("]")
                 }
-                writer.raw("]")
-            }),
-            ("tags", { writer in
-                writer.raw("[")
-                for (index, tag) in tags.enumerated() {
-                    if index > 0 { writer.raw(",") }
-                    strings([tag.name, tag.value])(&writer)
+            ),
+            (
+                "tags",
+                { writer in
+                    writer.raw("[")
+                    for (index, tag) in tags.enumerated() {
+                        if index > 0 { writer.raw(",") }
+                        strings([tag.name, tag.value])(&writer)
+                    }
+                    writer.raw("]")
                 }
-                writer.raw("]")
-            }),
+            ),
             ("since", { $0.number(Int(since.components.seconds)) }),
         ])
     }
@@ -91,10 +101,11 @@ public struct NostrFilter: Sendable, Equatable {
         guard case .object = json else { return nil }
         authors = json["authors"]?.array?.compactMap(\.string) ?? []
         kinds = json["kinds"]?.array?.compactMap { $0.text.flatMap { Int($0) } } ?? Self.defaultKinds
-        tags = json["tags"]?.array?.compactMap { pair in
-            guard let parts = pair.array?.compactMap(\.string), parts.count == 2 else { return nil }
-            return Tag(name: parts[0], value: parts[1])
-        } ?? []
+        tags =
+            json["tags"]?.array?.compactMap { pair in
+                guard let parts = pair.array?.compactMap(\.string), parts.count == 2 else { return nil }
+                return Tag(name: parts[0], value: parts[1])
+            } ?? []
         since = .seconds(json["since"]?.text.flatMap { Int64($0) } ?? Self.defaultSince.components.seconds)
     }
 }

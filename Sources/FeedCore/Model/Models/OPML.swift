@@ -128,7 +128,9 @@ private struct Reader {
                 let name = self.name()
                 guard !name.isEmpty else { throw fail("a `<` that starts no tag") }
                 if !sawRoot {
-                    guard name == "opml" else { throw fail("not an OPML document: its first element is <\(name)>, not <opml>") }
+                    guard name == "opml" else {
+                        throw fail("not an OPML document: its first element is <\(name)>, not <opml>")
+                    }
                     sawRoot = true
                 }
                 let attributes = try self.attributes()
@@ -142,7 +144,8 @@ private struct Reader {
     private mutating func name() -> String {
         let start = position
         while position < bytes.count, !Self.isBlank(bytes[position]), bytes[position] != UInt8(ascii: ">"),
-              bytes[position] != UInt8(ascii: "/") {
+            bytes[position] != UInt8(ascii: "/")
+        {
             position += 1
         }
         return String(decoding: bytes[start..<position], as: UTF8.self)
@@ -168,7 +171,8 @@ private struct Reader {
             }
             let start = position
             while position < bytes.count, !Self.isBlank(bytes[position]), bytes[position] != UInt8(ascii: "="),
-                  bytes[position] != UInt8(ascii: ">"), bytes[position] != UInt8(ascii: "/") {
+                bytes[position] != UInt8(ascii: ">"), bytes[position] != UInt8(ascii: "/")
+            {
                 position += 1
             }
             let name = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -179,7 +183,8 @@ private struct Reader {
             }
             position += 1
             while position < bytes.count, Self.isBlank(bytes[position]) { position += 1 }
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+            else {
                 throw fail("the value of \(Excerpt.of(name, limit: 40)) is not quoted")
             }
             let quote = bytes[position]
@@ -196,7 +201,9 @@ private struct Reader {
     /// else kept as written), and its blanks as XML normalises them: each a space.
     private static func decodingEntities(_ value: ArraySlice<UInt8>) -> String {
         let text = String(decoding: value, as: UTF8.self)
-        guard text.contains("&") || text.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return text }
+        guard text.contains("&") || text.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" }) else {
+            return text
+        }
         var result = ""
         var rest = Substring(text)
         while let ampersand = rest.firstIndex(of: "&") {
@@ -234,7 +241,9 @@ private struct Reader {
     private static func characterReference(_ entity: Substring) -> Unicode.Scalar? {
         guard entity.first == "#" else { return nil }
         let digits = entity.dropFirst()
-        let value: UInt32? = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+        let value: UInt32? =
+            digits.first == "x" || digits.first == "X"
+            ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
         return value.flatMap(Unicode.Scalar.init)
     }
 }

@@ -20,7 +20,8 @@ public enum Redaction {
     /// a URL came from feedcli's own output, and the secret is not in it (`feeds import`).
     public static func hasMaskedSecret(_ url: String) -> Bool {
         if url.contains(":***@") { return true }
-        let query = url.split(separator: "#", maxSplits: 1).first?.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        let query =
+            url.split(separator: "#", maxSplits: 1).first?.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
         return query.split(separator: "&").contains { parameter in
             let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return parts.count == 2 && parts[1] == "***" && credentialParameters.contains(parts[0].lowercased())
@@ -38,11 +39,16 @@ public enum Redaction {
             let nameStart = rest.index(after: start)
             result += rest[...start]
             rest = rest[nameStart...]
-            guard let equals = rest.firstIndex(where: { $0 == "=" || $0 == "&" || $0 == "?" || $0 == "#" || $0.isWhitespace }),
-                  rest[equals] == "=" else { continue }
+            guard
+                let equals = rest.firstIndex(where: {
+                    $0 == "=" || $0 == "&" || $0 == "?" || $0 == "#" || $0.isWhitespace
+                }),
+                rest[equals] == "="
+            else { continue }
             let name = rest[..<equals]
             let valueStart = rest.index(after: equals)
-            let valueEnd = rest[valueStart...].firstIndex { $0 == "&" || $0 == "#" || $0.isWhitespace || $0 == "\"" || $0 == "'" }
+            let valueEnd =
+                rest[valueStart...].firstIndex { $0 == "&" || $0 == "#" || $0.isWhitespace || $0 == "\"" || $0 == "'" }
                 ?? rest.endIndex
             if credentialParameters.contains(name.lowercased()), valueStart < valueEnd {
                 result += rest[...equals] + "***"

@@ -102,14 +102,16 @@ extension Retention.Remember {
 package enum RetentionDuration {
     package static func seconds(_ text: String, allowsZero: Bool = false) -> Int? {
         guard let unit = text.last, text.dropLast().allSatisfy(\.isASCII),
-              let number = Int(text.dropLast()), number > 0 || (allowsZero && number == 0) else { return nil }
-        let size = switch unit {
-        case "s": 1
-        case "m": 60
-        case "h": 3600
-        case "d": 86_400
-        default: 0
-        }
+            let number = Int(text.dropLast()), number > 0 || (allowsZero && number == 0)
+        else { return nil }
+        let size =
+            switch unit {
+            case "s": 1
+            case "m": 60
+            case "h": 3600
+            case "d": 86_400
+            default: 0
+            }
         guard size > 0, number <= Retention.longest / size else { return nil }
         return number * size
     }

@@ -19,12 +19,17 @@ public enum StreamFormat: String, Sendable {
     public func accepts(contentType: String?) -> Bool {
         guard let contentType else { return false }
         let media = contentType.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
-        let type = String(media.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()).lowercased()
+        let type = String(
+            media.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" })
+                .reversed()
+        ).lowercased()
         switch self {
         case .serverSentEvents: return type == "text/event-stream"
         case .jsonLines:
-            return ["application/x-ndjson", "application/jsonl", "application/json-seq", "application/jsonlines",
-                    "application/x-jsonlines", "application/stream+json"].contains(type)
+            return [
+                "application/x-ndjson", "application/jsonl", "application/json-seq", "application/jsonlines",
+                "application/x-jsonlines", "application/stream+json",
+            ].contains(type)
         case .jetstream, .nostr: return false
         }
     }

@@ -32,7 +32,8 @@ public enum TerminalText {
     /// a C1 control (U+0080…U+009F) is the byte pair `C2 80`…`C2 9F`; the bidirectional
     /// controls are `E2 80 AA`…`E2 80 AE` and `E2 81 A6`…`E2 81 A9`.
     private static func needsEscaping(_ text: String, multiline: Bool) -> Bool {
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
         for byte in text.utf8 {
             switch byte {
             case 0x0A, 0x09: if !multiline { return true }

@@ -68,13 +68,15 @@ public enum Timestamp {
             position += 1
             return true
         }
-        let colon = UInt8(ascii: ":"), dash = UInt8(ascii: "-")
+        let colon = UInt8(ascii: ":")
+        let dash = UInt8(ascii: "-")
         guard let year = number(4), expect(dash), let month = number(2), expect(dash), let day = number(2),
-              expect(UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " ")), let hour = number(2), expect(colon),
-              let minute = number(2), expect(colon),
-              let second = number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second <= 60
+            expect(UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " ")), let hour = number(2),
+            expect(colon),
+            let minute = number(2), expect(colon),
+            let second = number(2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second <= 60
         else { return nil }  // an impossible date (`2026-02-30`) is none, never rolled over
         var fraction = 0.0
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {

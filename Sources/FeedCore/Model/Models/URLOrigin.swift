@@ -30,7 +30,8 @@ public struct URLOrigin: Sendable, Hashable, CustomStringConvertible {
         default: return nil
         }
         let rest = url.utf8[separator.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let authorityEnd =
+            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
@@ -52,7 +53,8 @@ public struct URLOrigin: Sendable, Hashable, CustomStringConvertible {
             let digits = afterHost.dropFirst()
             if !digits.isEmpty {
                 guard digits.count <= 5, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                      let number = Int(String(Substring(digits))), number <= 65535 else { return nil }
+                    let number = Int(String(Substring(digits))), number <= 65535
+                else { return nil }
                 port = number
             }
         } else if !afterHost.isEmpty {

@@ -79,7 +79,9 @@ package final class JournalCheckpointer: Sendable {
     package func committed(frames: Int32) -> Step {
         guard frames >= Self.backgroundFrames else { return .nothing }
         let start = state.withLock { state -> (step: Step, start: Bool, signal: Bool) in
-            if state.stopped || state.unavailable || frames >= Self.boundFrames { return (.checkpointHere, false, false) }
+            if state.stopped || state.unavailable || frames >= Self.boundFrames {
+                return (.checkpointHere, false, false)
+            }
             // Not while the thread checkpoints: this one would give up, or wait for its fsyncs.
             if frames >= Self.inlineFrames, !state.running { return (.checkpointHere, false, false) }
             if frames < state.askedAt { state.askedAt = 0 }  // the journal restarted

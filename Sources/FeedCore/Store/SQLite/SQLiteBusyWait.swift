@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FeedStoreContract
+import FoundationEssentials
 
 /// SQLite's busy handler on a `FeedLock.WaitingClock`: while another connection holds the store,
 /// SQLite asks again after each pause, up to `limit` in all; then the statement fails with

@@ -40,28 +40,33 @@ package final class SQLiteConnection {
     package func waitWhileBusy(upTo limit: Duration, clock: FeedLock.WaitingClock) {
         let wait = SQLiteBusyWait(limit: limit, clock: clock)
         busyWait = wait
-        sqlite3_busy_handler(handle, { context, attempt in
-            guard let context else { return 0 }
-            return Unmanaged<SQLiteBusyWait>.fromOpaque(context).takeUnretainedValue().retry(attempt: attempt) ? 1 : 0
-        }, Unmanaged.passUnretained(wait).toOpaque())
+        sqlite3_busy_handler(
+            handle,
+            { context, attempt in
+                guard let context else { return 0 }
+                return Unmanaged<SQLiteBusyWait>.fromOpaque(context).takeUnretainedValue().retry(attempt: attempt)
+                    ? 1 : 0
+            }, Unmanaged.passUnretained(wait).toOpaque())
     }
 
     /// Hands the checkpoints that follow this connection's commits to `checkpointer`'s thread
     /// (see `JournalCheckpointer`), in place of SQLite's automatic checkpoint.
     package func checkpointInBackground(_ checkpointer: JournalCheckpointer) {
         self.checkpointer = checkpointer
-        sqlite3_wal_hook(handle, { context, db, name, frames in
-            guard let context else { return SQLITE_OK }
-            let checkpointer = Unmanaged<JournalCheckpointer>.fromOpaque(context).takeUnretainedValue()
-            if checkpointer.committed(frames: frames) == .checkpointHere {
-                // As SQLite's own automatic checkpoint does, from its hook, once the thread's
-                // checkpoint (which would make this one give up) is done; a failure is met again
-                // at the next commit (the commit itself has happened).
-                checkpointer.waitUntilIdle()
-                _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            }
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(checkpointer).toOpaque())
+        sqlite3_wal_hook(
+            handle,
+            { context, db, name, frames in
+                guard let context else { return SQLITE_OK }
+                let checkpointer = Unmanaged<JournalCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                if checkpointer.committed(frames: frames) == .checkpointHere {
+                    // As SQLite's own automatic checkpoint does, from its hook, once the thread's
+                    // checkpoint (which would make this one give up) is done; a failure is met again
+                    // at the next commit (the commit itself has happened).
+                    checkpointer.waitUntilIdle()
+                    _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     /// `sql` compiled once and kept: later calls return the same statement, reset by its next

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FeedStoreContract
+import FoundationEssentials
 import Synchronization
 
 /// A `SQLiteConnection` shared between threads: one caller at a time uses it.

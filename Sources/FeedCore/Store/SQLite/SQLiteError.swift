@@ -18,11 +18,15 @@ package struct SQLiteError: Error, CustomStringConvertible {
     /// the operating system's error when SQLite has them (a "disk is full" whose disk is not
     /// full says why: the write's errno).
     package init(code: Int32, connection: OpaquePointer?) {
-        var message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        var message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
         if let connection {
-            let extended = sqlite3_extended_errcode(connection), system = sqlite3_system_errno(connection)
+            let extended = sqlite3_extended_errcode(connection)
+            let system = sqlite3_system_errno(connection)
             if extended != code & 0xFF || system != 0 {
-                message += " (SQLite code \(extended)\(system != 0 ? ", errno \(system): " + String(cString: strerror(system)) : ""))"
+                message +=
+                    " (SQLite code \(extended)\(system != 0 ? ", errno \(system): " + String(cString: strerror(system)) : ""))"
             }
         }
         self.init(code: code, message: message)

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FeedStoreContract
+import FoundationEssentials
 
 /// Versioned schema migrations, applied in order, each once, each in its own transaction.
 ///
@@ -40,8 +40,10 @@ package struct SQLiteMigrator {
     }
 
     private func appliedIdentifiers(_ connection: SQLiteConnection) throws -> Set<String> {
-        let exists = try connection.statement(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'").first { _ in true } ?? false
+        let exists =
+            try connection.statement(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'"
+            ).first { _ in true } ?? false
         guard exists else { return [] }
         var applied = Set<String>()
         try connection.statement("SELECT identifier FROM grdb_migrations").forEach { row in

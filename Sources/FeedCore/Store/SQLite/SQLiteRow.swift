@@ -34,8 +34,10 @@ package struct SQLiteRow {
         switch sqlite3_column_type(statement, column) {
         case SQLITE_NULL: nil
         case SQLITE_INTEGER: int(column)
-        default: throw .storeAccess("column \(name(column)) holds \(text(column).map { Excerpt.of($0, limit: 40) } ?? "a value"), "
-                                    + "not a number: the store is damaged")
+        default:
+            throw .storeAccess(
+                "column \(name(column)) holds \(text(column).map { Excerpt.of($0, limit: 40) } ?? "a value"), "
+                    + "not a number: the store is damaged")
         }
     }
 

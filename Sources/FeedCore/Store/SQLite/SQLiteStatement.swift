@@ -76,12 +76,15 @@ package final class SQLiteStatement {
         var needed = 0
         for argument in arguments {
             switch argument {
-            case .text(let value), .blob(let value): needed = needed.addingReportingOverflow(value.utf8.count).partialValue
+            case .text(let value), .blob(let value):
+                needed = needed.addingReportingOverflow(value.utf8.count).partialValue
             case .null, .integer: break
             }
         }
         // SQLite takes 32-bit lengths: a longer value is too big, never a trap.
-        guard needed <= Int(Int32.max) else { throw SQLiteError(code: SQLITE_TOOBIG, message: "a value too big to bind") }
+        guard needed <= Int(Int32.max) else {
+            throw SQLiteError(code: SQLITE_TOOBIG, message: "a value too big to bind")
+        }
         guard needed > bound.count || bound.baseAddress == nil else { return }
         bound.deallocate()
         bound = .allocate(byteCount: max(256, needed * 2), alignment: 1)
@@ -95,7 +98,8 @@ package final class SQLiteStatement {
             // `makeRoom` made room for every value, so this is in bounds; a non-null pointer
             // even for "" (a null blob pointer would bind NULL).
             guard let base = bound.baseAddress?.advanced(by: offset), let count = Int32(exactly: bytes.count),
-                  offset + bytes.count <= bound.count else { return SQLITE_TOOBIG }
+                offset + bytes.count <= bound.count
+            else { return SQLITE_TOOBIG }
             if let source = bytes.baseAddress { base.copyMemory(from: source, byteCount: bytes.count) }
             offset += bytes.count
             return asBlob
