@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FeedTerminal
+import FoundationEssentials
 import Glibc
 
 /// Process-level signal wiring.
@@ -42,8 +42,10 @@ enum SignalHandling {
     }
 
     /// Whether the run was interrupted, by a signal already handled or one still waiting, and
-    /// its command does not take that as its end (`follow`).
+    /// its command does not take that as its end (`follow`). Asked as the process ends: the
+    /// signal thread is settled first, so a signal it was taking in that moment counts.
     static var interrupted: Bool {
-        !interruption.isNormalEnd && (interruption.isTriggered || Interruption.isPending(signals))
+        interruption.settleSignals()
+        return !interruption.isNormalEnd && (interruption.isTriggered || Interruption.isPending(signals))
     }
 }

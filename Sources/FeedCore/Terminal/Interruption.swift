@@ -9,6 +9,8 @@ import Synchronization
 public final class Interruption: Sendable {
     private struct State: ~Copyable {
         var isTriggered = false
+        /// How many `settleSignals` requests the signal thread has answered.
+        var settled = 0
         var isNormalEnd = false
         var handlers: [@Sendable () -> Void] = []
         /// Handovers under way that the process must not end in the middle of (`--exec`).
@@ -66,20 +68,50 @@ extension Interruption {
     /// it first thing in `main`, and a signal that arrives before `triggering(on:)` waits for it
     /// instead of taking its default action (SIGTERM would kill the process, 143).
     public static func block(_ signals: [Int32]) {
-        var set = Self.set(of: signals)
+        var set = Self.set(of: signals + [settleSignal])
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// The signal `settleSignals` sends the signal thread: a real-time one, which Linux delivers
+    /// after every pending standard signal (SIGINT, SIGTERM).
+    private static var settleSignal: Int32 { __libc_current_sigrtmin() }
+
     /// Triggers this interruption when one of `signals` (blocked by `block`) arrives: a thread
     /// of its own waits for them with `sigwait`, triggers, then runs `afterwards` (the CLI's last
-    /// resort: exit after a grace period, should the command be stuck elsewhere).
+    /// resort: exit after a grace period, should the command be stuck elsewhere). It answers
+    /// `settleSignals` in between.
     public func triggering(on signals: [Int32], afterwards: @escaping @Sendable () -> Void) {
         _ = DetachedThread.start(named: "feedcli-signals") { [self] in
-            var set = Self.set(of: signals)
+            var set = Self.set(of: signals + [Self.settleSignal])
             var number: Int32 = 0
-            while sigwait(&set, &number) != 0 {}
-            trigger()
-            afterwards()
+            while true {
+                guard sigwait(&set, &number) == 0 else { continue }
+                if number == Self.settleSignal {
+                    state.withLock { $0.settled += 1 }
+                    continue
+                }
+                trigger()
+                afterwards()
+                return
+            }
+        }
+    }
+
+    /// Returns once every signal that arrived before the call is either triggered or still
+    /// pending, so that `isTriggered || isPending` then says whether the run was interrupted. A
+    /// signal the signal thread has taken from the kernel but not triggered yet (it was
+    /// descheduled in between, on a busy machine) is otherwise neither: the process exited 0
+    /// for a SIGTERM. The thread takes signals in order, and the settle signal, real-time,
+    /// comes after any SIGINT or SIGTERM already there; its answer (or the trigger) ends the
+    /// wait, and at most `limit` (a thread that never started answers nothing).
+    public func settleSignals(limit: Duration = .milliseconds(200)) {
+        let asked = state.withLock { $0.settled }
+        guard kill(getpid(), Self.settleSignal) == 0 else { return }
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let (settled, triggered) = state.withLock { ($0.settled, $0.isTriggered) }
+            if settled > asked || triggered { return }
+            usleep(20)
         }
     }
 
