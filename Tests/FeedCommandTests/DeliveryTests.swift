@@ -122,7 +122,7 @@ struct DeliveryTests {
     ) async throws {
         let steps = Locked<[RunStep]>([])
         var probe = await context(stdout: BufferSink())
-        probe.onStep = { step in steps.withLock { $0.append(step) } }
+        probe.onStep { step in steps.withLock { $0.append(step) } }
         #expect(await command(probe) == 0)
         let all = steps.value
         #expect(all.count >= 4, "\(all)")
@@ -132,7 +132,7 @@ struct DeliveryTests {
             let interruption = Interruption()
             let seen = Locked(0)
             run.interruption = interruption
-            run.onStep = { _ in
+            run.onStep { _ in
                 if seen.withLock({ count in
                     defer { count += 1 }
                     return count == index
@@ -169,7 +169,7 @@ struct DeliveryTests {
         try await interruptingAtEveryStep({ context in
             var quiet = context
             quiet.stdout = BufferSink()
-            quiet.onStep = { _ in }
+            quiet.reactorPorts = { ($0, $1) }
             quiet.interruption = Interruption()
             _ = await runCommand(Sync.self, ["l"], quiet)
             return await runNext(feed: "l", context)
@@ -183,7 +183,7 @@ struct DeliveryTests {
         let outcomes = Locked<[Bool]>([])
         var run = await context(stdout: BufferSink())
         let path = run.statePath
-        run.onStep = { step in
+        run.onStep { step in
             guard step == .delivering else { return }
             // Another run (a person's, while cron's output waits on a slow reader) can write.
             let wrote =
@@ -199,7 +199,7 @@ struct DeliveryTests {
     @Test func storeWorkAndPrintingNeverRunOnTheCurlThread() async throws {
         let threads = Locked<Set<String>>([])
         var run = await context(stdout: BufferSink())
-        run.onStep = { _ in threads.withLock { _ = $0.insert(Thread.current.name ?? "") } }
+        run.onStep { _ in threads.withLock { _ = $0.insert(Thread.current.name ?? "") } }
         #expect(await runCommand(Sync.self, ["l", "p"], run) == 0)
         #expect(!threads.value.isEmpty && !threads.value.contains("feedcli.curl"))
     }
@@ -219,6 +219,15 @@ struct DeliveryTests {
                 #expect(await runCommand(Status.self, [], reader) == expected)
                 #expect(stderr.text.isEmpty == (expected == 0), "\(stderr.text)")
             }
+        }
+    }
+}
+
+extension CommandContext {
+    /// Tells `onStep` of each step of every reactor run through this context, as its store and
+    /// output see them (`SteppingStore`, `SteppingOutput`).
+    mutating func onStep(_ onStep: @escaping @Sendable (RunStep) -> Void) {
+        reactorPorts = { store, output in (SteppingStore(store, onStep: onStep), SteppingOutput(output, onStep: onStep))
         }
     }
 }

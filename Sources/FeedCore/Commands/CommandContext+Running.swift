@@ -23,9 +23,10 @@ extension CommandContext {
             // As many feeds at once as the descriptor limit carries (a clear 78 when not one can run).
             var options = fetch
             options.jobs = try DescriptorBudget.jobs(options.jobs)
+            let ports = reactorPorts(store, output)
             let environment = FeedEnvironment.live(
-                store: store, http: http, options: options, output: output, scheduler: interruptibleWaits(), now: now,
-                environment: environment, logger: logger, progress: progress, onStep: onStep, stop: stop)
+                store: ports.store, http: http, options: options, output: ports.output, scheduler: interruptibleWaits(),
+                now: now, environment: environment, logger: logger, progress: progress, stop: stop)
             return (ReactorHost(reactor: FeedReactor(environment: environment)).run(action), store)
         }
         store.finish()

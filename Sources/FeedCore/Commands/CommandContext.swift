@@ -29,8 +29,11 @@ public struct CommandContext: Sendable {
     public var scheduler: any Scheduler
     public var logger: Logger
     public var interruption: Interruption
-    /// Told of each step of a run around its output (see `RunStep`); tests interrupt there.
-    public var onStep: @Sendable (RunStep) -> Void
+    /// The store and output a reactor run goes through, as the command made them, given back
+    /// as the run uses them: as they are in the program; tests wrap them to watch (or interrupt)
+    /// each step of a run.
+    public var reactorPorts:
+        @Sendable (any FeedStoring, any EntryOutput) -> (store: any FeedStoring, output: any EntryOutput)
     public var makeHTTPClient: @Sendable () throws(HTTPError) -> HTTPClient
 
     /// How long a run waits for another by default (`--wait`).
@@ -43,7 +46,10 @@ public struct CommandContext: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }, scheduler: any Scheduler = DispatchScheduler(),
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }),
         interruption: Interruption = Interruption(),
-        onStep: @escaping @Sendable (RunStep) -> Void = { _ in },
+        reactorPorts:
+            @escaping @Sendable (any FeedStoring, any EntryOutput) -> (
+                store: any FeedStoring, output: any EntryOutput
+            ) = { ($0, $1) },
         makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in
             try HTTPClient()
         }
@@ -60,7 +66,7 @@ public struct CommandContext: Sendable {
         self.scheduler = scheduler
         self.logger = logger
         self.interruption = interruption
-        self.onStep = onStep
+        self.reactorPorts = reactorPorts
         self.makeHTTPClient = makeHTTPClient
     }
 

@@ -15,7 +15,7 @@ extension FeedEnvironment {
     static func live(
         store: any FeedStoring, http: HTTPClient, options: FetchOptions, output: any EntryOutput,
         scheduler: any Scheduler, now: @escaping @Sendable () -> Date, environment: [String: String], logger: Logger,
-        progress: (any RunProgress)?, onStep: @escaping @Sendable (RunStep) -> Void, stop: Observable<Void>
+        progress: (any RunProgress)?, stop: Observable<Void>
     ) -> FeedEnvironment {
         let random: @Sendable () -> Double = { Double.random(in: 0...1) }
         let fetcher = FeedFetcher(
@@ -24,7 +24,7 @@ extension FeedEnvironment {
         return FeedEnvironment(
             store: store, fetcher: fetcher, options: options, output: output, now: now,
             lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
-            tracksActivity: progress != nil, onStep: onStep,
+            tracksActivity: progress != nil,
             scheduler: scheduler, random: random, stop: stop, logger: logger)
     }
 }

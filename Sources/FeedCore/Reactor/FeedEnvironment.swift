@@ -30,9 +30,6 @@ public struct FeedEnvironment: Sendable {
     /// for the lock, fetching a page, idle). They exist for the progress line; without one they
     /// would be reduced and published for nobody, a tenth of what a quiet feed's sync costs.
     public var tracksActivity: Bool
-    /// Told of each step of delivering a feed's entries, for tests that interrupt a run at
-    /// every step.
-    public var onStep: @Sendable (RunStep) -> Void
     /// Where streams wait (reconnection backoff, batches, `follow`'s limits): the real clock in
     /// the program, a virtual one in tests.
     public var scheduler: any Scheduler
@@ -47,7 +44,7 @@ public struct FeedEnvironment: Sendable {
         store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
         commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, tracksActivity: Bool = true,
-        onStep: @escaping @Sendable (RunStep) -> Void = { _ in }, scheduler: any Scheduler = DispatchScheduler(),
+        scheduler: any Scheduler = DispatchScheduler(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         stop: Observable<Void> = Subject<Void>().observable,
         logger: Logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -61,7 +58,6 @@ public struct FeedEnvironment: Sendable {
         self.commitQueue = commitQueue
         self.progress = progress
         self.tracksActivity = tracksActivity
-        self.onStep = onStep
         self.scheduler = scheduler
         self.random = random
         self.stop = stop
@@ -73,18 +69,4 @@ public struct FeedEnvironment: Sendable {
     package static let workQueue = DispatchQueue(label: "feedcli.work")
     /// Waiting for a feed's lock blocks a thread of this queue, never the caller or the work queue.
     package static let lockQueue = DispatchQueue(label: "feedcli.locks", attributes: .concurrent)
-}
-
-/// The steps of a run around its output, in order, as `FeedEnvironment.onStep` reports them.
-public enum RunStep: String, Sendable, CaseIterable {
-    /// The feed's lock is held.
-    case locked
-    /// New entries are in hand, not printed yet.
-    case fetched
-    /// About to print them.
-    case delivering
-    /// Printed (all, or as many as the output took).
-    case delivered
-    /// What was printed is committed.
-    case committed
 }

@@ -48,13 +48,9 @@ extension FeedReactor {
     package func deliverAndCommit(
         _ batch: FetchedBatch, feed: String, printing: Bool, marksDelivered: Bool, budget: EntryBudget? = nil
     ) throws -> Observable<FeedMutation> {
-        environment.onStep(.fetched)
         if batch.entries.isEmpty {
             // Nothing to print: the bookkeeping joins other quiet feeds' in one transaction.
-            let onStep = environment.onStep
-            return groupCommit.commit(feed: feed, batch.complete).map { record in
-                onStep(.committed)
-                return .stored(feed: feed, count: 0, record)
+            return groupCommit.commit(feed: feed, batch.complete).map { record in .stored(feed: feed, count: 0, record)
             }
         }
         let outcome = try printThenCommit(
@@ -79,18 +75,15 @@ extension FeedReactor {
                 budget?.spend(0, of: allowed)
                 throw error
             }
-            environment.onStep(.delivering)
             report =
                 allowed > 0
                 ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
             budget?.spend(report.delivered, of: allowed)
-            environment.onStep(.delivered)
         }
         var mutations: [FeedMutation] = []
         if let commit = batch.commit(delivered: report.delivered) {
             let outcome = try environment.store.commitFetch(
                 feed: feed, entries: Array(batch.entries.prefix(report.delivered)), commit)
-            environment.onStep(.committed)
             mutations.append(.stored(feed: feed, count: outcome.entries.count, outcome.record))
             if marksDelivered { mutations += outcome.entries.map(FeedMutation.delivered) }
         }

@@ -34,7 +34,6 @@ extension FeedReactor {
         _ body: @escaping @Sendable (FeedRecord) throws -> Observable<FeedMutation>
     ) -> Observable<FeedMutation> {
         let store = environment.store
-        let onStep = environment.onStep
         let lockQueue = environment.lockQueue
         let tracksActivity = environment.tracksActivity
         let skipsBusy = environment.options.skipBusy
@@ -45,7 +44,6 @@ extension FeedReactor {
                 FeedMutation
             > in
             let lock = SubscriptionResource(lock)
-            onStep(.locked)
             let record: FeedRecord  // as it is now that this run holds the feed
             do {
                 if let read {

@@ -125,9 +125,7 @@ public struct FeedReactor: Reactor {
     package func deliverStored(_ entry: Entry) throws -> Observable<FeedMutation> {
         var entry = entry
         entry.read = true
-        environment.onStep(.delivering)
         let report = environment.output.deliver([entry])
-        environment.onStep(.delivered)
         if let failure = report.failure, report.delivered == 0 {
             throw Self.stop(
                 failure,
@@ -135,7 +133,6 @@ public struct FeedReactor: Reactor {
                     + "the next `feedcli next` delivers it again")
         }
         let record = try environment.store.markDelivered(feed: entry.feed, id: entry.id)
-        environment.onStep(.committed)
         return .from([.delivered(entry), .loaded(record)])
     }
 
