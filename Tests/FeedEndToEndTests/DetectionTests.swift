@@ -20,6 +20,21 @@ struct DetectionTests {
         )
     }
 
+    /// A mistyped URL (404, or 410, there and at `URL/1`) is "not found", 69 as the contract
+    /// has an HTTP failure; it was 65, "bad data: cannot tell what kind of feed".
+    @Test(arguments: [("/feed", 404), ("/feed", 410), ("/feed?q=1", 404)])
+    func aURLThatIsNotThereIsNotFound(path: String, status: Int) async throws {
+        let server = try LoopbackServer { _, connection in connection.respond(status, text: "{}") }
+        let session = StoreSession()
+        let run = try await session.feedcli("feeds", "add", "f", server.baseURL + path)
+        #expect(run.status == 69, "\(run.stderr)")
+        let what = status == 404 ? "not found" : "gone"
+        #expect(
+            run.stderr == "feedcli: the server refused with HTTP \(status): \(server.baseURL)\(path) "
+                + "(\(what): check the URL, or give --kind)\n", "\(run.stderr)")
+        #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false)
+    }
+
     /// `URL/1` is asked only of a URL without a query string (the probe asked
     /// `…getQuotes?uri=at://…/1`): one request, then 65 saying what was seen.
     @Test func aURLWithAQueryStringIsNotProbedAsIndexed() async throws {

@@ -65,6 +65,7 @@ package enum KindDetection {
         // `URL/1` names a post only where the URL is a path: after a query string it would be a
         // request for nothing (`…?uri=at://…/1`), so such a URL is not probed.
         guard !feed.url.contains("?") else {
+            try refuseMissing(answer, asked: feed.url)
             throw FeedFailure.badData(
                 "cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)); "
                     + "give --kind, or describe it with --kind json --items EXPR …")
@@ -78,6 +79,7 @@ package enum KindDetection {
             return Found(kind: .indexed, summary: "indexed, one post per URL (\(first)\(title))")
         }
         try refuseFailing(post, asked: first)
+        if post.status == 404 || post.status == 410 { try refuseMissing(answer, asked: feed.url) }
         throw FeedFailure.badData(
             "cannot tell what kind of feed \(feed.url) is: it answered \(seen(answer)), "
                 + "and \(first) answered \(seen(post)); give --kind, or describe it with --kind json --items EXPR …")
@@ -130,6 +132,15 @@ package enum KindDetection {
         case let other:
             throw other
         }
+    }
+
+    /// Throws "not found" (69, as any refusal) for a URL that answered 404 or 410 where nothing
+    /// else could be a feed either (its `URL/1` answered the same, or was not asked): a mistyped
+    /// URL, whatever kind was meant.
+    private static func refuseMissing(_ response: HTTPResponse, asked url: String) throws(FeedFailure) {
+        guard response.status == 404 || response.status == 410 else { return }
+        let what = response.status == 404 ? "not found" : "gone"
+        throw .refused(status: response.status, url: "\(url) (\(what): check the URL, or give --kind)")
     }
 
     /// The parts of an answer detection reads: what `FeedShape` reads, and a JSON Feed's title.
