@@ -35,6 +35,21 @@ struct DetectionTests {
         #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains("\"f\"") == false)
     }
 
+    /// A URL without its scheme is refused with the one that would do: `http` for this machine,
+    /// `https` elsewhere.
+    @Test func aURLWithoutItsSchemeIsRefusedWithTheURLMeant() async throws {
+        let session = StoreSession()
+        let local = try await session.feedcli("feeds", "add", "x", "127.0.0.1:8089/apis/feed.json")
+        #expect(local.status == 78)
+        #expect(
+            local.stderr == "feedcli: configuration error: not an http or https URL: 127.0.0.1:8089/apis/feed.json "
+                + "(did you mean http://127.0.0.1:8089/apis/feed.json?)\n", "\(local.stderr)")
+        let remote = try await session.feedcli("feeds", "add", "y", "example.com/feed.json")
+        #expect(remote.stderr.contains("(did you mean https://example.com/feed.json?)"), "\(remote.stderr)")
+        let nonsense = try await session.feedcli("feeds", "add", "z", "not a url")
+        #expect(!nonsense.stderr.contains("did you mean"), "\(nonsense.stderr)")
+    }
+
     /// `URL/1` is asked only of a URL without a query string (the probe asked
     /// `…getQuotes?uri=at://…/1`): one request, then 65 saying what was seen.
     @Test func aURLWithAQueryStringIsNotProbedAsIndexed() async throws {

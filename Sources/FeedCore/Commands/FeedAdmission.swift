@@ -22,7 +22,19 @@ enum FeedAdmission {
         if FeedRegistration.isValidURL(url, webSocket: true) {
             return "\(shown) is a WebSocket URL: give --kind jetstream or --kind nostr"
         }
+        // A URL without its scheme (`127.0.0.1:8089/feed`, `example.com/feed.json`): say the
+        // one that would do, rather than make the user guess what is wrong.
+        if !url.contains("://"), FeedRegistration.isValidURL("https://" + url, webSocket: false) {
+            let scheme = Self.isLocal(url) ? "http" : "https"
+            return "not an http or https URL: \(shown) (did you mean \(scheme)://\(shown)?)"
+        }
         return "not an http or https URL: \(shown)"
+    }
+
+    /// Whether a URL without a scheme names this machine, where servers rarely speak TLS.
+    private static func isLocal(_ url: String) -> Bool {
+        let host = url.prefix { $0 != "/" && $0 != ":" }.lowercased()
+        return host == "localhost" || host.hasPrefix("127.") || url.hasPrefix("[::1]")
     }
 
     /// The URL and expressions of a feed of `kind` with its WebSocket options applied: a
