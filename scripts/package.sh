@@ -73,4 +73,8 @@ Description: command-line client for JSON post feeds
 CONTROL
 deb="$out/feedcli_${version}_amd64.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
-echo "$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")"
+built="$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")"
+# What was made and how to install it (stderr); the package's path alone is the last line of stdout.
+echo "package.sh: built $built ($(( $(stat -c %s "$deb") / 1024 )) KiB: feedcli $version, the man page, completions," \
+  "the systemd user unit); install it with: sudo apt install $built" >&2
+echo "$built"

@@ -22,7 +22,14 @@ struct ReadmeTests {
             "a README of at most 300 lines")
         let first = try #require(readme.range(of: "```sh\n"))
         let block = readme[first.upperBound...].prefix { $0 != "`" }
-        #expect(block.hasPrefix("sudo apt install ./feedcli_"), "installing from the package comes first: \(block)")
+        // Where scripts/package.sh writes it (its default folder, dist/), so the line works as written.
+        #expect(
+            block.hasPrefix("sudo apt install ./dist/feedcli_"), "installing from the package comes first: \(block)")
+        let packaging = try String(
+            contentsOf: Fixtures.root.deletingLastPathComponent().appendingPathComponent("scripts/package.sh"),
+            encoding: .utf8)
+        #expect(packaging.contains(#"out="${1:-dist}""#), "package.sh writes into dist/ by default")
+        #expect(readme.contains("Someone builds it\nonce, with Swift 6"), "who builds the package, and with what")
         #expect(readme.contains("\nbash scripts/test.sh "), "the test command CI runs")
         for document in ["docs/REFERENCE.md", "docs/DESIGN.md", "docs/PERFORMANCE.md", "docs/DEVELOPMENT.md"] {
             #expect(readme.contains("(\(document)"), "\(document) is linked")
