@@ -68,7 +68,7 @@ struct DeliveryTests {
         #expect(try stored(run, feed: "p").isEmpty, "the run stopped: later feeds are not fetched")
         #expect(
             stderr.text == "feedcli: cannot write to stdout (No space left on device): 3 of 10 new entries of l "
-                + "were printed; the rest come again with the next sync\n")
+                + "were printed and stored; the other 7 come again with the next sync\n")
 
         let rest = BufferSink()
         var again = run

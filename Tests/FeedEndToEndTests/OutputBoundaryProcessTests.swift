@@ -38,7 +38,7 @@ struct OutputBoundaryProcessTests {
         #expect(run.status == 74)
         #expect(
             run.stderr == "feedcli: cannot write to stdout (No space left on device): 0 of 10 new entries of l "
-                + "were printed; the rest come again with the next sync\n")
+                + "were printed and stored; the other 10 come again with the next sync\n")
         #expect(try knownIDs().isEmpty)
         let retry = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(ids(retry.stdout) == (1...10).map(String.init), "the next run delivers everything")
@@ -101,7 +101,7 @@ struct OutputBoundaryProcessTests {
             environment: ["S": state])
         #expect(ids(first.stdout) == ["1", "2", "3"])
         #expect(first.stderr.contains("exit 74"), "\(first.stderr)")
-        #expect(first.stderr.contains("3 of 10 new entries of l were printed"))
+        #expect(first.stderr.contains("3 of 10 new entries of l were printed and stored; the other 7 come again"))
         #expect(try knownIDs() == ["1", "2", "3"], "what head took is committed; nothing else")
         let second = try await Feedcli.run(["sync", "l", "--jsonl", "--state", state])
         #expect(second.status == 0)
@@ -111,6 +111,15 @@ struct OutputBoundaryProcessTests {
 
     /// How promptly the writer sees a late reader is `ReaderWaitTests`' (its schedule, no clock);
     /// here: a reader that starts after the run has written takes everything, and all is committed.
+    /// `sync | head` takes what it prints, by design; `sync --help` says so, and how to peek.
+    @Test func syncsHelpSaysHowToLookWithoutTaking() async throws {
+        // The help is wrapped to the terminal's width: read as one line.
+        let help = try await Feedcli.run(["sync", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        #expect(help.contains("`feedcli sync | head -5` stores the five it took, exits 74"), "\(help)")
+        #expect(help.contains("feedcli list --unread"), "\(help)")
+    }
+
     @Test func aReaderThatReadsOnlyLaterMissesNothing() async throws {
         let run = try await Feedcli.shell(
             #"{ "$FEEDCLI" sync l --jsonl --state "$S"; echo "exit $?" >&2; } | { read -r first; echo "$first"; cat; }"#,

@@ -99,7 +99,7 @@ struct FastReactorTests {
         #expect(
             state.failure
                 == .output(
-                    "cannot write to stdout (No space left on device): 3 of 6 new entries of p were printed; the rest come again with the next sync"
+                    "cannot write to stdout (No space left on device): 3 of 6 new entries of p were printed and stored; the other 3 come again with the next sync"
                 ))
         #expect(store.writes == ["commit [\"1\", \"2\", \"3\"]"])
     }

@@ -9,7 +9,12 @@ import FeedTerminal
 public struct Sync: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Fetch new entries of the feeds (all when none is named), store them unread, print them.")
+        abstract: "Fetch new entries of the feeds (all when none is named), store them unread, print them.",
+        discussion: """
+            Into a pipe, an entry counts once the reader took it: `feedcli sync | head -5` stores the five it \
+            took, exits 74, and the rest come again with the next sync. To look at what is new without taking \
+            it: `feedcli sync --quiet >/dev/null; feedcli list --unread`.
+            """)
     @Argument(help: "The feeds.", completion: .feedNames) var feeds: [String] = []
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions

@@ -91,8 +91,8 @@ extension FeedReactor {
         let unprinted =
             marksDelivered
             ? "the entry was not stored; the next run fetches it again"
-            : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed; "
-                + "the rest come again with the next sync"
+            : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed and stored; "
+                + "the other \(batch.entries.count - report.delivered) come again with the next sync"
         return (mutations, Self.stop(failure, unprinted: unprinted))
     }
 
