@@ -128,7 +128,9 @@ struct FastReactorTests {
         fetcher.set("http://stub/graph", body: #"{"data":[{"id":"1"}]}"#)
         let (host, _) = host(store)
         let state = await host.process(.sync(feeds: ["p", "g"]))
-        #expect(state.feeds["p"]?.failure == .temporary("HTTP 503 from http://stub/posts/1"))
+        #expect(
+            state.feeds["p"]?.failure
+                == .temporary("HTTP 503 from http://stub/posts/1; the server asks to wait 10m (Retry-After)"))
         let record = try store.feed(named: "p")
         #expect(record.nextIndex == 1 && record.lastErrorCode == 75)
         #expect(record.retryNotBefore == Self.now.addingTimeInterval(600))

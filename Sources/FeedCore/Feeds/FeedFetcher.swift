@@ -103,7 +103,8 @@ package struct FeedFetcher: FeedFetching {
                 guard ok else {
                     throw HTTPStatusFailure(
                         status: response.status, url: url, retryAfter: response.retryAfter,
-                        serverSays: (400...499).contains(response.status) ? ServerMessage.of(response.body) : nil)
+                        serverSays: (400...499).contains(response.status) ? ServerMessage.of(response.body) : nil,
+                        tokenHint: [401, 403].contains(response.status) ? tokenHint(for: feed) : nil)
                 }
                 return response
             }
@@ -238,6 +239,15 @@ package struct FeedFetcher: FeedFetching {
         if let token = token(for: feed), URLOrigin.sharesCredentials(request.url, with: feed.url) {
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
+    }
+
+    /// For a refusal (401, 403): which token was sent, and how to send the right one.
+    private func tokenHint(for feed: FeedRegistration) -> String {
+        if let variable = feed.tokenEnv { return "the token in $\(variable) was refused" }
+        let change = "feedcli feeds set \(feed.name) --token-env VAR"
+        return token(for: feed) == nil
+            ? "no token was sent: \(change) sends the one in $VAR"
+            : "the token in $FEEDCLI_TOKEN was refused; \(change) sends the feed one of its own"
     }
 
     /// The bearer token: the feed's own variable when it names one, else `FEEDCLI_TOKEN`.

@@ -9,12 +9,17 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
     public let retryAfter: Duration?
     /// What the server said of its refusal (`ServerMessage`), shown with a 4xx.
     public let serverSays: String?
+    /// For a 401 or 403: which token went, and how to send one (`feeds set --token-env`).
+    public let tokenHint: String?
 
-    public init(status: Int, url: String, retryAfter: Duration? = nil, serverSays: String? = nil) {
+    public init(
+        status: Int, url: String, retryAfter: Duration? = nil, serverSays: String? = nil, tokenHint: String? = nil
+    ) {
         self.status = status
         self.url = url
         self.retryAfter = retryAfter
         self.serverSays = serverSays
+        self.tokenHint = tokenHint
     }
 
     /// 408, 429 and 5xx may succeed later; every other failing status will not.
@@ -24,8 +29,14 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
 
     public var failure: FeedFailure {
         switch status {
-        case 401, 403: .unauthorized(status: status, url: url)
-        case _ where isRetryable: .temporary("HTTP \(status) from \(url)")
+        case 401, 403: .unauthorized(status: status, url: url + (tokenHint.map { " (\($0))" } ?? ""))
+        case _ where isRetryable:
+            // The server's own wait, when it gave one: what `status` shows as the next try.
+            .temporary(
+                "HTTP \(status) from \(url)"
+                    + (retryAfter.map {
+                        "; the server asks to wait \(WaitText.of(seconds: $0.components.seconds)) (Retry-After)"
+                    } ?? ""))
         case 400...499: .refused(status: status, url: url + (serverSays.map { " (the server says: \($0))" } ?? ""))
         default: .protocolError("unexpected HTTP \(status) from \(url)")
         }

@@ -60,7 +60,9 @@ public enum StatusOverview {
         if record.every == EveryDuration.never { return "never" }
         let due = [record.nextDue, record.retryNotBefore].compactMap { $0 }.max()
         guard let due, due > now else { return "now" }
-        return "in " + age(from: now, to: due)
+        // Clamped before the conversion: a time read back from a store edited by hand is no trap.
+        let interval = due.timeIntervalSince(now)
+        return "in " + WaitText.of(seconds: interval.isFinite ? Int64(min(interval, 1e15).rounded(.up)) : 0)
     }
 
     /// A duration in its largest whole unit: `42s`, `5m`, `3h`, `2d`.

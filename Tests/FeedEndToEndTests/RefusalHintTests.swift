@@ -1,0 +1,41 @@
+import FeedStoreTesting
+import FeedTesting
+import Foundation
+import Testing
+
+/// What a refusal tells the person who runs `sync`: how long a 429's server asked to wait (and
+/// `status` shows it to the minute), and which token a 401 got and how to send the right one
+/// (`feeds add` said so; `sync` did not).
+@Suite("sync says how to get past a refusal", .timeLimit(.minutes(2)))
+struct RefusalHintTests {
+    @Test func a429SaysHowLongTheServerAskedToWait() async throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(429, headers: [("Retry-After", "6240")], text: "{}")
+        }
+        let session = StoreSession()
+        try await session.add("busy", server.baseURL + "/feed", kind: "linked")
+        let run = try await session.feedcli("sync", "busy")
+        #expect(run.status == 75)
+        #expect(
+            run.stderr.contains("HTTP 429 from \(server.baseURL)/feed; the server asks to wait 1h44m (Retry-After)"),
+            "\(run.stderr)")
+        let status = try await session.feedcli("status", "busy")
+        #expect(status.stdout.contains("in 1h44m") || status.stdout.contains("in 1h43m"), "\(status.stdout)")
+    }
+
+    @Test func a401SaysWhichTokenWentAndHowToSendOne() async throws {
+        let server = try LoopbackServer { _, connection in connection.respond(401, text: "{}") }
+        let session = StoreSession()
+        try await session.add("private", server.baseURL + "/feed", kind: "linked")
+        let none = try await session.feedcli("sync", "private")
+        #expect(none.status == 77)
+        #expect(
+            none.stderr.contains(
+                "(no token was sent: feedcli feeds set private --token-env VAR sends the one in $VAR)"),
+            "\(none.stderr)")
+        #expect(try await session.feedcli("feeds", "set", "private", "--token-env", "PRIVATE_TOKEN").status == 0)
+        let wrong = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["sync", "private"]), environment: ["PRIVATE_TOKEN": "nope"])
+        #expect(wrong.stderr.contains("(the token in $PRIVATE_TOKEN was refused)"), "\(wrong.stderr)")
+    }
+}
