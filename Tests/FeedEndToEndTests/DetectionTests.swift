@@ -50,6 +50,25 @@ struct DetectionTests {
         #expect(!nonsense.stderr.contains("did you mean"), "\(nonsense.stderr)")
     }
 
+    /// The same URL under a second name is said (it was accepted without a word), and so is a
+    /// plain `sse` feed on Mastodon's streaming path, which stores notifications as entries.
+    @Test func aSecondNameForAFeedAndAPlainStreamOnMastodonAreSaid() async throws {
+        let session = StoreSession()
+        let url = "http://127.0.0.1:9/feed.json"
+        #expect(try await session.feedcli("feeds", "add", "a", url, "--kind", "linked").stderr.isEmpty)
+        let again = try await session.feedcli("feeds", "add", "b", url, "--kind", "linked")
+        #expect(again.status == 0)
+        #expect(
+            again.stderr == "feedcli: b: warning: \(url) is feed a already: both fetch it and deliver its entries; "
+                + "feedcli feeds rm b undoes this, feeds add a URL --replace changes that one\n", "\(again.stderr)")
+        let other = try await session.feedcli("feeds", "add", "c", url, "--kind", "linked", "--filter", ".id > 1")
+        #expect(other.stderr.isEmpty, "another filter is another feed: \(other.stderr)")
+        let stream = try await session.feedcli(
+            "feeds", "add", "m", "http://127.0.0.1:9/api/v1/streaming/public", "--kind", "sse")
+        #expect(stream.stderr.contains("this is Mastodon's streaming API"), "\(stream.stderr)")
+        #expect(stream.stderr.contains("--kind mastodon"), "\(stream.stderr)")
+    }
+
     /// `URL/1` is asked only of a URL without a query string (the probe asked
     /// `…getQuotes?uri=at://…/1`): one request, then 65 saying what was seen.
     @Test func aURLWithAQueryStringIsNotProbedAsIndexed() async throws {
@@ -164,7 +183,7 @@ struct DetectionTests {
         #expect(added.stderr == "feedcli: added fireball: jsonfeed 'Daring Fireball', 2 entries on the first page\n")
         let graph = try await session.feedcli("feeds", "add", "g", server.baseURL + "/g", "--replace")
         #expect(graph.stderr == "feedcli: replaced g: graph, 1 entry on the first page\n")
-        let quiet = try await session.feedcli("feeds", "add", "k", server.baseURL + "/g", "--kind", "graph")
+        let quiet = try await session.feedcli("feeds", "add", "k", server.baseURL + "/other", "--kind", "graph")
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "with --kind nothing is asked, and nothing said")
     }
 

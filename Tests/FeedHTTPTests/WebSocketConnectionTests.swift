@@ -147,8 +147,10 @@ struct WebSocketStreamTests {
         let silent = await parts(server, "/silent", idle: .milliseconds(300), pongWait: .milliseconds(400))
         #expect((silent.error as? HTTPError)?.kind == .idle)
         #expect(ContinuousClock.now - started >= .milliseconds(700))
-        // A server that answers the pings keeps the connection past the same bounds, until it closes.
-        let ponging = await parts(server, "/ponging", idle: .milliseconds(300), pongWait: .milliseconds(400))
+        // A server that answers the pings keeps the connection past those bounds (300 ms of silence
+        // and 2 s for the pong: 2.3 s, where the server answers for 3 s), until it closes. The
+        // pong's 2 s leave a loaded machine's Python server time to answer (400 ms did not).
+        let ponging = await parts(server, "/ponging", idle: .milliseconds(300), pongWait: .seconds(2))
         #expect(ponging.elements.last == .closed(code: 1001, reason: ""), "\(ponging.elements)")
         #expect(ponging.isCompleted)
     }

@@ -69,7 +69,31 @@ public struct FeedsAdd: FeedcliCommand {
             try? context.stderr.write(
                 "feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n")
         }
+        for warning in try Self.warnings(adding: chosen, to: store.feeds()) { context.warn(warning, feed: name) }
         return 0
+    }
+
+    /// What the person who added `feed` should know: the same URL with the same kind and
+    /// expressions is another feed already (both fetch it, each delivers its entries), and a plain
+    /// `sse` feed on Mastodon's streaming API stores every event, notifications included.
+    static func warnings(adding feed: FeedRegistration, to feeds: [FeedRecord]) -> [String] {
+        var warnings: [String] = []
+        if let same = feeds.first(where: {
+            $0.name != feed.name && $0.registration.url == feed.url && $0.registration.kind == feed.kind
+                && $0.registration.expressions == feed.expressions
+        }) {
+            warnings.append(
+                "\(Redaction.maskingSecrets(in: feed.url)) is feed \(same.name) already: both fetch it and deliver its "
+                    + "entries; feedcli feeds rm \(feed.name) undoes this, feeds add \(same.name) URL --replace changes that one"
+            )
+        }
+        if feed.kind == .sse, URLComponents(string: feed.url)?.path.hasPrefix("/api/v1/streaming") == true {
+            warnings.append(
+                "this is Mastodon's streaming API: a plain sse feed stores every event, notifications and deletes "
+                    + "included, as untitled entries; --kind mastodon (feeds add \(feed.name) URL --kind mastodon "
+                    + "--replace) reads its statuses")
+        }
+        return warnings
     }
 }
 
