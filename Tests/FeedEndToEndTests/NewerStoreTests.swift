@@ -51,7 +51,7 @@ struct NewerStoreTests {
         let opml = try await session.feedcli("feeds", "export")
         #expect(opml.status == 0 && opml.stdout.contains(#"kind="podcast""#), "\(opml.stdout)\(opml.stderr)")
         let copy = session.state + ".copy"
-        #expect(try await session.feedcli("store", "copy", session.state, copy).status == 0)
+        #expect(try await Feedcli.run(["store", "copy", session.state, copy]).status == 0)
         let copied = try await Feedcli.run(["status", "bad", "--json", "--state", copy])
         #expect(copied.stdout.contains(#""kind":"podcast""#), "\(copied.stdout)\(copied.stderr)")
 

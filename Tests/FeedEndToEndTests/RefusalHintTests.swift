@@ -39,3 +39,19 @@ struct RefusalHintTests {
         #expect(wrong.stderr.contains("(the token in $PRIVATE_TOKEN was refused)"), "\(wrong.stderr)")
     }
 }
+
+/// Each command's help lists what it uses: `store copy` takes its stores as arguments, so no
+/// `--state`; `follow --idle-timeout` says its default once.
+@Suite("Help lists what the command uses", .timeLimit(.minutes(1)))
+struct CommandHelpTests {
+    @Test func storeCopyHasNoStateAndFollowSaysADefaultOnce() async throws {
+        let copy = try await Feedcli.run(["store", "copy", "--help"]).stdout
+        #expect(!copy.contains("--state") && copy.contains("--wait <seconds>"), "\(copy)")
+        #expect(
+            try await Feedcli.run(["store", "copy", "a", "b", "--wait=-1"]).stderr.contains("--wait must be between"))
+        let follow = try await Feedcli.run(["follow", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        #expect(
+            follow.contains("heartbeats included. (default: 90.0)") && !follow.contains("(default 90)"), "\(follow)")
+    }
+}

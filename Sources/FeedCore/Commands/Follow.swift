@@ -25,7 +25,7 @@ public struct Follow: FeedcliCommand {
     var untilIdle: String?
     @Option(
         help: ArgumentHelp(
-            "Drop and remake a connection silent this long, heartbeats included (default 90).",
+            "Drop and remake a connection silent this long, heartbeats included.",
             valueName: "seconds"))
     var idleTimeout: Double = 90
     @OptionGroup var store: StoreOptions

@@ -15,14 +15,23 @@ public struct StoreCopy: FeedcliCommand {
     var from: String
     @Argument(help: ArgumentHelp("The new store (a path or a postgresql:// URL); it must be empty.", valueName: "to"))
     var to: String
-    @OptionGroup var store: StoreOptions
+    // Not `StoreOptions`: the two stores are arguments, so `--state` would name nothing here.
+    @Option(help: ArgumentHelp("Seconds to wait for a store another run holds, or a server.", valueName: "seconds"))
+    var wait = Double(CommandContext.defaultWait.components.seconds)
 
     public init() {}
 
-    public var options: CommandOptions { CommandOptions(store: store) }
+    public var options: CommandOptions {
+        // Every property of the group is set, as parsing would: none is read unset.
+        var store = StoreOptions()
+        store.state = nil
+        store.wait = wait
+        return CommandOptions(store: store)
+    }
 
     public func validate() throws {
         guard from != to else { throw ValidationError("store copy needs two different stores") }
+        try options.store.validate()
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
