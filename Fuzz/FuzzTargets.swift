@@ -40,6 +40,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "jetstream": jetstream(Array(data))
     case "nostr": nostr(Array(data))
     case "opml": opml(text)
+    case "newsboat-urls": newsboatURLs(text)
     case "jq-wire": jqWire(data)
     case "jq-worker": jqWorker(data)
     default: fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.joined(separator: " "))")
@@ -52,7 +53,7 @@ enum FuzzTargets {
         "graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping",
         "opml",
         "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket",
-        "jetstream", "nostr",
+        "jetstream", "nostr", "newsboat-urls",
     ]
 }
 
@@ -166,6 +167,16 @@ private func opml(_ text: String) {
                 precondition(FeedRegistration.isValidName(name), "bad name \(name)")
             }
         }
+    }
+}
+
+/// A newsboat `urls` file: every outline it gives is a feed URL, with a name only from a `~`
+/// tag; nothing traps, whatever the bytes.
+private func newsboatURLs(_ text: String) {
+    for outline in NewsboatURLs.outlines(in: text) ?? [] {
+        let url = OPML.feedURL(in: outline) ?? ""
+        precondition(url.hasPrefix("http://") || url.hasPrefix("https://"), "an outline that is no feed URL: \(url)")
+        precondition(Set(outline.keys).isSubset(of: ["xmlUrl", "title"]), "an outline of other parts: \(outline)")
     }
 }
 

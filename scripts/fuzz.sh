@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket jetstream nostr)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket jetstream nostr newsboat-urls)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -24,7 +24,7 @@ sources=(
   Sources/FeedCore/Base/{DetachedThread,Locked}.swift
   Sources/FeedCore/Model/Models/{Entry,FeedItem,FeedKind,FeedFailure,Redaction,Timestamp,StringEdges}.swift
   Sources/FeedCore/Model/Models/{FeedRegistration,FeedExpressions,FeedPresets,URLQuery,TerminalText,Excerpt,OPML,EveryDuration}.swift
-  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount,NostrFilter}.swift
+  Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount,NostrFilter,NewsboatURLs}.swift
   Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines,Jetstream,Nostr,WebSocketMessageReading,StreamSignal}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter,WebSocketFraming,Digest}.swift
   Sources/FeedCore/Rendering/HTMLText.swift
@@ -80,6 +80,9 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     open(f"{sys.argv[1]}/item{i}.html", "w").write(item.get("content_html", ""))' "$dir" ;;
     timestamp)
       printf '2026-11-01T10:00:00+0000' > "$dir/graph"; printf '2026-11-01T10:00:00.5+05:30' > "$dir/rfc3339" ;;
+    newsboat-urls)  # a urls file as newsboat's documentation shows one
+      printf '%s\n' '# feeds' 'https://daringfireball.net/feeds/json "tech" "~Daring Fireball"' \
+        '"query:Unread:unread = \"yes\""' 'exec:~/bin/feed.sh' > "$dir/urls" ;;
     opml)
       printf '%s' '<?xml version="1.0"?><opml version="2.0"><head><title>a &amp; b</title></head><body><outline text="T"><outline type="rss" text="Daring Fireball" xmlUrl="https://daringfireball.net/feeds/json?a=1&amp;b=2" feedcliKind="jsonfeed"/></outline></body></opml>' > "$dir/nested"
       printf '%s' "<!-- c --><opml><body><outline text='A&#233;&#x1F600;' xmlUrl='https://e.x/a'></outline><![CDATA[ x ]]></body></opml>" > "$dir/quotes" ;;

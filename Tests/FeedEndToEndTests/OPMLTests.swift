@@ -50,6 +50,43 @@ struct OPMLTests {
         #expect { try OPML.feedOutlines(in: text) } throws: { ($0 as? OPMLError)?.reason.contains(reason) == true }
     }
 
+    /// newsboat's own `urls` file is read as it is (it was refused: "it has no <opml> element at
+    /// byte 358"): its URLs, a `~` tag as the feed's name, its query and exec lines left out.
+    @Test func aNewsboatURLsFileIsReadAsItIs() {
+        let urls = """
+            # feeds
+            https://daringfireball.net/feeds/json "tech" "~Daring Fireball"
+              http://127.0.0.1:8089/feed.json
+            "query:Unread:unread = \"yes\""
+            exec:~/bin/feed.sh "~Script"
+            """
+        #expect(
+            NewsboatURLs.outlines(in: urls) == [
+                ["xmlUrl": "https://daringfireball.net/feeds/json", "title": "Daring Fireball"],
+                ["xmlUrl": "http://127.0.0.1:8089/feed.json"],
+            ])
+        #expect(NewsboatURLs.outlines(in: "plain text") == nil)
+        #expect(NewsboatURLs.outlines(in: "# nothing but a comment\n") == nil)
+    }
+
+    @Test func aNewsboatURLsFileIsImported() async throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(
+                200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
+        }
+        let session = StoreSession()
+        let folder = TestScratch.folder("newsboat-urls").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/urls"
+        try "\(server.baseURL)/a.json \"~Daring Fireball\"\n# a comment\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let run = try await session.feedcli("feeds", "import", file)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains(#""name":"Daring-Fireball""#))
+        let refused = try await session.feedcli("feeds", "import", "/dev/null")
+        #expect(refused.status == 65 && refused.stderr.contains("nor a newsboat urls file"), "\(refused.stderr)")
+    }
+
     @Test func aRoundTripKeepsNameKindTokenEveryAndExpressions() async throws {
         let session = StoreSession()
         #expect(try await session.feedcli("feeds", "remove", "posts").status == 0)

@@ -5,18 +5,21 @@ import FeedStoreContract
 import FoundationEssentials
 import Glibc
 
-/// `feedcli feeds import FILE` (`-` for stdin): registers every feed the OPML file lists, as
+/// `feedcli feeds import FILE` (`-` for stdin): registers every feed the OPML file (or newsboat
+/// `urls` file, `NewsboatURLs`) lists, as
 /// `feeds add` would (one stderr line each; the kind found out when the file does not say it,
 /// which asks the URL), skipping names and URLs already registered, all in one transaction.
 /// A file is someone else's word: a token variable it names is not taken (the feed is added
 /// without one, and a line says how to give it one), a masked password (`***`) is refused, and
 /// an expression that reads input or files is refused as at `feeds add`. A file that is not
-/// OPML is 65 and registers nothing; otherwise the exit status is 0 when nothing was skipped,
+/// OPML nor a urls file is 65 and registers nothing; otherwise the exit status is 0 when nothing was skipped,
 /// else 65.
 public struct FeedsImport: FeedcliCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Add the feeds an OPML file lists (another reader's export; - for stdin).")
-    @Argument(help: ArgumentHelp("The OPML file.", valueName: "file"), completion: .file(extensions: ["opml", "xml"]))
+        commandName: "import",
+        abstract: "Add the feeds an OPML file (another reader's export) or a newsboat urls file lists; - for stdin.")
+    @Argument(
+        help: ArgumentHelp("The OPML or urls file.", valueName: "file"), completion: .file(extensions: ["opml", "xml"]))
     var file: String
     @OptionGroup var store: StoreOptions
 
@@ -30,7 +33,13 @@ public struct FeedsImport: FeedcliCommand {
         do {
             outlines = try OPML.feedOutlines(in: text)
         } catch {
-            throw FeedFailure.badData("\(file) is not an OPML file feedcli can read: \(error)")
+            // newsboat's own list of feeds, as it is (before, only its `newsboat -e` export).
+            guard let urls = NewsboatURLs.outlines(in: text) else {
+                throw FeedFailure.badData(
+                    "\(file) is not an OPML file feedcli can read (\(error)), nor a newsboat urls file "
+                        + "(a URL first on every line); other readers export OPML (newsboat -e, sfeed_opml_export)")
+            }
+            outlines = urls
         }
         let store = try context.openStore()
         let existing = try store.feeds()
