@@ -31,23 +31,16 @@ package enum Nostr {
         writer.string(subscriptionID)
         writer.raw(",")
         var fields: [(String, (inout JSONWriter) -> Void)] = [
-            ("kinds", { writer in writer.raw("[" + filter.kinds.map(String.init).joined(separator: ",") + "]") })
+            ("kinds", { $0.array(filter.kinds) { writer, kind in writer.number(kind) } })
         ]
-        func strings(_ values: [String]) -> (inout JSONWriter) -> Void {
-            { writer in
-                writer.raw("[")
-                for (index, value) in values.enumerated() {
-                    if index > 0 { writer.raw(",") }
-                    writer.string(value)
-                }
-                writer.raw("]")
-            }
+        if !filter.authors.isEmpty {
+            fields.append(("authors", { $0.strings(filter.authors.map { $0.lowercased() }) }))
         }
-        if !filter.authors.isEmpty { fields.append(("authors", strings(filter.authors.map { $0.lowercased() }))) }
         var tagNames: [String] = []
         for tag in filter.tags where !tagNames.contains(tag.name) { tagNames.append(tag.name) }
         for name in tagNames {
-            fields.append(("#" + name, strings(filter.tags.filter { $0.name == name }.map(\.value))))
+            let values = filter.tags.filter { $0.name == name }.map(\.value)
+            fields.append(("#" + name, { $0.strings(values) }))
         }
         fields.append(("since", { $0.raw(String(since)) }))
         writer.object(fields)

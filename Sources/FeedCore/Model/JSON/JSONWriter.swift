@@ -48,6 +48,21 @@ package struct JSONWriter {
 
     package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
+    /// `[e,…]`: each of `elements` written by `write`, in order.
+    package mutating func array<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            write(&self, element)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `["s",…]`.
+    package mutating func strings(_ values: [String]) {
+        array(values) { writer, value in writer.string(value) }
+    }
+
     /// `{"k":v,…}` with keys in the given order.
     package mutating func object(_ fields: [(String, (inout JSONWriter) -> Void)]) {
         bytes.append(UInt8(ascii: "{"))

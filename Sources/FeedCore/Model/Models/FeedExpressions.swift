@@ -145,18 +145,7 @@ public struct FeedExpressions: Sendable, Equatable {
         }
         if let firstPage { fields.append(("first_page", { $0.number(firstPage) })) }
         if let events {
-            fields.append(
-                (
-                    "events",
-                    { writer in
-                        writer.raw("[")
-                        for (index, event) in events.enumerated() {
-                            if index > 0 { writer.raw(",") }
-                            writer.string(event)
-                        }
-                        writer.raw("]")
-                    }
-                ))
+            fields.append(("events", { $0.strings(events) }))
         }
         if let nostr { fields.append(("nostr", { nostr.write(to: &$0) })) }
         writer.object(fields)

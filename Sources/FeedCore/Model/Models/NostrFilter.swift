@@ -58,40 +58,10 @@ public struct NostrFilter: Sendable, Equatable {
 
     /// The stored form, one JSON object (a member of the feed's stored expressions).
     package func write(to writer: inout JSONWriter) {
-        func strings(_ values: [String]) -> (inout JSONWriter) -> Void {
-            { writer in
-                writer.raw("[")
-                for (index, value) in values.enumerated() {
-                    if index > 0 { writer.raw(",") }
-                    writer.string(value)
-                }
-                writer.raw("]")
-            }
-        }
         writer.object([
-            ("authors", strings(authors)),
-            (
-                "kinds",
-                { writer in
-                    writer.raw("[")
-                    for (index, kind) in kinds.enumerated() {
-                        if index > 0 { writer.raw(",") }
-                        writer.number(kind)
-                    }
-                    writer.raw("]")
-                }
-            ),
-            (
-                "tags",
-                { writer in
-                    writer.raw("[")
-                    for (index, tag) in tags.enumerated() {
-                        if index > 0 { writer.raw(",") }
-                        strings([tag.name, tag.value])(&writer)
-                    }
-                    writer.raw("]")
-                }
-            ),
+            ("authors", { $0.strings(authors) }),
+            ("kinds", { $0.array(kinds) { writer, kind in writer.number(kind) } }),
+            ("tags", { $0.array(tags) { writer, tag in writer.strings([tag.name, tag.value]) } }),
             ("since", { $0.number(Int(since.components.seconds)) }),
         ])
     }
