@@ -42,7 +42,11 @@ struct FollowEveryFeedTests {
         #expect(stream == ["1", "2", "3"], "\(run.stdout)")
         let requests = try await polledRequests("grow")
         #expect(requests.count >= 2, "due again within the run (every 1s): \(requests)")
-        #expect(polled.count == 2 * requests.count, "each request's two new items, once each: \(polled)")
+        // Each request's two new items, once each; the last request may still have been in flight
+        // when --max-time ended the session (on a busy machine), and then printed nothing.
+        #expect(
+            polled.count == 2 * requests.count || polled.count == 2 * (requests.count - 1),
+            "each request's two new items, once each: \(polled) for \(requests.count) requests")
         #expect(Set(polled).count == polled.count)
         #expect(polled.prefix(2) == ["grow-1", "grow-2"], "oldest first")
     }

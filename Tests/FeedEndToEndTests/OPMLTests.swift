@@ -69,20 +69,24 @@ struct OPMLTests {
         #expect(NewsboatURLs.outlines(in: "# nothing but a comment\n") == nil)
     }
 
-    @Test func aNewsboatURLsFileIsImported() async throws {
+    /// A feed the file names only by its URL is named by its own title, as detection finds it
+    /// (it was named `127.0.0.1-apis-…` after its URL).
+    @Test func aNewsboatURLsFileIsImportedAndBareURLsTakeTheFeedsTitle() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(
-                200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1"}]}"#)
+                200, text: #"{"version":"https://jsonfeed.org/version/1.1","title":"Hacker News","items":[{"id":"1"}]}"#
+            )
         }
         let session = StoreSession()
         let folder = TestScratch.folder("newsboat-urls").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/urls"
-        try "\(server.baseURL)/a.json \"~Daring Fireball\"\n# a comment\n".write(
+        try "\(server.baseURL)/a.json \"~Daring Fireball\"\n# a comment\n\(server.baseURL)/apis/hn.json\n".write(
             toFile: file, atomically: true, encoding: .utf8)
         let run = try await session.feedcli("feeds", "import", file)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try await session.feedcli("feeds", "list", "--json").stdout.contains(#""name":"Daring-Fireball""#))
+        let listed = try await session.feedcli("feeds", "list", "--json").stdout
+        #expect(listed.contains(#""name":"Daring-Fireball""#) && listed.contains(#""name":"Hacker-News""#), "\(listed)")
         let refused = try await session.feedcli("feeds", "import", "/dev/null")
         #expect(refused.status == 65 && refused.stderr.contains("nor a newsboat urls file"), "\(refused.stderr)")
     }
@@ -227,7 +231,7 @@ struct OPMLTests {
     }
 
     /// newsboat writes `title=""` and no `text`: the name comes from the next
-    /// attribute that makes one, else the URL's host and path; white space around a URL is
+    /// attribute that makes one, else the feed's own title, else the URL's host and path; white space around a URL is
     /// trimmed; a file read through a pipe (`<(cat f.opml)`) imports as a file does.
     @Test func newsboatsExportImportsThroughAPipe() async throws {
         let server = try LoopbackServer { _, connection in
@@ -250,7 +254,7 @@ struct OPMLTests {
         let names = await (try session.feedcli("feeds", "list", "--json").json as? [[String: Any]] ?? []).compactMap {
             $0["name"] as? String
         }
-        #expect(names.contains("127.0.0.1-blog-feed.json") && names.contains("Other-Blog"), "\(names)")
+        #expect(names.contains("T") && names.contains("Other-Blog"), "the feed's own title, then the file's: \(names)")
     }
 
     @Test func aFileThatIsNotOPMLRegistersNothing() async throws {

@@ -125,8 +125,10 @@ enum FeedAdmission {
     /// expressions make it `json`; what was found, for the person who asked.
     static func detected(
         _ feed: FeedRegistration, kindGiven: Bool, context: CommandContext
-    ) throws -> (feed: FeedRegistration, found: String?) {
-        guard !kindGiven, !feed.expressions.hasMapping || feed.expressions.events != nil else { return (feed, nil) }
+    ) throws -> (feed: FeedRegistration, found: String?, title: String?) {
+        guard !kindGiven, !feed.expressions.hasMapping || feed.expressions.events != nil else {
+            return (feed, nil, nil)
+        }
         let detected = try context.withHTTPClient { http in
             let fetcher = FeedFetcher(
                 http: http, workQueue: FeedEnvironment.workQueue, options: context.fetch,
@@ -137,7 +139,7 @@ enum FeedAdmission {
         var chosen = feed
         chosen.kind = detected.kind
         if let url = detected.url { chosen.url = url }
-        return (chosen, detected.summary)
+        return (chosen, detected.summary, detected.title)
     }
 
     /// Compiles every expression the feed will run (jq's message is the usage error) and checks

@@ -52,7 +52,7 @@ public struct FeedsAdd: FeedcliCommand {
         if !replace, try store.hasFeed(named: name) {
             throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
         }
-        let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
+        let (chosen, found, _) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
         var settings = retention.settings
         settings.every = every.flatMap(EveryDuration.parse)
         if replace {

@@ -58,13 +58,14 @@ public struct FeedsImport: FeedcliCommand {
             guard let url = OPML.feedURL(in: outline)?.trimmingWhitespace() else { continue }
             let shown = Redaction.maskingSecrets(in: url)
             // feedcli's own attribute, else the title, else the text, else the URL's host and
-            // path: the first that makes a name (newsboat writes `title=""`).
+            // path: the first that makes a name (newsboat writes `title=""`); a name of the URL
+            // gives way to the feed's own title once detection has read it (below).
             let candidates =
                 [OPML.value(.name, in: outline), outline["title"], outline["text"]].compactMap {
                     $0?.trimmingWhitespace()
                 }
                 + [URLComponents(string: url).map { ($0.host ?? "") + $0.path } ?? ""]
-            guard let name = candidates.lazy.compactMap(OPML.feedName(from:)).first else {
+            guard var name = candidates.lazy.compactMap(OPML.feedName(from:)).first else {
                 note("skipped \(shown): no feed name can be made of its title")
                 skipped += 1
                 continue
@@ -96,7 +97,14 @@ public struct FeedsImport: FeedcliCommand {
                 let feed = try FeedAdmission.validated(
                     name: name, url: url, kind: kind, tokenEnv: nil,
                     expressions: expressions, context: context)
-                let (chosen, found) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
+                var (chosen, found, title) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
+                // A name made of the URL gives way to the feed's own title, when the file gave
+                // none (a bare URL, a newsboat urls line without its `~` name).
+                let namedByURL = candidates.dropLast().allSatisfy { OPML.feedName(from: $0) == nil }
+                if namedByURL, let better = title.flatMap(OPML.feedName(from:)), !names.contains(better) {
+                    name = better
+                    chosen.name = better
+                }
                 // A retention the file gives (an export of a feed that chose one); one it cannot
                 // read leaves the kind's default, and is said below.
                 let keep = OPML.value(.keep, in: outline)

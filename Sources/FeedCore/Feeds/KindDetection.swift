@@ -18,6 +18,8 @@ package enum KindDetection {
         package var summary: String
         /// The feed's own URL when the one given was an HTML page naming it (autodiscovery).
         package var url: String? = nil
+        /// The document's own title (a JSON Feed's `title`), which can name the feed.
+        package var title: String? = nil
     }
 
     package static func detect(_ feed: FeedRegistration, fetcher: any FeedFetching, maxBodySize: Int = 16 * 1024 * 1024)
@@ -59,7 +61,8 @@ package enum KindDetection {
         let value = answer.status == 200 ? try? JSONParser.value(of: answer.body, projection) : nil
         if let value, let kind = FeedShape.guess(value), kind != .indexed {
             if kind == .linked, let refusal = itemsWithoutIDs(answer.body, url: feed.url) { throw refusal }
-            return Found(kind: kind, summary: summary(of: value, body: answer.body, kind: kind))
+            return Found(
+                kind: kind, summary: summary(of: value, body: answer.body, kind: kind), title: value["title"]?.string)
         }
         try refuseFailing(answer, asked: feed.url)
         // `URL/1` names a post only where the URL is a path: after a query string it would be a
