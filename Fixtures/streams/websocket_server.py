@@ -8,6 +8,8 @@ Paths:
   /missing    404
   /unauthorized 401
   /limited    429 with Retry-After: 120
+  /moved      302 to ws://localhost:PORT/headers (another origin: localhost is not 127.0.0.1);
+              a request to /headers is logged, so a client that followed it shows in GET /log
   /mixed      a binary message, a text that is not UTF-8, a text of 200 bytes, then {"ok":1}, close
   /silent     nothing, and no pong for a ping
   /ponging    nothing but a pong for each ping (for 3 s), then close 1001
@@ -84,7 +86,7 @@ class Handler(socketserver.StreamRequestHandler):
                 body = json.dumps(LOG).encode()
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
             return
-        if path in ("/jetstream", "/nostr"):
+        if path in ("/jetstream", "/nostr", "/headers"):
             with LOCK:
                 LOG.append(target)
                 CONNECTIONS[path] = CONNECTIONS.get(path, 0) + 1
@@ -94,6 +96,10 @@ class Handler(socketserver.StreamRequestHandler):
             return
         if path == "/unauthorized":
             self.wfile.write(b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n")
+            return
+        if path == "/moved":
+            port = self.server.server_address[1]
+            self.wfile.write(b"HTTP/1.1 302 Found\r\nLocation: ws://localhost:%d/headers\r\nContent-Length: 0\r\n\r\n" % port)
             return
         if path == "/limited":
             self.wfile.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 120\r\nContent-Length: 0\r\n\r\n")
@@ -237,6 +243,6 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
 
 
-server = Server(("127.0.0.1", 0), Handler)
+server = Server(("127.0.0.1", int(os.environ.get("PORT", "0"))), Handler)  # PORT: a fixed port, to restart on
 open(sys.argv[1], "w").write(str(server.server_address[1]))
 server.serve_forever()

@@ -153,6 +153,23 @@ struct WebSocketFeedTests {
             "a refusal is not reconnected to")
     }
 
+    @Test func aRedirectAtTheUpgradeIsNamedAndNotFollowed() async throws {
+        // /moved answers 302 to another origin (localhost, not 127.0.0.1) that would echo the
+        // token; a WebSocket client follows no redirect, and the token stays at its origin.
+        let add = try await session.feedcli(
+            "feeds", "add", "moved", base + "/moved", "--kind", "jetstream", "--token-env", "WS_TOKEN")
+        #expect(add.status == 0, "\(add.stderr)")
+        let sync = try await Feedcli.run(
+            Feedcli.onStore(session.state, ["sync", "moved"]), environment: ["WS_TOKEN": "s3cret"])
+        #expect(sync.status == 69, "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("HTTP 302")
+                && sync.stderr.contains("redirects to ws://localhost:\(server.port)/headers")
+                && sync.stderr.contains("not followed"), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("s3cret"))
+        #expect(try await connections().allSatisfy { !$0.hasPrefix("/headers") }, "the redirect was followed")
+    }
+
     @Test func aRelaysEventsAreCheckedAndItsWordsSaid() async throws {
         let add = try await session.feedcli(
             "feeds", "add", "relay", base + "/nostr?echo=1&tamper=1", "--kind", "nostr", "--since", "36500d")

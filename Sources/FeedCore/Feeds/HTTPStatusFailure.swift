@@ -11,15 +11,20 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
     public let serverSays: String?
     /// For a 401 or 403: which token went, and how to send one (`feeds set --token-env`).
     public let tokenHint: String?
+    /// For a 3xx that is not followed (a WebSocket upgrade's, as no WebSocket client follows
+    /// one): where it points, shown so the user can give that URL if it is the stream.
+    public let redirectsTo: String?
 
     public init(
-        status: Int, url: String, retryAfter: Duration? = nil, serverSays: String? = nil, tokenHint: String? = nil
+        status: Int, url: String, retryAfter: Duration? = nil, serverSays: String? = nil, tokenHint: String? = nil,
+        redirectsTo: String? = nil
     ) {
         self.status = status
         self.url = url
         self.retryAfter = retryAfter
         self.serverSays = serverSays
         self.tokenHint = tokenHint
+        self.redirectsTo = redirectsTo
     }
 
     /// 408, 429 and 5xx may succeed later; every other failing status will not.
@@ -37,6 +42,11 @@ public struct HTTPStatusFailure: Error, Sendable, CustomStringConvertible {
                     + (retryAfter.map {
                         "; the server asks to wait \(WaitText.of(seconds: $0.components.seconds)) (Retry-After)"
                     } ?? ""))
+        case 300...399 where redirectsTo != nil:
+            .refused(
+                status: status,
+                url: url + " (it redirects to \(redirectsTo ?? ""), not followed: a WebSocket upgrade follows no"
+                    + " redirect, so the token stays at its origin; if that is the stream, feeds add --replace it)")
         case 400...499: .refused(status: status, url: url + (serverSays.map { " (the server says: \($0))" } ?? ""))
         default: .protocolError("unexpected HTTP \(status) from \(url)")
         }

@@ -7,7 +7,7 @@ import FoundationEssentials
 extension StreamReader {
     /// The signals of one WebSocket connection's `parts` for a feed that stood at `position`:
     /// the upgrade's answer judged as a stream's head is (101 connected; 401/403 77; 404/410 69;
-    /// 408/429/5xx reconnect), then each group of messages that came together read by the
+    /// 408/429/5xx reconnect; a redirect 69, not followed, naming where it points), then each group of messages that came together read by the
     /// kind's message reader, with the group's receipt.
     ///
     /// `endsAtReplay`: the read completes after the server's end of stored events (`sync` of a
@@ -22,8 +22,11 @@ extension StreamReader {
                 switch event {
                 case .next(.head(let head)):
                     guard head.status == 101 else {
+                        let location = head.headers["Location"].map { Redaction.maskingSecrets(in: $0) }
                         return observer.fail(
-                            HTTPStatusFailure(status: head.status, url: shown, retryAfter: head.retryAfter))
+                            HTTPStatusFailure(
+                                status: head.status, url: shown, retryAfter: head.retryAfter,
+                                redirectsTo: (300...399).contains(head.status) ? location ?? "nowhere" : nil))
                     }
                     observer.next(StreamChunk([.connected(head)]))
                 case .next(.messages(let messages, let receipt)):
