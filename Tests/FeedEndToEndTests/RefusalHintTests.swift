@@ -41,7 +41,8 @@ struct RefusalHintTests {
 }
 
 /// Each command's help lists what it uses: `store copy` takes its stores as arguments, so no
-/// `--state`; `follow --idle-timeout` says its default once.
+/// `--state`; `follow` prints no single JSON value, so no `--json` (refused with the reason when
+/// given), and says which options are for its polled feeds; no option says its default twice.
 @Suite("Help lists what the command uses", .timeLimit(.minutes(1)))
 struct CommandHelpTests {
     @Test func storeCopyHasNoStateAndFollowSaysADefaultOnce() async throws {
@@ -53,5 +54,18 @@ struct CommandHelpTests {
             separator: " ")
         #expect(
             follow.contains("heartbeats included. (default: 90.0)") && !follow.contains("(default 90)"), "\(follow)")
+        #expect(!follow.contains("--json ") && follow.contains("--jsonl"), "\(follow)")
+        #expect(follow.contains("--max-pages, --force, --jobs and --retries apply to them"), "\(follow)")
+        let json = try await Feedcli.run(["follow", "--json"])
+        #expect(json.status == 64 && json.stderr.contains("a stream has no end: use --jsonl"), "\(json.stderr)")
+    }
+
+    @Test(arguments: [["sync"], ["follow"], ["next"], ["feeds", "add"], ["feeds", "set"], ["list"], ["status"]])
+    func noOptionSaysItsDefaultTwice(_ command: [String]) async throws {
+        let help = try await Feedcli.run(command + ["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        // "…; default 60s). (default: 60s)": the text's own default, then ArgumentParser's.
+        let twice = try Regex(#"default:? [^ )]+\)\. \(default: "#)
+        #expect(help.firstMatch(of: twice) == nil, "\(help)")
     }
 }

@@ -16,7 +16,11 @@ public struct Follow: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract:
-            "Print new entries of the feeds as they come (every feed when none is named: streams live, others when due), until stopped."
+            "Print new entries of the feeds as they come (every feed when none is named: streams live, others when due), until stopped.",
+        discussion: """
+            Polled feeds are synced when due as `feedcli sync` syncs them (--max-pages, --force, --jobs and \
+            --retries apply to them); --idle-timeout applies to the streams' connections.
+            """
     )
     @Argument(help: "The feeds (streams and polled feeds).", completion: .feedNames) var feeds: [String] = []
     @Option(help: ArgumentHelp("End after this long (90s, 30m, 2h).", valueName: "duration")) var maxTime: String?
@@ -29,18 +33,15 @@ public struct Follow: FeedcliCommand {
             valueName: "seconds"))
     var idleTimeout: Double = 90
     @OptionGroup var store: StoreOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: StreamOutputOptions
     @OptionGroup var fetching: FetchingOptions
     @OptionGroup var exec: ExecOptions
 
     public init() {}
 
-    public var options: CommandOptions { CommandOptions(store: store, output: output, fetching: fetching) }
+    public var options: CommandOptions { CommandOptions(store: store, output: output.output, fetching: fetching) }
 
     public func validate() throws {
-        if output.format == .json {
-            throw ValidationError("--json prints one array, and a stream has no end: use --jsonl (one entry a line)")
-        }
         for (option, value) in [("--max-time", maxTime), ("--until-idle", untilIdle)] {
             if let value, Self.duration(value) == nil {
                 throw ValidationError("\(option) takes a duration like 90s, 30m or 2h")
@@ -50,7 +51,7 @@ public struct Follow: FeedcliCommand {
         guard idleTimeout >= 1, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
         }
-        try exec.validate(with: output)
+        try exec.validate(with: output.output)
     }
 
     /// A duration as `--max-time` takes it: `EveryDuration`'s spelling, without `never`.

@@ -14,7 +14,7 @@ public struct ExecOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "How long CMD may run for one entry before it is killed and counts as failed "
-                + "(60s, 5m; a number is seconds; default 60s).", valueName: "duration"))
+                + "(60s, 5m; a number is seconds).", valueName: "duration"))
     public var execTimeout = "60s"
 
     public init() {}

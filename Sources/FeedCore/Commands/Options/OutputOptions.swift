@@ -28,3 +28,27 @@ public struct OutputOptions: ParsableArguments {
         }
     }
 }
+
+/// How `follow` prints: plain text or `--jsonl`. A session has no end to close one JSON value
+/// with, so `--json` is not offered; given anyway, it is refused with the reason (`rejectsJSON`).
+public struct StreamOutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON Lines: one compact object per line.")
+    public var jsonl = false
+
+    @Flag(help: .hidden) var json = false
+
+    public init() {}
+
+    /// The output options a context is made with.
+    public var output: OutputOptions {
+        var output = OutputOptions()
+        output.format = jsonl ? .jsonl : nil
+        return output
+    }
+
+    public func validate() throws {
+        if json {
+            throw ValidationError("--json prints one array, and a stream has no end: use --jsonl (one entry a line)")
+        }
+    }
+}
