@@ -191,6 +191,57 @@ struct ExportTests {
         #expect(try await session.feedcli("export", "--format", "atom", "--self", "javascript:x").status == 64)
     }
 
+    /// The source feed's own title (Daring Fireball's real JSON Feed, found by `feeds add`) names
+    /// it in every export: the document of one feed, the author of an entry that has none, the
+    /// `<source>` of an entry among several feeds, OPML's `title`; a copy and an import keep it.
+    @Test func exportsKeepTheSourceFeedsTitle() async throws {
+        let document = try String(
+            contentsOf: Fixtures.root.appendingPathComponent("jsonfeed/DaringFireball.json"), encoding: .utf8)
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("Content-Type", "application/feed+json")], text: document)
+        }
+        let (session, _) = try await session(feeds: ["h": Self.hostileItems])
+        let add = try await session.feedcli("feeds", "add", "df", server.baseURL + "/feeds/json")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try await session.feedcli("sync", "df").status == 0)
+
+        let one = try await session.feedcli("export", "df", "--format", "atom")
+        #expect(one.stdout.contains("<title>Daring Fireball</title>\n<updated>"), "\(one.stdout.prefix(400))")
+        #expect(!one.stdout.contains("<name>feedcli</name>"), "no made-up author")
+        let json = try #require(
+            try await session.feedcli("export", "df", "--format", "jsonfeed").json as? [String: Any])
+        #expect(json["title"] as? String == "Daring Fireball")
+
+        let all = try await session.feedcli("export", "--format", "atom")
+        #expect(all.stdout.contains("<title>Daring Fireball and h</title>"), "\(all.stdout.prefix(400))")
+        #expect(
+            all.stdout.contains(
+                "<source><id>tag:feedcli,2026:df</id><title>Daring Fireball</title></source>"))
+        let authors = try await Feedcli.shell(
+            #"""
+            "$FEEDCLI" export h --format atom --state "$S" | python3 -c '
+            import sys, xml.etree.ElementTree as ET
+            ns = {"a": "http://www.w3.org/2005/Atom"}
+            print(" ".join(e.findtext("a:author/a:name", namespaces=ns) or "-" for e in ET.parse(sys.stdin).getroot().findall("a:entry", ns)))'
+            """#, environment: ["S": session.state])
+        #expect(authors.stdout == "h h ann\n", "an entry without an author is its feed's (here: its name)")
+
+        let opml = try await session.feedcli("feeds", "export", "--opml")
+        #expect(opml.stdout.contains(#"text="Daring Fireball" title="Daring Fireball""#), "\(opml.stdout)")
+        let copy = StoreSession()
+        #expect(try await Feedcli.run(["store", "copy", session.state, copy.state]).status == 0)
+        #expect(
+            try await copy.feedcli("export", "df", "--format", "atom").stdout.contains("<title>Daring Fireball</title>")
+        )
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("titles-\(UUID().uuidString).opml")
+        try opml.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let imported = StoreSession()
+        #expect(try await imported.feedcli("feeds", "import", file.path).status == 0)
+        #expect(
+            try await imported.feedcli("export", "df", "--format", "atom").stdout.contains(
+                "<title>Daring Fireball</title>"), "an import keeps the title the file gives")
+    }
+
     @Test func aReaderThatLeavesEndsTheExportQuietly() async throws {
         let items =
             "["

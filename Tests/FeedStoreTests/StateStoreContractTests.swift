@@ -133,9 +133,9 @@ struct StateStoreContractTests {
         let store = try await store(kind)
         try store.addFeed(
             FeedRegistration(name: "s", url: "http://127.0.0.1:1/s", kind: .sse),
-            settings: FeedSettings(every: .seconds(120), keep: .newest(50)), replace: false)
+            settings: FeedSettings(every: .seconds(120), keep: .newest(50), title: "Stream & Co"), replace: false)
         var record = try store.feed(named: "s")
-        #expect(record.every == .seconds(120))
+        #expect(record.every == .seconds(120) && record.title == "Stream & Co")
         #expect(
             record.retention == Retention(keep: .newest(50), remember: Retention.defaultRemember(for: .sse)),
             "the part not given is the kind's default")
@@ -143,7 +143,9 @@ struct StateStoreContractTests {
             FeedRegistration(name: "s", url: "http://127.0.0.1:1/s2", kind: .sse),
             settings: FeedSettings(remember: .forever), replace: true)
         record = try store.feed(named: "s")
-        #expect(record.registration.url == "http://127.0.0.1:1/s2" && record.every == .seconds(120))
+        #expect(
+            record.registration.url == "http://127.0.0.1:1/s2" && record.every == .seconds(120)
+                && record.title == "Stream & Co")
         #expect(
             record.retention == Retention(keep: .newest(50), remember: .forever), "replacing changes only what is given"
         )
@@ -156,9 +158,10 @@ struct StateStoreContractTests {
         try store.addFeeds([
             (
                 FeedRegistration(name: "i", url: "http://127.0.0.1:1/i", kind: .linked),
-                FeedSettings(keep: .storedWithin(.seconds(3600)))
+                FeedSettings(keep: .storedWithin(.seconds(3600)), title: "Imported")
             )
         ])
+        #expect(try store.feed(named: "i").title == "Imported")
         #expect(
             try store.feed(named: "i").retention
                 == Retention(keep: .storedWithin(.seconds(3600)), remember: Retention.defaultRemember(for: .linked)))

@@ -43,7 +43,10 @@ public struct Export: FeedcliCommand {
         let updated = records.compactMap { $0.lastSuccessAt ?? $0.lastFetchAt }.max() ?? context.now()
         let writer = FeedExportWriter(
             format: format, feeds: records.map(\.registration), allFeeds: feeds.isEmpty,
-            updated: Timestamp.format(updated), selfURL: selfURL)
+            updated: Timestamp.format(updated), selfURL: selfURL,
+            sourceTitles: Dictionary(
+                records.compactMap { record in record.title.map { (record.name, $0) } },
+                uniquingKeysWith: { first, _ in first }))
         var first = true
         return try context.stream(begin: writer.header(), end: writer.footer) { each in
             // Newest first by publication across the feeds, as readers list a feed.

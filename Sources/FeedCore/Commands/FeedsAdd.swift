@@ -52,9 +52,10 @@ public struct FeedsAdd: FeedcliCommand {
         if !replace, try store.hasFeed(named: name) {
             throw FeedFailure.usage("feed \(name) exists; use --replace to change it")
         }
-        let (chosen, found, _) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
+        let (chosen, found, title) = try FeedAdmission.detected(feed, kindGiven: kind != nil, context: context)
         var settings = retention.settings
         settings.every = every.flatMap(EveryDuration.parse)
+        settings.title = FeedSettings.sourceTitle(title)
         if replace {
             // Replacing a feed waits for a run on it, as a sync does: that run's cursor and
             // validators belong to the old URL and must not land on the new one.

@@ -111,7 +111,10 @@ public struct FeedsImport: FeedcliCommand {
                 let remember = OPML.value(.remember, in: outline)
                 let settings = FeedSettings(
                     every: OPML.value(.every, in: outline).flatMap(EveryDuration.parse),
-                    keep: keep.flatMap(Retention.Keep.init), remember: remember.flatMap(Retention.Remember.init))
+                    keep: keep.flatMap(Retention.Keep.init), remember: remember.flatMap(Retention.Remember.init),
+                    // The feed's own title, else the one the other reader kept for it.
+                    title: FeedSettings.sourceTitle(title) ?? FeedSettings.sourceTitle(outline["title"])
+                        ?? FeedSettings.sourceTitle(outline["text"]))
                 if (keep != nil && settings.keep == nil) || (remember != nil && settings.remember == nil) {
                     unreadableRetention.append(name)
                 }

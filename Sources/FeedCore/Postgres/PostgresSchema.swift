@@ -100,6 +100,13 @@ package enum PostgresSchema {
             CREATE INDEX remembered_id_by_until ON remembered_id (until) WHERE until IS NOT NULL;
             """
         ),
+        // The source feed's own title, which exports name the feed by (NULL: none found).
+        (
+            "v4: a feed's own title",
+            """
+            ALTER TABLE feed ADD COLUMN title text;
+            """
+        ),
     ]
 
     /// Brings the database's schema to the current version; the built-in feed is registered by

@@ -33,9 +33,10 @@ extension PostgresStore {
                     """
                     INSERT INTO feed (name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
                         last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, expressions, last_skipped,
-                        last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread)
+                        last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread,
+                        title)
                     VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9, $10, $11, $12::bigint, $13, $14::bigint, $15, $16::bigint,
-                        $17::bigint, $18::bigint, $19, $20, $21, $22, $23, $24::bigint, $25::bigint)
+                        $17::bigint, $18::bigint, $19, $20, $21, $22, $23, $24::bigint, $25::bigint, $26)
                     """,
                     [
                         .text(record.name), .text(record.registration.url), .text(record.kindName),
@@ -52,7 +53,7 @@ extension PostgresStore {
                         PostgresValue(record.stream?.lastEventID), PostgresValue(copy.lastEventAt),
                         .text(copy.createdAt),
                         PostgresValue(copy.keep), PostgresValue(copy.remember), PostgresValue(record.pruned),
-                        PostgresValue(record.prunedUnread),
+                        PostgresValue(record.prunedUnread), PostgresValue(record.title),
                     ])
             }
             for chunk in stride(from: 0, to: remembered.count, by: 10_000).map({

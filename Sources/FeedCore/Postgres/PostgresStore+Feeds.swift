@@ -53,6 +53,9 @@ extension PostgresStore {
                         "UPDATE feed SET keep = $1, remember = $2 WHERE name = $3",
                         [.text(retention.keep.text), .text(retention.remember.text), .text(feed.name)])
                 }
+                if let title = settings.title {
+                    try db.execute("UPDATE feed SET title = $1 WHERE name = $2", [.text(title), .text(feed.name)])
+                }
             } else {
                 try Self.insert(db, feed, settings, now: Timestamp.format(.now))
             }
@@ -74,14 +77,14 @@ extension PostgresStore {
         let retention = settings.retention(over: Retention.defaults(for: feed.kind))
         try db.execute(
             """
-            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
-            VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8, $9)
+            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember, title)
+            VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8, $9, $10)
             """,
             [
                 .text(feed.name), .text(feed.url), .text(feed.kind.rawValue), PostgresValue(feed.tokenEnv),
                 PostgresValue(feed.expressions.json), .text(now),
                 PostgresValue(settings.every.map { $0.components.seconds }),
-                .text(retention.keep.text), .text(retention.remember.text),
+                .text(retention.keep.text), .text(retention.remember.text), PostgresValue(settings.title),
             ])
     }
 

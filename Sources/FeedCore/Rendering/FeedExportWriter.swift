@@ -20,11 +20,24 @@ package struct FeedExportWriter {
     package let updated: String
     /// The document's own address (`--self`): Atom's `rel="self"` link, JSON Feed's `feed_url`.
     package let selfURL: String?
+    /// The source feeds' own titles, by feed name (`FeedRecord.title`); a feed without one is
+    /// called by its name.
+    package let sourceTitles: [String: String]
 
     /// With several feeds (or all, however many there are today), an item's id is `FEED/ID`,
     /// unique across them and unchanged when a feed is added.
     private var multiFeed: Bool { allFeeds || feeds.count != 1 }
-    private var title: String { !allFeeds && feeds.count == 1 ? feeds.keys.first ?? "feedcli" : "feedcli" }
+    /// One feed's document is titled as its source is; several feeds' by the first three of
+    /// their titles, by name, and how many more ("Daring Fireball, Hacker News and 3 more").
+    private var title: String {
+        let titles = feeds.keys.sorted().map(sourceTitle(of:))
+        guard titles.count > 1 else { return titles.first ?? "feedcli: no feeds" }
+        if titles.count <= 3 { return titles.dropLast().joined(separator: ", ") + " and " + (titles.last ?? "") }
+        return titles.prefix(3).joined(separator: ", ") + " and \(titles.count - 3) more"
+    }
+
+    /// What a feed is called in the document: its source's title, else its name.
+    private func sourceTitle(of feed: String) -> String { sourceTitles[feed] ?? feed }
     /// The document's id: the store's for all feeds, else the named feeds'.
     private var documentID: String { allFeeds ? Self.tag("all") : Self.tag(feeds.keys.sorted().joined(separator: ",")) }
 
@@ -51,8 +64,7 @@ package struct FeedExportWriter {
                 <id>\(documentID)</id>
                 <title>\(XMLText.escaped(title))</title>
                 <updated>\(updated)</updated>
-                \(link)<author><name>feedcli</name></author>
-                <generator>feedcli</generator>
+                \(link)<generator>feedcli</generator>
 
                 """.utf8)
         }
@@ -103,8 +115,16 @@ package struct FeedExportWriter {
             xml += "<updated>\(stored.published ?? stored.fetchedAt)</updated>\n"
             if let published = stored.published { xml += "<published>\(published)</published>\n" }
             if let link = entry.link { xml += "<link rel=\"alternate\" href=\"\(XMLText.escaped(link))\"/>\n" }
-            if let author = stored.author { xml += "<author><name>\(XMLText.escaped(author))</name></author>\n" }
-            if multiFeed { xml += "<category term=\"\(XMLText.escaped(stored.feed))\"/>\n" }
+            // Every entry has an author (RFC 4287 §4.1.2, as the document has none of its own):
+            // its own, else its source feed, by title.
+            let author = stored.author ?? sourceTitle(of: stored.feed)
+            xml += "<author><name>\(XMLText.escaped(author))</name></author>\n"
+            if multiFeed {
+                xml += "<category term=\"\(XMLText.escaped(stored.feed))\"/>\n"
+                // Where the entry was copied from (§4.2.11): its source feed's id and title.
+                xml += "<source><id>\(Self.tag(stored.feed))</id>"
+                xml += "<title>\(XMLText.escaped(sourceTitle(of: stored.feed)))</title></source>\n"
+            }
             // RFC 4287 §4.1.1.1: an entry without an alternate link must have content.
             if let text = entry.text {
                 xml += "<content type=\"\(entry.isHTML ? "html" : "text")\">\(XMLText.escaped(text))</content>\n"
@@ -131,9 +151,11 @@ package struct FeedExportWriter {
     }
 
     package init(
-        format: ExportFormat, feeds: [FeedRegistration], allFeeds: Bool, updated: String, selfURL: String? = nil
+        format: ExportFormat, feeds: [FeedRegistration], allFeeds: Bool, updated: String, selfURL: String? = nil,
+        sourceTitles: [String: String] = [:]
     ) {
         self.format = format
+        self.sourceTitles = sourceTitles
         self.feeds = Dictionary(feeds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.allFeeds = allFeeds
         self.updated = updated

@@ -22,8 +22,10 @@ public enum OPMLWriter {
         for record in records {
             let registration = record.registration
             var attributes: [(String, String)] = [
-                ("type", registration.kind == .jsonfeed ? "rss" : OPML.prefix), ("text", registration.name),
-                ("title", registration.name),
+                // Readers show `text` and `title`: the source's own title when known.
+                ("type", registration.kind == .jsonfeed ? "rss" : OPML.prefix),
+                ("text", record.title ?? registration.name),
+                ("title", record.title ?? registration.name),
                 // Other readers subscribe to any `xmlUrl`: a feed only feedcli reads keeps its URL
                 // in feedcli's own attribute.
                 (

@@ -86,6 +86,9 @@ extension FeedStore {
                     try db.statement("UPDATE feed SET keep = ?, remember = ? WHERE name = ?")
                         .run([.text(retention.keep.text), .text(retention.remember.text), .text(feed.name)])
                 }
+                if let title = settings.title {
+                    try db.statement("UPDATE feed SET title = ? WHERE name = ?").run([.text(title), .text(feed.name)])
+                }
             } else {
                 try Self.insert(db, feed, settings, now: Timestamp.format(.now))
             }
@@ -100,14 +103,14 @@ extension FeedStore {
         let retention = settings.retention(over: Retention.defaults(for: feed.kind))
         try db.statement(
             """
-            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO feed (name, url, kind, token_env, expressions, created_at, every_seconds, keep, remember, title)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .text(feed.name), .text(feed.url), .text(feed.kind.rawValue), SQLiteValue(feed.tokenEnv),
             SQLiteValue(feed.expressions.json), .text(now),
             SQLiteValue(settings.every.map { Int64($0.components.seconds) }),
-            .text(retention.keep.text), .text(retention.remember.text),
+            .text(retention.keep.text), .text(retention.remember.text), SQLiteValue(settings.title),
         ])
     }
 

@@ -44,8 +44,9 @@ extension FeedStore: StateStore {
                 """
                 INSERT INTO feed (name, url, kind, token_env, next_index, etag, last_modified, retry_not_before, resume_url,
                     last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, expressions, last_skipped,
-                    last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    last_filtered, last_kept, last_event_id, last_event_at, created_at, keep, remember, pruned, pruned_unread,
+                    title)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for record in feeds {
                 let copy = StoreCopyRow(record)
@@ -61,7 +62,7 @@ extension FeedStore: StateStore {
                     .integer(Int64(record.lastKept)),
                     SQLiteValue(record.stream?.lastEventID), SQLiteValue(copy.lastEventAt), .text(copy.createdAt),
                     SQLiteValue(copy.keep), SQLiteValue(copy.remember), .integer(Int64(record.pruned)),
-                    .integer(Int64(record.prunedUnread)),
+                    .integer(Int64(record.prunedUnread)), SQLiteValue(record.title),
                 ])
             }
             let remember = try db.statement("INSERT INTO remembered_id (key, until) VALUES (?, ?)")

@@ -153,6 +153,11 @@ package enum StoreSchema {
                 DROP TRIGGER IF EXISTS entry_removed;
                 """)
         }
+        migrator.register("v13: a feed's own title") { db in
+            // The source feed's title (a JSON Feed's `title`, an OPML outline's), which exports
+            // name the feed by; NULL when none was found (feeds from before, or of a kind given).
+            try db.execute("ALTER TABLE feed ADD COLUMN title TEXT")
+        }
         return migrator
     }
 }

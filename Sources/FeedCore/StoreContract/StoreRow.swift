@@ -63,7 +63,7 @@ extension StoreRow {
             stream: text(22).flatMap(Timestamp.parse).map { StreamPosition(lastEventID: text(21), lastEventAt: $0) },
             unknownKind: kind == nil ? kindName : nil,
             retention: retention(kind: kind ?? .json), keepIsChosen: text(23) != nil,
-            pruned: try requiredInteger(25), prunedUnread: try requiredInteger(26))
+            pruned: try requiredInteger(25), prunedUnread: try requiredInteger(26), title: text(27))
     }
 
     /// The record's `--keep` and `--remember` (columns 23 and 24). A feed that never chose keeps
@@ -104,12 +104,12 @@ package enum StoreColumns {
             last_fetch_at, last_success_at, every_seconds, last_error, last_error_code, entry_count, unread_count,
             \(lastReadID) AS last_read_id,
             expressions, last_skipped, last_filtered, last_kept, last_event_id, last_event_at,
-            keep, remember, pruned, pruned_unread
+            keep, remember, pruned, pruned_unread, title
         """
     }
 
     /// How many columns `record` has: a query's own columns after them start here.
-    package static let recordColumnCount: Int32 = 27
+    package static let recordColumnCount: Int32 = 28
 
     package static let entry = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
 }

@@ -117,6 +117,12 @@ public struct FeedRecord: Sendable, Equatable {
         _read { yield fields.prunedUnread }
         _modify { yield &fields.prunedUnread }
     }
+    /// The source feed's own title (a JSON Feed's `title`, an OPML outline's), as `feeds add` or
+    /// `feeds import` found it; exports name the feed by it. Nil when none was found.
+    public var title: String? {
+        _read { yield fields.title }
+        _modify { yield &fields.title }
+    }
 
     /// The kind's name as the store holds it: `unknownKind` when set, else `registration.kind`'s.
     public var kindName: String { unknownKind ?? registration.kind.rawValue }
@@ -156,7 +162,8 @@ public struct FeedRecord: Sendable, Equatable {
         every: Duration? = nil, lastError: String? = nil,
         lastErrorCode: Int32? = nil, total: Int = 0, unread: Int = 0, lastReadID: String? = nil, lastSkipped: Int = 0,
         lastFiltered: Int = 0, lastKept: Int = 0, stream: StreamPosition? = nil, unknownKind: String? = nil,
-        retention: Retention? = nil, keepIsChosen: Bool = false, pruned: Int = 0, prunedUnread: Int = 0
+        retention: Retention? = nil, keepIsChosen: Bool = false, pruned: Int = 0, prunedUnread: Int = 0,
+        title: String? = nil
     ) {
         storage = Storage(
             Fields(
@@ -170,7 +177,7 @@ public struct FeedRecord: Sendable, Equatable {
                 // A feed that never chose: what a store row without a choice reads as.
                 retention: retention
                     ?? Retention(keep: .all, remember: Retention.defaultRemember(for: registration.kind)),
-                keepIsChosen: keepIsChosen, pruned: pruned, prunedUnread: prunedUnread))
+                keepIsChosen: keepIsChosen, pruned: pruned, prunedUnread: prunedUnread, title: title))
     }
 
     public static func == (lhs: FeedRecord, rhs: FeedRecord) -> Bool {
@@ -211,6 +218,7 @@ public struct FeedRecord: Sendable, Equatable {
         var keepIsChosen: Bool
         var pruned: Int
         var prunedUnread: Int
+        var title: String?
     }
 
     // @unchecked Sendable: `fields` changes only through `FeedRecord.fields`' unique reference (a
