@@ -113,7 +113,7 @@ struct MessageTests {
         let sync = try await session.feedcli("sync", "d")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(
-            sync.stderr.contains("--kind discourse reads a Discourse topic list (https://docs.discourse.org/"),
+            sync.stderr.contains("--kind discourse reads a Discourse topic or post list (https://docs.discourse.org/"),
             "\(sync.stderr)")
     }
 

@@ -21,6 +21,8 @@ struct PresetTests {
         case moreTopics
         /// Page numbers in `parameter`, from `first`.
         case pages(parameter: String, first: Int)
+        /// Discourse's `/posts.json`: `before=ID` answers the items whose id is lower.
+        case before
     }
 
     struct API: Sendable, CustomTestStringConvertible {
@@ -30,7 +32,10 @@ struct PresetTests {
         /// Where an element's id is, inside the element.
         let id: [String]
         let paging: Paging
-        var testDescription: String { kind }
+        /// The response in `Fixtures/apis/` (`KIND.json` unless named).
+        var fixture: String? = nil
+        var name: String { fixture ?? kind }
+        var testDescription: String { name }
     }
 
     static let apis = [
@@ -42,6 +47,15 @@ struct PresetTests {
             id: ["post", "uri"],
             paging: .cursor(field: ["cursor"], parameter: "cursor")),
         API(kind: "discourse", path: "/latest.json", items: ["topic_list", "topics"], id: ["id"], paging: .moreTopics),
+        API(
+            kind: "discourse", path: "/posts.json", items: ["latest_posts"], id: ["id"], paging: .before,
+            fixture: "discourse-posts"),
+        API(
+            kind: "bluesky",
+            path:
+                "/xrpc/app.bsky.feed.getQuotes?uri=at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3l6oveex3ii2l",
+            items: ["posts"], id: ["uri"], paging: .cursor(field: ["cursor"], parameter: "cursor"),
+            fixture: "bluesky-quotes"),
         API(
             kind: "hn", path: "/api/v1/search_by_date?tags=story", items: ["hits"], id: ["objectID"],
             paging: .pages(parameter: "page", first: 0)),
@@ -65,7 +79,7 @@ struct PresetTests {
         init(_ api: API) throws {
             self.api = api
             let document = try #require(
-                try JSONSerialization.jsonObject(with: Fixtures.data("apis/\(api.kind).json")) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Fixtures.data("apis/\(api.name).json")) as? [String: Any])
             let elements = try #require(Self.value(document, at: api.items) as? [Any])
             let texts = Locked(
                 try elements.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) })
@@ -74,7 +88,8 @@ struct PresetTests {
             server = try LoopbackServer { request, connection in
                 guard let document = try? JSONSerialization.jsonObject(with: Data(template.utf8)) else { return }
                 let all = texts.value.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
-                let page = Self.page(of: request.path, api.paging)
+                let page = Self.page(
+                    of: request.path, api.paging, ids: all.compactMap { Self.number(at: api.id, in: $0) })
                 let slice = Array(all.dropFirst(page * 2).prefix(2))
                 let more = (page + 1) * 2 < all.count
                 var body = Self.setting(document, at: api.items, to: slice)
@@ -85,7 +100,7 @@ struct PresetTests {
                     body = Self.setting(
                         body, at: ["topic_list", "more_topics_url"],
                         to: more ? "/latest?no_definitions=true&page=\(page + 1)" : NSNull())
-                case .pages:
+                case .pages, .before:
                     break
                 }
                 let data = (try? JSONSerialization.data(withJSONObject: body)) ?? Data()
@@ -112,8 +127,12 @@ struct PresetTests {
             }
         }
 
-        static func page(of path: String, _ paging: Paging) -> Int {
+        /// The page `path` asks for; `ids`, newest first, are the items' (for `before`).
+        static func page(of path: String, _ paging: Paging, ids: [Int] = []) -> Int {
             switch paging {
+            case .before:
+                guard let before = URLQuery.value(of: "before", in: path).flatMap({ Int($0) }) else { return 0 }
+                return (ids.firstIndex { $0 < before } ?? ids.count + 1) / 2
             case .cursor(_, let parameter):
                 return URLQuery.value(of: parameter, in: path).flatMap { Int($0.dropFirst()) } ?? 0
             case .moreTopics:
@@ -121,6 +140,12 @@ struct PresetTests {
             case .pages(let parameter, let first):
                 return (URLQuery.value(of: parameter, in: path).flatMap { Int($0) } ?? first) - first
             }
+        }
+
+        /// An item's id as a number (Discourse's are; a published copy's is its text).
+        static func number(at path: [String], in item: Any) -> Int? {
+            let id = value(item, at: path)
+            return (id as? Int) ?? (id as? String).flatMap { Int($0) }
         }
 
         static func value(_ root: Any, at path: [String]) -> Any? {
@@ -146,7 +171,7 @@ struct PresetTests {
         for entry in JSONLines.objects(first.stdout) {
             #expect(entry["published"] is String, "\(api.kind): every fixture item has a time: \(entry)")
         }
-        check(api.kind, entries: JSONLines.objects(first.stdout), base: server.server.baseURL)
+        check(api.name, entries: JSONLines.objects(first.stdout), base: server.server.baseURL)
 
         let second = try await session.feedcli("sync", "p")
         #expect(
@@ -171,6 +196,21 @@ struct PresetTests {
         let add = try await session.feedcli("feeds", "add", "p", server.url)
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try await session.status("p")?["kind"] as? String == api.kind)
+        #expect(add.stderr.contains("added p: \(api.kind), 2 entries on the first page"), "\(add.stderr)")
+    }
+
+    /// A preset on an answer of another shape says so in the API's terms, not jq's ("Cannot
+    /// iterate over null").
+    @Test(arguments: [("bluesky", "this is not a Bluesky feed"), ("discourse", "this is not a Discourse list")])
+    func aPresetOnAnotherShapeSaysWhatItReads(kind: String, says: String) async throws {
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("Content-Type", "application/json")], text: #"{"hits":[]}"#)
+        }
+        let session = StoreSession()
+        try await session.add("p", server.baseURL + "/x.json", kind: kind)
+        let sync = try await session.feedcli("sync", "p")
+        #expect(sync.status == 65 && sync.stderr.contains(says), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("Cannot iterate"), "\(sync.stderr)")
     }
 
     @Test func aPresetTakesAFilterAndKeepsItsMapping() async throws {
@@ -245,6 +285,17 @@ struct PresetTests {
                     == "https://bsky.app/profile/bsky.app/post/3lbrkmzpxhc2a", "built from the at:// URI")
         case "discourse":
             #expect(entry("300104")?["url"] as? String == base + "/t/upgrading-to-3-4/300104")
+        case "discourse-posts":
+            let post = entry("48216")
+            #expect(post?["url"] as? String == base + "/t/release-notes-2-4/3101/30", "the post's own url")
+            #expect(
+                post?["title"] as? String == "Release notes 2.4" && post?["author"] as? String == "maria"
+                    && post?["published"] as? String == "2026-01-21T22:35:34Z", "\(post ?? [:])")
+            #expect(post?["text"] as? String == "<p>Got it, thanks.</p>", "the cooked HTML")
+        case "bluesky-quotes":
+            #expect(
+                entry("at://did:plc:z72i7hdynmk6r22z27h6tvur/app.bsky.feed.post/3lbrkmzpxhc2a")?["url"] as? String
+                    == "https://bsky.app/profile/bsky.app/post/3lbrkmzpxhc2a", "built from the at:// URI")
         case "hn":
             #expect(
                 entry("17858001")?["url"] as? String == "https://news.ycombinator.com/item?id=17858001",

@@ -66,7 +66,8 @@ package enum FeedShape {
     /// The parts of a document `guess` reads.
     package static let projection = JSONProjection.parts([
         "kind": .kindOnly, "data": .parts(["children": .kindOnly]), "topic_list": .parts(["topics": .kindOnly]),
-        "hits": .kindOnly, "nbHits": .kindOnly, "posts": .parts([:], first: .members(["post", "creator"])),
+        "hits": .kindOnly, "nbHits": .kindOnly, "posts": .parts([:], first: .members(["post", "creator", "uri"])),
+        "latest_posts": .parts([:], first: .members(["topic_id", "post_number"])),
         "feed": .parts([:], first: .parts(["post": .members(["uri"])])), "version": .kindOnly, "items": .kindOnly,
         "quota_max": .kindOnly, "has_more": .kindOnly, "id": .kindOnly,
     ])
@@ -93,9 +94,16 @@ package enum FeedShape {
     private static func preset(_ object: JSONObject) -> FeedKind? {
         if object["kind"]?.string == "Listing", object["data"]?["children"]?.array != nil { return .reddit }
         if object["topic_list"]?["topics"]?.array != nil { return .discourse }
+        if let first = object["latest_posts"]?.array?.first, first["topic_id"] != nil, first["post_number"] != nil {
+            return .discourse
+        }
         if object["hits"]?.array != nil, object["nbHits"] != nil { return .hn }
         if let first = object["posts"]?.array?.first, first["post"] != nil, first["creator"] != nil { return .lemmy }
         if let first = object["feed"]?.array?.first, first[["post", "uri"]]?.string?.hasPrefix("at://") == true {
+            return .bluesky
+        }
+        // getQuotes, searchPosts, getPosts: the posts themselves.
+        if let first = object["posts"]?.array?.first, first["uri"]?.string?.hasPrefix("at://") == true {
             return .bluesky
         }
         if object["items"]?.array != nil, object["quota_max"] != nil || object["has_more"] != nil {

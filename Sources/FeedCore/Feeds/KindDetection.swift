@@ -160,9 +160,38 @@ package enum KindDetection {
             case .linked: .topLevel
             default: nil
             }
-        let items = array.flatMap { try? JSONParser.parsePage(body, items: $0, rest: .kindOnly).items?.count }
+        let items =
+            array.flatMap { try? JSONParser.parsePage(body, items: $0, rest: .kindOnly).items?.count }
+            ?? presetItemCount(of: body, kind: kind)
         let count = items.map { ", \($0) \($0 == 1 ? "entry" : "entries") on the first page" } ?? ""
         return kind.rawValue + title + count
+    }
+
+    /// How many items a preset's first page holds, where its API keeps them (the first of the
+    /// paths that holds an array); nil for other kinds.
+    private static func presetItemCount(of body: Data, kind: FeedKind) -> Int? {
+        let paths: [[String]] =
+            switch kind {
+            case .reddit: [["data", "children"]]
+            case .discourse: [["topic_list", "topics"], ["latest_posts"]]
+            case .hn: [["hits"]]
+            case .lemmy: [["posts"]]
+            case .bluesky: [["feed"], ["posts"]]
+            case .stackexchange: [["items"]]
+            default: []
+            }
+        for path in paths {
+            if path.count == 1, let name = path.first {
+                // A top-level array's items are found as spans of the body, not built.
+                if let count = try? JSONParser.parsePage(body, items: .member(name), rest: .kindOnly).items?.count {
+                    return count
+                }
+                continue
+            }
+            let projection = path.reversed().reduce(JSONProjection.whole) { inner, name in .parts([name: inner]) }
+            if let count = (try? JSONParser.value(of: body, projection))?[path]?.array?.count { return count }
+        }
+        return nil
     }
 
     /// What a response was, in a few words: "HTTP 404", "HTTP 200 with an object with `a`, `b`".

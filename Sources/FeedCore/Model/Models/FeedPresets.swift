@@ -50,29 +50,48 @@ extension FeedKind {
                     author: ".author", published: ".created_utc",
                     cursor: ".data.after", cursorParam: "after"))
         case .bluesky:
-            // app.bsky.feed.getAuthorFeed: {feed: [{post: {uri, author, record: {text, createdAt}}}], cursor}.
+            // app.bsky.feed.getAuthorFeed (and getTimeline, getFeed): {feed: [{post: {uri, author,
+            // record: {text, createdAt}}}], cursor}; getQuotes, searchPosts and getPosts answer
+            // {posts: [the same post], cursor}. Anything else is said in feed terms, not jq's.
             // The web address is built from the at:// URI's record key and the author's handle,
             // and is null when either is missing (never `…/profile/null/…`).
             FeedPreset(
-                "a Bluesky author feed", documentation: "https://docs.bsky.app/docs/api/app-bsky-feed-get-author-feed",
+                "a Bluesky feed or post list",
+                documentation: "https://docs.bsky.app/docs/api/app-bsky-feed-get-author-feed",
                 FeedExpressions(
-                    items: ".feed[].post", id: ".uri", text: ".record.text",
+                    items: #"""
+                        if (.feed | type) == "array" then .feed[].post elif (.posts | type) == "array" then .posts[] \#
+                        else error("this is not a Bluesky feed: it has neither feed[] (getAuthorFeed, getTimeline, \#
+                        getFeed) nor posts[] (getQuotes, searchPosts, getPosts)") end
+                        """#, id: ".uri", text: ".record.text",
                     url:
                         #"if (.author.handle | type) == "string" and (.uri | type) == "string" then "https://bsky.app/profile/\(.author.handle)/post/\(.uri | split("/") | last)" else null end"#,
                     author: ".author.handle", published: ".record.createdAt", cursor: ".cursor", cursorParam: "cursor"))
         case .discourse:
             // /latest.json: {topic_list: {topics, more_topics_url}}; the next page's URL comes
-            // without `.json` (`/latest?page=1`), so it is added before the query.
+            // without `.json` (`/latest?page=1`), so it is added before the query. /posts.json
+            // (the latest posts across topics): {latest_posts: [{id, username, cooked, post_url,
+            // topic_title…}]}, older pages by `before` = the lowest id seen, until one is empty.
             FeedPreset(
-                "a Discourse topic list",
+                "a Discourse topic or post list",
                 documentation: "https://docs.discourse.org/#tag/Topics/operation/listLatestTopics",
                 FeedExpressions(
-                    items: ".topic_list.topics[]", id: ".id", title: ".title", text: ".excerpt",
-                    url:
-                        #"if (.slug | type) == "string" and (.id | type) == "number" then "/t/\(.slug)/\(.id)" else null end"#,
-                    published: ".created_at",
-                    nextURL:
-                        #".topic_list.more_topics_url // empty | split("?") | .[0] + ".json" + (if length > 1 then "?" + (.[1:] | join("?")) else "" end)"#
+                    items: #"""
+                        if (.topic_list.topics | type) == "array" then .topic_list.topics[] \#
+                        elif (.latest_posts | type) == "array" then .latest_posts[] \#
+                        else error("this is not a Discourse list: it has neither topic_list.topics (/latest.json) \#
+                        nor latest_posts (/posts.json)") end
+                        """#, id: ".id", title: ".title // .topic_title", text: ".cooked // .excerpt",
+                    url: #"""
+                        if (.post_url | type) == "string" then .post_url \#
+                        elif (.slug | type) == "string" and (.id | type) == "number" then "/t/\(.slug)/\(.id)" else null end
+                        """#,
+                    author: ".username", published: ".created_at",
+                    nextURL: #"""
+                        if .topic_list then .topic_list.more_topics_url // empty | split("?") \#
+                        | .[0] + ".json" + (if length > 1 then "?" + (.[1:] | join("?")) else "" end) \#
+                        else [.latest_posts[]?.id | numbers] | min // empty | "posts.json?before=\(.)" end
+                        """#
                 ))
         case .hn:
             // Hacker News through Algolia's search_by_date: {hits, page, nbPages}, pages from 0.
