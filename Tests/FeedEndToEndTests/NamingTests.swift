@@ -102,14 +102,14 @@ struct MessageTests {
     }
 
     /// A preset given the wrong URL of its API says what the preset reads, and where that is
-    /// documented (Discourse's `/posts.json` instead of `/latest.json`).
+    /// documented (a Discourse topic's own `/t/ID.json` instead of `/latest.json` or `/posts.json`).
     @Test func aPresetOnTheWrongURLSaysWhatItReads() async throws {
         let server = try LoopbackServer { _, connection in
             connection.respond(
-                200, headers: [("Content-Type", "application/json")], text: #"{"latest_posts":[{"id":1}]}"#)
+                200, headers: [("Content-Type", "application/json")], text: #"{"post_stream":{"posts":[{"id":1}]}}"#)
         }
         let session = StoreSession()
-        try await session.add("d", server.baseURL + "/posts.json", kind: "discourse")
+        try await session.add("d", server.baseURL + "/t/2144.json", kind: "discourse")
         let sync = try await session.feedcli("sync", "d")
         #expect(sync.status == 65, "\(sync.stderr)")
         #expect(
