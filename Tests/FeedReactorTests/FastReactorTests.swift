@@ -43,15 +43,14 @@ struct FastReactorTests {
     let graph = FeedRegistration(name: "g", url: "http://stub/graph", kind: .graph)
 
     fileprivate func host(
-        _ store: MemoryStore, output: any EntryOutput = CountingOutput(), options: FetchOptions = FetchOptions(),
-        tracksActivity: Bool = true
+        _ store: MemoryStore, output: any EntryOutput = CountingOutput(), options: FetchOptions = FetchOptions()
     ) -> (ReactorHost<RecordingReactor>, Locked<[FeedMutation]>) {
         let mutations = Locked<[FeedMutation]>([])
         let reactor = RecordingReactor(
             base: FeedReactor(
                 environment: FeedEnvironment(
                     store: store, fetcher: fetcher, options: options,
-                    output: output, now: { Self.now }, tracksActivity: tracksActivity)),
+                    output: output, now: { Self.now })),
             mutations: mutations)
         return (ReactorHost(reactor: reactor), mutations)
     }
@@ -70,23 +69,26 @@ struct FastReactorTests {
         #expect(record.nextIndex == 2 && record.lastReadID == "1" && record.lastFetchAt == Self.now)
         #expect(
             mutations.value.map(\.name) == [
-                "actionStarted", "activity waitingForLock", "loaded", "activity delivering",
-                "activity fetching", "stored", "delivered", "activity idle",
+                "actionStarted", "loaded", "activity fetching", "stored", "delivered",
             ])
         #expect(state.feeds["p"]?.record == record, "the state holds the store's record, as the store returned it")
         #expect(fetcher.requested == ["http://stub/posts/1"])
     }
 
-    /// Without a progress line nothing reads a feed's activity: the reactor does not report it,
-    /// and the rest of the run is the same.
-    @Test func withoutActivityTrackingTheSameRunHasNoActivityMutations() async throws {
-        let store = MemoryStore([posts])
-        fetcher.set("http://stub/posts/1", body: post(1))
-        let (host, mutations) = host(store, tracksActivity: false)
-        let state = await host.process(.next(feed: "p"))
-        #expect(state.delivered.map(\.id) == ["1"])
-        #expect(mutations.value.map(\.name) == ["actionStarted", "loaded", "stored", "delivered"])
-        #expect(state.feeds["p"]?.activity == .idle)
+    /// The view changes nothing the reactor does: printed as plain text (handles shown) or as
+    /// JSON, the same run emits the same mutations.
+    @Test func theSameRunEmitsTheSameMutationsWhateverTheView() async throws {
+        var names: [[String]] = []
+        for output in [CountingOutput(), CountingOutput(showsHandles: false)] {
+            let store = MemoryStore([posts])
+            for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+            let (host, mutations) = host(store, output: output)
+            let state = await host.process(.sync(feeds: ["p"]))
+            #expect(state.newEntryCount == 3 && state.feeds["p"]?.activity == .idle)
+            names.append(mutations.value.map(\.name))
+        }
+        #expect(names[0] == names[1], "\(names)")
+        #expect(names[0].contains("activity fetching"))
     }
 
     @Test func syncCommitsOnlyWhatTheOutputTook() async throws {
@@ -221,7 +223,6 @@ extension FeedMutation {
             switch activity {
             case .idle: "activity idle"
             case .waitingForLock: "activity waitingForLock"
-            case .delivering: "activity delivering"
             case .fetching: "activity fetching"
             }
         case .delivered: "delivered"

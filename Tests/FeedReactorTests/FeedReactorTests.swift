@@ -34,8 +34,7 @@ struct FeedReactorTests {
             logger: Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() }))
         let environment = FeedEnvironment(
             store: store, fetcher: fetcher, options: options, output: RecordingOutput(),
-            lockQueue: FeedEnvironment.lockQueue, commitQueue: FeedEnvironment.workQueue,
-            tracksActivity: true)
+            lockQueue: FeedEnvironment.lockQueue, commitQueue: FeedEnvironment.workQueue)
         host = ReactorHost(reactor: FeedReactor(environment: environment))
         _ = host.state.subscribe(onNext: { [observed] state in observed.withLock { $0.append(state) } })
     }
@@ -47,7 +46,7 @@ struct FeedReactorTests {
         #expect(state.feeds["local"]?.activity == .idle)
         #expect(state.feeds["local"]?.record?.nextIndex == 2)
         let activities = observed.value.compactMap { $0.feeds["local"]?.activity }
-        #expect(activities.first == .waitingForLock)
+        #expect(!activities.contains(.waitingForLock), "no other run held the lock: \(activities)")
         #expect(activities.contains(.fetching(url: posts.url + "/1", page: 1)))
         #expect(activities.last == .idle)
         #expect(try store.feed(named: "local").nextIndex == 2, "the cursor is committed")
@@ -67,6 +66,29 @@ struct FeedReactorTests {
         let delivered = observed.value.compactMap { $0.delivered.first?.id }
         #expect(delivered.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == ["1", "2"])
         #expect(posts.server.peakInFlight == 1, "the second request starts after the first action ended")
+    }
+
+    /// Waiting is an activity only while another run holds the feed: the state says so, then
+    /// the fetch, then idle once the fetch is committed.
+    @Test(.timeLimit(.minutes(1))) func waitingForAnotherRunsLockIsTheFeedsActivity() async throws {
+        var held: (any HeldFeedLock)? = try store.lock(feed: "local")
+        let finished = TestSignal()
+        host.send(.next(feed: "local")) { finished.signal() }
+        var waited = false
+        for _ in 0..<500 where !waited {
+            waited = observed.value.contains { $0.feeds["local"]?.activity == .waitingForLock }
+            if !waited { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(waited, "the state says the feed waits for its lock")
+        #expect(held != nil)
+        held = nil  // the other run ends
+        #expect(await finished.wait(seconds: 30))
+        let activities = observed.value.compactMap { $0.feeds["local"]?.activity }
+        let order = activities.reduce(into: [FeedActivity]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(
+            order.drop { $0 != .waitingForLock }.prefix(3).elementsEqual([
+                .waitingForLock, .idle, .fetching(url: posts.url + "/1", page: 1),
+            ]) && order.last == .idle, "\(order)")
     }
 
     @Test func theEndOfTheFeedIsNotAnError() async throws {

@@ -27,7 +27,10 @@ struct ReducerTests {
             $0.feeds["posts"] = FeedStatus(name: "posts")
             $0.feeds["posts"]?.activity = .waitingForLock
         }
-        tester.send(.loaded(Self.record)) { $0.feeds["posts"]?.record = Self.record }
+        tester.send(.loaded(Self.record)) {
+            $0.feeds["posts"]?.record = Self.record
+            $0.feeds["posts"]?.activity = .idle  // the lock is this run's: no longer waiting
+        }
         tester.send(.activity(feed: "posts", .fetching(url: "u/4", page: 1))) {
             $0.feeds["posts"]?.activity = .fetching(url: "u/4", page: 1)
         }
@@ -40,9 +43,9 @@ struct ReducerTests {
         tester.send(.stored(feed: "posts", count: 1, after)) {
             $0.newEntryCount = 1
             $0.feeds["posts"]?.record = after
+            $0.feeds["posts"]?.activity = .idle  // the fetch is committed: nothing in flight
         }
         tester.send(.delivered(entry)) { $0.delivered = [entry] }
-        tester.send(.activity(feed: "posts", .idle)) { $0.feeds["posts"]?.activity = .idle }
     }
 
     @Test func aSyncTakesTheStoresRecordAsItIs() {

@@ -70,7 +70,7 @@ struct StreamReactorTests {
         let mutations = Locked<[FeedMutation]>([])
         let environment = FeedEnvironment(
             store: store, fetcher: fetcher, output: RecordingOutput(),
-            now: { Self.now }, tracksActivity: false, scheduler: scheduler, random: { 0 })
+            now: { Self.now }, scheduler: scheduler, random: { 0 })
         let host = ReactorHost(
             reactor: RecordingReactor(base: FeedReactor(environment: environment), mutations: mutations))
         let done = Locked(false)

@@ -24,7 +24,6 @@ extension FeedEnvironment {
         return FeedEnvironment(
             store: store, fetcher: fetcher, options: options, output: output, now: now,
             lockQueue: lockQueue, commitQueue: workQueue, progress: progress,
-            tracksActivity: progress != nil,
             scheduler: scheduler, random: random, stop: stop, logger: logger)
     }
 }

@@ -26,10 +26,6 @@ public struct FeedEnvironment: Sendable {
     public var commitQueue: DispatchQueue?
     /// The progress line, drawn from the state stream (`FeedReactor.transform(state:)`).
     public var progress: (any RunProgress)?
-    /// Whether the reactor reports what it is doing for each feed (`.activity` mutations: waiting
-    /// for the lock, fetching a page, idle). They exist for the progress line; without one they
-    /// would be reduced and published for nobody, a tenth of what a quiet feed's sync costs.
-    public var tracksActivity: Bool
     /// Where streams wait (reconnection backoff, batches, `follow`'s limits): the real clock in
     /// the program, a virtual one in tests.
     public var scheduler: any Scheduler
@@ -43,7 +39,7 @@ public struct FeedEnvironment: Sendable {
     public init(
         store: any FeedStoring, fetcher: any FeedFetching, options: FetchOptions = FetchOptions(),
         output: any EntryOutput, now: @escaping @Sendable () -> Date = { Date() }, lockQueue: DispatchQueue? = nil,
-        commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil, tracksActivity: Bool = true,
+        commitQueue: DispatchQueue? = nil, progress: (any RunProgress)? = nil,
         scheduler: any Scheduler = DispatchScheduler(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         stop: Observable<Void> = Subject<Void>().observable,
@@ -57,7 +53,6 @@ public struct FeedEnvironment: Sendable {
         self.lockQueue = lockQueue
         self.commitQueue = commitQueue
         self.progress = progress
-        self.tracksActivity = tracksActivity
         self.scheduler = scheduler
         self.random = random
         self.stop = stop

@@ -17,7 +17,6 @@ extension FeedReactor {
         steps.flatMap(.concat) { step -> Observable<FeedMutation> in
             switch step {
             case .requesting(let url, let number):
-                guard environment.tracksActivity else { return .empty() }
                 return .just(.activity(feed: feed, .fetching(url: Redaction.maskingSecrets(in: url), page: number)))
             case .batch(let batch):
                 return try deliverAndCommit(

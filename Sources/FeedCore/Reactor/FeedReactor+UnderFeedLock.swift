@@ -6,7 +6,8 @@ import FoundationEssentials
 
 /// One feed's work: under its lock, bracketed by activity, its failure recorded.
 extension FeedReactor {
-    /// Runs `body` for one feed under its cross-process lock, bracketed by activity mutations;
+    /// Runs `body` for one feed under its cross-process lock (`.activity(.waitingForLock)` first
+    /// when another run holds it, and only then: activity is what happens, whatever the view);
     /// records a failure in the store and turns it into `.failed`. An unknown feed fails (66)
     /// before any file is touched (`FeedStoring.locksNeedKnownFeeds`); `listed` says the name
     /// was just read from the store, which spares that look-up (a feed removed meanwhile is
@@ -35,7 +36,6 @@ extension FeedReactor {
     ) -> Observable<FeedMutation> {
         let store = environment.store
         let lockQueue = environment.lockQueue
-        let tracksActivity = environment.tracksActivity
         let skipsBusy = environment.options.skipBusy
         let logger = environment.logger
         // `read`: the record, when the store read it with the lock.
@@ -61,7 +61,6 @@ extension FeedReactor {
             return lock.bound(
                 to: Observable.concat([
                     .just(.loaded(record)),
-                    tracksActivity ? .just(.activity(feed: name, .delivering)) : .empty(),
                     try body(record),
                 ]))
         }
@@ -80,14 +79,15 @@ extension FeedReactor {
                 return .empty()
             }
             let waiting = Observable<FeedMutation>.deferred { try locked(try store.lock(feed: name), nil) }
-            return lockQueue.map { waiting.subscribe(on: $0) } ?? waiting
+            return .concat([
+                .just(.activity(feed: name, .waitingForLock)), lockQueue.map { waiting.subscribe(on: $0) } ?? waiting,
+            ])
         }
         work = work.catch { error in
             if let failure = error as? FeedFailure, failure.stopsTheRun { throw failure }
             return .deferred { recordFailure(error, feed: name) }
         }
-        guard tracksActivity else { return work }
-        return .concat([.just(.activity(feed: name, .waitingForLock)), work, .just(.activity(feed: name, .idle))])
+        return work
     }
 
     package func recordFailure(_ error: any Error, feed: String) -> Observable<FeedMutation> {

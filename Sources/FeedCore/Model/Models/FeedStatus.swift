@@ -24,8 +24,6 @@ public enum FeedActivity: Sendable, Equatable {
     case idle
     /// Waiting for another feedcli run on this feed to finish.
     case waitingForLock
-    /// Reading the store.
-    case delivering
     /// Requesting `url`: page `page` of a walk (1-based), or index `page` of an indexed feed.
     case fetching(url: String, page: Int)
 }
