@@ -30,7 +30,8 @@ public struct OutputOptions: ParsableArguments {
 }
 
 /// How `follow` prints: plain text or `--jsonl`. A session has no end to close one JSON value
-/// with, so `--json` is not offered; given anyway, it is refused with the reason (`rejectsJSON`).
+/// with, so `--json` is not offered (its help is hidden); given anyway, `validate` refuses it
+/// with the reason.
 public struct StreamOutputOptions: ParsableArguments {
     @Flag(help: "Print JSON Lines: one compact object per line.")
     public var jsonl = false

@@ -7,8 +7,9 @@ import FoundationEssentials
 extension StreamReader {
     /// The signals of one WebSocket connection's `parts` for a feed that stood at `position`:
     /// the upgrade's answer judged as a stream's head is (101 connected; 401/403 77; 404/410 69;
-    /// 408/429/5xx reconnect; a redirect 69, not followed, naming where it points), then each group of messages that came together read by the
-    /// kind's message reader, with the group's receipt.
+    /// 408/429/5xx reconnect; a redirect 69, not followed, naming where it points), then each
+    /// group of messages that came together read by the kind's message reader, with the group's
+    /// receipt.
     ///
     /// `endsAtReplay`: the read completes after the server's end of stored events (`sync` of a
     /// Nostr feed). A relay's `CLOSED` fails the read (69) after what came before it.
