@@ -5,7 +5,8 @@
 set -u
 cd "$(dirname "$0")/.."
 F=${FEEDCLI:-.build-static/x86_64-unknown-linux-gnu/release/feedcli}
-w=$(mktemp -d); port=38117
+w=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')  # kept for the restart
 start() { PORT=$port python3 Fixtures/streams/websocket_server.py "$w/port" & server=$!; for _ in $(seq 50); do [ -s "$w/port" ] && break; sleep 0.1; done; }
 start
 $F feeds add j "ws://127.0.0.1:$port/jetstream?pace=0.03" --kind jetstream --collection app.bsky.feed.post --collection app.bsky.feed.like --state "$w/s.sqlite"

@@ -7,6 +7,10 @@ extension FeedReactor {
     /// feed's activity ends (`.idle`) with what ends a step of its work: its record read or
     /// written, a commit, a skip, a failure; no mutation of its own says so.
     public func reduce(state: inout FeedReactorState, mutation: FeedMutation) {
+        // One look-up of a feed's status for all a mutation changes in it.
+        func change(_ feed: String, _ body: (inout FeedStatus) -> Void) {
+            body(&state.feeds[feed, default: FeedStatus(name: feed)])
+        }
         switch mutation {
         case .actionStarted:
             state.revision += 1
@@ -19,28 +23,34 @@ extension FeedReactor {
                 state.feeds[name]?.warnings = []
             }
         case .loaded(let record):
-            state.feeds[record.name, default: FeedStatus(name: record.name)].record = record
-            state.feeds[record.name]?.activity = .idle
+            change(record.name) {
+                $0.record = record
+                $0.activity = .idle
+            }
         case .activity(let feed, let activity):
-            state.feeds[feed, default: FeedStatus(name: feed)].activity = activity
+            change(feed) { $0.activity = activity }
         case .delivered(let entry):
             state.delivered.append(entry)
         case .stored(let feed, let count, let record):
             state.newEntryCount += count
-            state.feeds[feed, default: FeedStatus(name: feed)].record = record
-            state.feeds[feed]?.activity = .idle
-        case .skipped(let feed, let until):
-            state.feeds[feed, default: FeedStatus(name: feed)].skippedUntil = until
-            state.feeds[feed]?.activity = .idle
-        case .warned(let feed, let message):
-            state.feeds[feed, default: FeedStatus(name: feed)].warnings.append(message)
-        case .failed(let feed, let failure):
-            if let feed {
-                state.feeds[feed, default: FeedStatus(name: feed)].failure = failure
-                state.feeds[feed]?.activity = .idle
-            } else {
-                state.failure = failure
+            change(feed) {
+                $0.record = record
+                $0.activity = .idle
             }
+        case .skipped(let feed, let until):
+            change(feed) {
+                $0.skippedUntil = until
+                $0.activity = .idle
+            }
+        case .warned(let feed, let message):
+            change(feed) { $0.warnings.append(message) }
+        case .failed(let feed?, let failure):
+            change(feed) {
+                $0.failure = failure
+                $0.activity = .idle
+            }
+        case .failed(nil, let failure):
+            state.failure = failure
         }
     }
 
