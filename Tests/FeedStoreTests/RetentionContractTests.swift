@@ -152,15 +152,21 @@ struct RetentionContractTests {
         #expect(record?.total == 2000 && record?.pruned == 10_000)
     }
 
-    @Test func aKeptCountWaitsForASixtyFourthMoreBeforeAStep() {
+    @Test func aKeptCountWaitsForASixtyFourthMoreAtMost1024BeforeAStep() {
         var record = FeedRecord(
             registration: FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .sse),
             retention: Retention(keep: .newest(100_000), remember: .for(.seconds(60))), keepIsChosen: true)
-        record.total = 100_255
-        #expect(PruneStep.plan(record, now: now, stored: 1) == nil, "255 more wait")
-        record.total = 100_256
-        #expect(PruneStep.plan(record, now: now, stored: 1)?.limit == 256)
+        record.total = 101_023
+        #expect(PruneStep.plan(record, now: now, stored: 1) == nil, "1,023 more wait")
+        record.total = 101_024
+        #expect(PruneStep.plan(record, now: now, stored: 1)?.limit == 1024)
         #expect(PruneStep.plan(record, now: now, stored: 1)?.rememberUntil == Int64(now.timeIntervalSince1970) + 60)
+        record.retention.keep = .newest(10_000)
+        record.total = 10_155
+        #expect(PruneStep.plan(record, now: now, stored: 1) == nil, "a 64th of 10,000: 155 more wait")
+        record.total = 10_156
+        #expect(PruneStep.plan(record, now: now, stored: 1)?.limit == 156)
+        record.retention.keep = .newest(100_000)
         record.total = 100_001
         #expect(PruneStep.plan(record, now: now, stored: 0, limit: .max)?.limit == 1, "compact waits for none")
         record.retention.keep = .newest(64)

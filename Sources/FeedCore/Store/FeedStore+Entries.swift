@@ -177,14 +177,15 @@ extension FeedStore {
         }
     }
 
-    /// Which of `ids` the feed holds or remembers (`RememberedID`). One indexed lookup per id,
-    /// and one more for an id not held: no limit on how many (a page may hold hundreds of
+    /// Which of `ids` the feed holds or remembers (`RememberedID`, staged or not). One indexed
+    /// lookup per id, and two more for an id not held: no limit on how many (a page may hold hundreds of
     /// thousands) and no statement that grows with them.
     public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
             let stored = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
-            let remembered = try db.statement("SELECT 1 FROM remembered_id WHERE key = ?")
+            let remembered = try db.statement(
+                "SELECT 1 FROM remembered_id WHERE key = ?1 UNION ALL SELECT 1 FROM remembered_staged WHERE key = ?1")
             // A feed that never pruned remembers nothing of its own: no probe a new id.
             let hasPruned =
                 try db.statement("SELECT pruned > 0 FROM feed WHERE name = ?").first([.text(feed)]) { $0.bool(0) }

@@ -66,14 +66,16 @@ extension FeedStore {
         }
         guard outcome.pruned > 0 else { return outcome }
         if !keys.isEmpty {
-            // An id remembered already keeps the later expiry.
+            // Staged, then an eighth of what is staged moves on (see `mergeStaged`). An id
+            // remembered already keeps the later expiry.
             let remember = try db.statement(
                 """
-                INSERT INTO remembered_id (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET
+                INSERT INTO remembered_staged (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET
                     until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
                 """)
             for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
             retentionMemo.remembered(until: step.rememberUntil)
+            try mergeStaged(db, range: retentionMemo.nextStagedRange())
         }
         try db.statement(
             """
@@ -84,22 +86,55 @@ extension FeedStore {
         return outcome
     }
 
-    /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's); nothing
-    /// while the memo knows none has. Returns how many it forgot.
+    /// Moves the staged ids whose keys are in `range` (an eighth of the key space) into
+    /// `remembered_id`, in key order, keeping the later expiry of an id in both.
+    ///
+    /// Why: a prune step's ids are random keys. Inserted straight into `remembered_id`, which a
+    /// stream's `--remember` window fills with hundreds of thousands, nearly each was a page of
+    /// its own for the journal to take (a step of 1,024 ids rewrote most of the table). Staged,
+    /// they rewrite the few pages of a small table that every step rewrites anyway; moved an
+    /// eighth of the key space at a time, a step's move rewrites at most an eighth of the large
+    /// table, whose pages each take many ids at once. A step's work stays bounded: the staged
+    /// table holds about eight steps' ids.
+    func mergeStaged(_ db: SQLiteConnection, range: ClosedRange<Int64>) throws {
+        let bounds: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
+        try db.statement(
+            """
+            INSERT INTO remembered_id (key, until)
+                SELECT key, until FROM remembered_staged WHERE key BETWEEN ?1 AND ?2 ORDER BY key
+                ON CONFLICT (key) DO UPDATE SET
+                    until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
+            """
+        ).run(bounds)
+        try db.statement("DELETE FROM remembered_staged WHERE key BETWEEN ?1 AND ?2").run(bounds)
+    }
+
+    /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's, staged or
+    /// not); nothing while the memo knows none has. Returns how many it forgot.
     @discardableResult
     func forgetExpired(_ db: SQLiteConnection, now: Date) throws -> Int {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         guard retentionMemo.mayExpire(at: seconds) else { return 0 }
-        try db.statement(
-            """
-            DELETE FROM remembered_id WHERE key IN (SELECT key FROM remembered_id WHERE until < ? ORDER BY until LIMIT ?)
-            """
-        ).run([.integer(seconds), .integer(Int64(PruneStep.most))])
-        let forgotten = db.changes
-        // Only once all due are gone is the next expiry known (the index's first entry).
-        if forgotten < PruneStep.most {
+        var forgotten = 0
+        var allDueGone = true
+        for table in ["remembered_id", "remembered_staged"] {
+            try db.statement(
+                """
+                DELETE FROM \(table) WHERE key IN (SELECT key FROM \(table) WHERE until < ? ORDER BY until LIMIT ?)
+                """
+            ).run([.integer(seconds), .integer(Int64(PruneStep.most))])
+            forgotten += db.changes
+            if db.changes >= PruneStep.most { allDueGone = false }
+        }
+        // Only once all due are gone is the next expiry known (the indexes' first entries).
+        if allDueGone {
             let earliest =
-                try db.statement("SELECT MIN(until) FROM remembered_id WHERE until IS NOT NULL")
+                try db.statement(
+                    """
+                    SELECT MIN(until) FROM (SELECT MIN(until) AS until FROM remembered_id WHERE until IS NOT NULL
+                        UNION ALL SELECT MIN(until) FROM remembered_staged WHERE until IS NOT NULL)
+                    """
+                )
                 .first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
             retentionMemo.expiryChecked(earliest: earliest)
         }
@@ -144,6 +179,7 @@ extension FeedStore {
                 outcome.pruned += after.pruned - before.pruned
                 outcome.unread += after.prunedUnread - before.prunedUnread
             }
+            for range in RetentionMemo.stagedRanges { try mergeStaged(db, range: range) }
             while try forgetExpired(db, now: now) > 0 {}
             return outcome
         }

@@ -97,7 +97,15 @@ extension FeedStore: StateStore {
     public func rememberedIDs() throws(FeedFailure) -> [RememberedRow] {
         try read { db in
             var rows: [RememberedRow] = []
-            try db.statement("SELECT key, until FROM remembered_id ORDER BY key").forEach { row in
+            // An id staged and remembered both (remembered again while staged) is one row, with
+            // the later expiry (nil, for ever, is the latest).
+            try db.statement(
+                """
+                SELECT key, CASE WHEN COUNT(*) > COUNT(until) THEN NULL ELSE MAX(until) END FROM
+                    (SELECT key, until FROM remembered_id UNION ALL SELECT key, until FROM remembered_staged)
+                GROUP BY key ORDER BY key
+                """
+            ).forEach { row in
                 rows.append(RememberedRow(key: row.int64(0), until: row.isNull(1) ? nil : row.int64(1)))
                 return true
             }

@@ -158,6 +158,17 @@ package enum StoreSchema {
             // name the feed by; NULL when none was found (feeds from before, or of a kind given).
             try db.execute("ALTER TABLE feed ADD COLUMN title TEXT")
         }
+        migrator.register("v14: remembered ids staged") { db in
+            // A prune step's ids land here first (a small table, whose few pages every step
+            // rewrites anyway) and move into `remembered_id` an eighth of the key space a step
+            // (`FeedStore.mergeStaged`): written straight there, each id of a step was a page of
+            // its own, random in a table of hundreds of thousands. An id is known in either.
+            try db.execute(
+                """
+                CREATE TABLE remembered_staged (key INTEGER PRIMARY KEY, until INTEGER);
+                CREATE INDEX remembered_staged_by_until ON remembered_staged (until) WHERE until IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

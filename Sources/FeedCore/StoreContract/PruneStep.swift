@@ -23,8 +23,9 @@ package struct PruneStep: Equatable, Sendable {
     package static let most = 1024
 
     /// How many entries beyond a kept count wait for the next step: a 64th of the count, at
-    /// most 256 (`store compact` waits for none).
-    package static func slack(keeping count: Int) -> Int { min(256, max(1, count / 64)) }
+    /// most 1,024 (`store compact` waits for none). Steps of a thousand share their pages (the
+    /// oldest entries', the indexes' ends) among ten times the entries that steps of a hundred did.
+    package static func slack(keeping count: Int) -> Int { min(1024, max(1, count / 64)) }
 
     /// The step `record` (as the commit left it) needs at `now`, having stored `stored` entries;
     /// nil when it keeps everything it holds. `limit` overrides the bound (`store compact`).
