@@ -7,13 +7,7 @@ import FeedReactor
 public final class RecordingOutput: EntryOutput {
     private let delivered = Locked<[Entry]>([])
 
-    /// Whether the output shows handles; by default not, as JSON output does not (the reactor
-    /// then leaves numbering to the commit).
-    public let showsHandles: Bool
-
-    public init(showsHandles: Bool = false) {
-        self.showsHandles = showsHandles
-    }
+    public init() {}
 
     /// Every entry delivered so far, oldest delivery first.
     public var entries: [Entry] { delivered.value }

@@ -121,5 +121,4 @@ public struct SteppingOutput: EntryOutput {
     }
 
     public func exclusively<T>(_ body: () throws -> T) rethrows -> T { try base.exclusively(body) }
-    public var showsHandles: Bool { base.showsHandles }
 }

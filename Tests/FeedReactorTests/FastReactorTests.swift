@@ -14,11 +14,9 @@ import Testing
 private final class CountingOutput: EntryOutput {
     private let capacity: Int
     let delivered = Locked<[Entry]>([])
-    let showsHandles: Bool
 
-    init(capacity: Int = .max, showsHandles: Bool = true) {
+    init(capacity: Int = .max) {
         self.capacity = capacity
-        self.showsHandles = showsHandles
     }
 
     func deliver(_ entries: [Entry]) -> DeliveryReport {
@@ -79,7 +77,7 @@ struct FastReactorTests {
     /// JSON, the same run emits the same mutations.
     @Test func theSameRunEmitsTheSameMutationsWhateverTheView() async throws {
         var names: [[String]] = []
-        for output in [CountingOutput(), CountingOutput(showsHandles: false)] {
+        for output in [CountingOutput(), CountingOutput(capacity: 10)] {
             let store = MemoryStore([posts])
             for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
             let (host, mutations) = host(store, output: output)
@@ -106,20 +104,16 @@ struct FastReactorTests {
         #expect(store.writes == ["commit [\"1\", \"2\", \"3\"]"])
     }
 
-    /// Entries are numbered before printing only for an output that shows handles (plain
-    /// text); printed as JSON they are numbered by their commit, in the same order.
-    @Test func onlyAnOutputThatShowsHandlesHasEntriesNumberedBeforePrinting() async throws {
-        for showsHandles in [true, false] {
-            let store = MemoryStore([posts])
-            for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
-            let output = CountingOutput(showsHandles: showsHandles)
-            let (host, _) = host(store, output: output)
-            _ = await host.process(.sync(feeds: ["p"]))
-            #expect(output.delivered.value.map(\.seq) == (showsHandles ? [1, 2, 3] : [0, 0, 0]))
-            #expect(
-                store.entries("p").map(\.id) == ["1", "2", "3"] && store.entries("p").map(\.seq) == [1, 2, 3],
-                "stored under the same numbers either way")
-        }
+    /// Every output is handed entries numbered (plain text shows the handle, `--exec` passes
+    /// it, JSON shows none): the numbers printed are the numbers stored.
+    @Test func entriesAreNumberedBeforePrintingWhateverTheOutput() async throws {
+        let store = MemoryStore([posts])
+        for n in 1...3 { fetcher.set("http://stub/posts/\(n)", body: post(n)) }
+        let output = CountingOutput()
+        let (host, _) = host(store, output: output)
+        _ = await host.process(.sync(feeds: ["p"]))
+        #expect(output.delivered.value.map(\.seq) == [1, 2, 3])
+        #expect(store.entries("p").map(\.id) == ["1", "2", "3"] && store.entries("p").map(\.seq) == [1, 2, 3])
     }
 
     @Test func aFailedFetchIsRecordedWithItsRetryTimeAndChangesNoCursor() async throws {

@@ -9,14 +9,10 @@ public protocol EntryOutput: Sendable {
     /// Runs `body`, in which this thread's deliveries form one block: no other thread's
     /// delivery comes in between (a feed delivered and committed in several batches).
     func exclusively<T>(_ body: () throws -> T) rethrows -> T
-    /// Whether what is printed shows entries' handles (`@SEQ`): they are then numbered before
-    /// printing; otherwise (JSON) the commit numbers them, a transaction fewer per batch.
-    var showsHandles: Bool { get }
 }
 
 extension EntryOutput {
     public func exclusively<T>(_ body: () throws -> T) rethrows -> T { try body() }
-    public var showsHandles: Bool { true }
 }
 
 /// How a delivery went: the first `delivered` entries were written completely; the rest were not.

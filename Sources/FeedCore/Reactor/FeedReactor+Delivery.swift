@@ -67,7 +67,9 @@ extension FeedReactor {
         if printing, !batch.entries.isEmpty {
             let allowed = budget?.reserve(batch.entries.count) ?? batch.entries.count
             do {
-                if environment.output.showsHandles, allowed > 0 {
+                // Numbered before printing whatever the output shows (a handle in plain text,
+                // `FEEDCLI_HANDLE` to a command, nothing in JSON): one run, one sequence of steps.
+                if allowed > 0 {
                     batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
                 }
             } catch {

@@ -55,9 +55,6 @@ public final class EntryPrinter: EntryOutput {
 
     public var count: Int { printed.withLock { $0 } }
 
-    /// Only plain text shows handles; JSON and JSON Lines show none.
-    public var showsHandles: Bool { format == .plain }
-
     public func deliver(_ entries: [Entry]) -> DeliveryReport {
         guard !entries.isEmpty else { return DeliveryReport(delivered: 0) }
         return block.withLock {

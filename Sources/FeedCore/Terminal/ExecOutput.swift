@@ -31,9 +31,6 @@ public final class ExecOutput: EntryOutput {
         self.tell = tell
     }
 
-    /// Entries are numbered before they are handed over: `FEEDCLI_HANDLE` is their handle.
-    public var showsHandles: Bool { true }
-
     public func deliver(_ entries: [Entry]) -> DeliveryReport {
         block.withLock {
             for (index, entry) in entries.enumerated() {
