@@ -25,10 +25,7 @@ struct RememberedStagingTests {
     }
 
     @Test func aStagedIDIsKnownAndEveryOneMovesOnWithinEightSteps() async throws {
-        let path = temporaryStorePath()
-        let store = try FeedStore.open(at: path)
-        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
-        try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .for(.seconds(3600))))
+        let (path, store) = try storeKeepingOne(remembering: 3600)
         // One step prunes 399 (ids 1…399): their keys fall in every eighth; one eighth moves on.
         _ = try commit(store, (1...400).map(String.init))
         var (staged, moved) = try rows(path)
@@ -45,10 +42,7 @@ struct RememberedStagingTests {
     }
 
     @Test func stagedIDsExpireAndCompactMovesThemAll() async throws {
-        let path = temporaryStorePath()
-        let store = try FeedStore.open(at: path)
-        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
-        try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .for(.seconds(60))))
+        let (path, store) = try storeKeepingOne(remembering: 60)
         _ = try commit(store, (1...50).map(String.init))
         #expect(try rows(path).staged > 0)
         _ = try store.compact(now: now)
@@ -61,6 +55,15 @@ struct RememberedStagingTests {
         _ = try store.compact(now: now.addingTimeInterval(61))
         #expect(try rows(path) == (0, 0))
         #expect(try store.knownIDs(feed: "a", among: ["1", "51", "52"]) == ["52"], "only the one held")
+    }
+
+    /// A new store whose feed `a` keeps its newest entry and remembers pruned ids `seconds`.
+    private func storeKeepingOne(remembering seconds: Int64) throws -> (path: String, store: FeedStore) {
+        let path = temporaryStorePath()
+        let store = try FeedStore.open(at: path)
+        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
+        try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .for(.seconds(seconds))))
+        return (path, store)
     }
 
     private func commit(_ store: FeedStore, _ ids: [String]) throws -> FeedRecord {

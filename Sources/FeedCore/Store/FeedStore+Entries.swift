@@ -178,8 +178,9 @@ extension FeedStore {
     }
 
     /// Which of `ids` the feed holds or remembers (`RememberedID`, staged or not). One indexed
-    /// lookup per id, and two more for an id not held: no limit on how many (a page may hold hundreds of
-    /// thousands) and no statement that grows with them.
+    /// lookup per id, and one statement more (a probe of each remembered table) for an id not
+    /// held: no limit on how many (a page may hold hundreds of thousands) and no statement that
+    /// grows with them.
     public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in

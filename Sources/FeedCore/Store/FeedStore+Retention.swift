@@ -69,10 +69,8 @@ extension FeedStore {
             // Staged, then an eighth of what is staged moves on (see `mergeStaged`). An id
             // remembered already keeps the later expiry.
             let remember = try db.statement(
-                """
-                INSERT INTO remembered_staged (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET
-                    until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
-                """)
+                "INSERT INTO remembered_staged (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)"
+            )
             for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
             retentionMemo.remembered(until: step.rememberUntil)
             try mergeStaged(db, range: retentionMemo.nextStagedRange())
@@ -102,12 +100,16 @@ extension FeedStore {
             """
             INSERT INTO remembered_id (key, until)
                 SELECT key, until FROM remembered_staged WHERE key BETWEEN ?1 AND ?2 ORDER BY key
-                ON CONFLICT (key) DO UPDATE SET
-                    until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END
+                ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)
             """
         ).run(bounds)
         try db.statement("DELETE FROM remembered_staged WHERE key BETWEEN ?1 AND ?2").run(bounds)
     }
+
+    /// An upsert's assignment that keeps the later of an id's two expiries (nil, for ever, is
+    /// the latest).
+    private static let laterExpiry =
+        "until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END"
 
     /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's, staged or
     /// not); nothing while the memo knows none has. Returns how many it forgot.
