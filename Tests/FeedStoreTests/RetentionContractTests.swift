@@ -121,8 +121,12 @@ struct RetentionContractTests {
         try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .for(.seconds(60))))
         _ = try store.commitFetch(feed: "a", entries: entries(["1", "2", "3"]), FetchCommit(fetchedAt: now))
         #expect(try store.knownIDs(feed: "a", among: ["1", "2", "3"]) == ["1", "2", "3"])
-        // Forgotten by a later commit after the minute (on PostgreSQL, of a feed that does not keep all).
-        _ = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: now.addingTimeInterval(61)))
+        // Known for the minute at least; forgotten by a commit at most `forgottenLateAtMost` after
+        // (on PostgreSQL, of a feed that does not keep all).
+        _ = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: now.addingTimeInterval(59)))
+        #expect(try store.knownIDs(feed: "a", among: ["1", "2", "3"]) == ["1", "2", "3"])
+        let late = now.addingTimeInterval(TimeInterval(60 + RememberedID.forgottenLateAtMost + 1))
+        _ = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: late))
         #expect(try store.knownIDs(feed: "a", among: ["1", "2", "3"]) == ["3"])
         // `--remember 0s` remembers nothing.
         try store.setRetention(feed: "b", Retention(keep: .newest(1), remember: .for(.zero)))

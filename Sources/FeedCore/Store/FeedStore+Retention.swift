@@ -18,8 +18,8 @@ extension FeedStore {
         // Atomic with the commit's transaction; a lone statement's commit takes one of its own.
         let outcome =
             try sqlite3_get_autocommit(db.handle) == 0
-            ? prune(db, feed: record.name, step)
-            : db.transaction(immediate: true) { try prune(db, feed: record.name, step) }
+            ? prune(db, feed: record.name, step, now: now)
+            : db.transaction(immediate: true) { try prune(db, feed: record.name, step, now: now) }
         guard outcome.pruned > 0 else { return record }
         try Self.giveBackSpace(db)
         // The record as the step left it, without reading it again; only its read cursor may
@@ -34,7 +34,7 @@ extension FeedStore {
     }
 
     /// Removes the entries `step` names and remembers their ids; the feed's counts follow.
-    private func prune(_ db: SQLiteConnection, feed: String, _ step: PruneStep) throws -> PruneOutcome {
+    private func prune(_ db: SQLiteConnection, feed: String, _ step: PruneStep, now: Date) throws -> PruneOutcome {
         var arguments: [SQLiteValue] = [.text(feed), .integer(Int64(step.limit))]
         var condition = ""
         if let before = step.storedBefore {
@@ -66,14 +66,15 @@ extension FeedStore {
         }
         guard outcome.pruned > 0 else { return outcome }
         if !keys.isEmpty {
-            // Staged, then an eighth of what is staged moves on (see `mergeStaged`). An id
+            // Staged, then one range of what is staged moves on (see `mergeStaged`). An id
             // remembered already keeps the later expiry.
             let remember = try db.statement(
                 "INSERT INTO remembered_staged (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)"
             )
             for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
             retentionMemo.remembered(until: step.rememberUntil)
-            try mergeStaged(db, range: retentionMemo.nextStagedRange())
+            let range = retentionMemo.nextStagedRange(rememberedCount: try rememberedCount(db))
+            try mergeStaged(db, range: range, now: now)
         }
         try db.statement(
             """
@@ -84,18 +85,26 @@ extension FeedStore {
         return outcome
     }
 
-    /// Moves the staged ids whose keys are in `range` (an eighth of the key space) into
-    /// `remembered_id`, in key order, keeping the later expiry of an id in both.
+    /// Moves the staged ids whose keys are in `range` (a part of the key space:
+    /// `RetentionMemo.nextStagedRange`) into `remembered_id`, in key order, keeping the later
+    /// expiry of an id in both, and forgets the ids of that range whose time has passed at `now`.
     ///
     /// Why: a prune step's ids are random keys. Inserted straight into `remembered_id`, which a
     /// stream's `--remember` window fills with hundreds of thousands, nearly each was a page of
-    /// its own for the journal to take (a step of 1,024 ids rewrote most of the table). Staged,
-    /// they rewrite the few pages of a small table that every step rewrites anyway; moved an
-    /// eighth of the key space at a time, a step's move rewrites at most an eighth of the large
-    /// table, whose pages each take many ids at once. A step's work stays bounded: the staged
-    /// table holds about eight steps' ids.
-    func mergeStaged(_ db: SQLiteConnection, range: ClosedRange<Int64>) throws {
+    /// its own for the journal to take (a step of 1,024 ids rewrote most of the table), and so
+    /// was each expired id forgotten. Staged, they rewrite the few pages of a small table that
+    /// every step rewrites anyway; moved a range of the key space at a time, a step's move
+    /// rewrites that part of the large table, whose pages each take many ids at once, and the
+    /// expired ids there go in the same pages. A step's work stays bounded: the staged table
+    /// holds about as many steps' ids as the key space has ranges.
+    func mergeStaged(_ db: SQLiteConnection, range: ClosedRange<Int64>, now: Date?) throws {
         let bounds: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
+        var change: Int64 = 0
+        if let now, retentionMemo.mayExpire(at: Self.seconds(now)) {
+            try db.statement("DELETE FROM remembered_id WHERE key BETWEEN ?1 AND ?2 AND until < ?3")
+                .run(bounds + [.integer(Self.seconds(now))])
+            change -= Int64(db.changes)
+        }
         try db.statement(
             """
             INSERT INTO remembered_id (key, until)
@@ -103,19 +112,37 @@ extension FeedStore {
                 ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)
             """
         ).run(bounds)
+        change += Int64(db.changes)  // an id in both counts once too many: a hint only
         try db.statement("DELETE FROM remembered_staged WHERE key BETWEEN ?1 AND ?2").run(bounds)
+        retentionMemo.rememberedCountChanged(by: change)
     }
+
+    /// How many ids `remembered_id` holds, counted once an open store and followed since.
+    private func rememberedCount(_ db: SQLiteConnection) throws -> Int64 {
+        if let known = retentionMemo.rememberedCount { return known }
+        let count = try db.statement("SELECT COUNT(*) FROM remembered_id").first { $0.int64(0) } ?? 0
+        retentionMemo.rememberedCounted(count)
+        return count
+    }
+
+    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
     /// An upsert's assignment that keeps the later of an id's two expiries (nil, for ever, is
     /// the latest).
     private static let laterExpiry =
         "until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END"
 
-    /// Forgets up to `PruneStep.most` remembered ids whose time has passed (any feed's, staged or
-    /// not); nothing while the memo knows none has. Returns how many it forgot.
+    /// Forgets up to `PruneStep.most` remembered ids (any feed's, staged or not) whose time
+    /// passed more than `late` seconds before `now`; nothing while the memo knows none has.
+    /// Returns how many it forgot.
+    ///
+    /// Commits forget what is `RememberedID.forgottenLateAtMost` late: while prune steps run,
+    /// they forget expired ids sooner and for less (`mergeStaged`), and this finds none.
     @discardableResult
-    func forgetExpired(_ db: SQLiteConnection, now: Date) throws -> Int {
-        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+    func forgetExpired(_ db: SQLiteConnection, now: Date, late: Int64 = RememberedID.forgottenLateAtMost) throws
+        -> Int
+    {
+        let seconds = Self.seconds(now).subtractingReportingOverflow(late).partialValue
         guard retentionMemo.mayExpire(at: seconds) else { return 0 }
         var forgotten = 0
         var allDueGone = true
@@ -126,6 +153,7 @@ extension FeedStore {
                 """
             ).run([.integer(seconds), .integer(Int64(PruneStep.most))])
             forgotten += db.changes
+            if table == "remembered_id" { retentionMemo.rememberedCountChanged(by: -Int64(db.changes)) }
             if db.changes >= PruneStep.most { allDueGone = false }
         }
         // Only once all due are gone is the next expiry known (the indexes' first entries).
@@ -181,8 +209,8 @@ extension FeedStore {
                 outcome.pruned += after.pruned - before.pruned
                 outcome.unread += after.prunedUnread - before.prunedUnread
             }
-            for range in RetentionMemo.stagedRanges { try mergeStaged(db, range: range) }
-            while try forgetExpired(db, now: now) > 0 {}
+            try mergeStaged(db, range: Int64.min...Int64.max, now: nil)
+            while try forgetExpired(db, now: now, late: 0) > 0 {}
             return outcome
         }
         try statements { db in try db.execute("VACUUM") }

@@ -27,6 +27,13 @@ package enum RememberedID {
         hash ^= hash >> 33
         return Int64(bitPattern: hash)
     }
+
+    /// How late, at most, a store forgets an id after its time (seconds): a remembered id is
+    /// known for at least its `--remember` and at most this much longer. SQLite forgets most ids
+    /// as a prune step rewrites their part of the table anyway (`FeedStore.mergeStaged`), and
+    /// only what no step reached by then one by one: an id's key is random, so forgetting it
+    /// alone rewrites a page of its own.
+    package static let forgottenLateAtMost: Int64 = 600
 }
 
 /// A remembered id as a store holds it: its key and until when (seconds since 1970; nil: for
