@@ -191,12 +191,16 @@ extension FeedStore {
             let hasPruned =
                 try db.statement("SELECT pruned > 0 FROM feed WHERE name = ?").first([.text(feed)]) { $0.bool(0) }
                 ?? false
+            // Most ids are not remembered: the filter says so without a probe (`RememberedFilter`).
+            let mark = hasPruned ? try rememberedMark(db) : 0
+            func isRemembered(_ id: String) throws -> Bool {
+                let key = RememberedID.key(feed: feed, id: id)
+                guard rememberedFilter.mayHold(key, mark: mark) else { return false }
+                return try remembered.first([.integer(key)], { _ in true }) != nil
+            }
             var known = Set<String>()
             for id in ids {
-                if try stored.first([.text(feed), .blob(id)], { _ in true }) != nil
-                    || (hasPruned
-                        && remembered.first([.integer(RememberedID.key(feed: feed, id: id))], { _ in true }) != nil)
-                {
+                if try stored.first([.text(feed), .blob(id)], { _ in true }) != nil || (hasPruned && isRemembered(id)) {
                     known.insert(id)
                 }
             }

@@ -71,7 +71,9 @@ extension FeedStore {
             let remember = try db.statement(
                 "INSERT INTO remembered_staged (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)"
             )
-            for key in keys { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
+            // In key order: each insert lands in or beside the page the one before it wrote.
+            for key in keys.sorted() { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
+            try markRemembered(db, keys)
             retentionMemo.remembered(until: step.rememberUntil)
             let range = retentionMemo.nextStagedRange(rememberedCount: try rememberedCount(db))
             try mergeStaged(db, range: range, now: now)
@@ -115,6 +117,33 @@ extension FeedStore {
         change += Int64(db.changes)  // an id in both counts once too many: a hint only
         try db.statement("DELETE FROM remembered_staged WHERE key BETWEEN ?1 AND ?2").run(bounds)
         retentionMemo.rememberedCountChanged(by: change)
+    }
+
+    /// After `keys` were remembered in `db`'s transaction: the store's mark set anew, and the
+    /// keys in this store's filter when it was current (see `RememberedFilter`).
+    func markRemembered(_ db: SQLiteConnection, _ keys: [Int64]) throws {
+        let previous = try db.statement("SELECT token FROM remembered_mark").first { $0.int64(0) } ?? 0
+        let mark = Int64.random(in: .min ... .max)
+        try db.statement("UPDATE remembered_mark SET token = ?").run([.integer(mark)])
+        rememberedFilter.added(keys, previous: previous, mark: mark)
+    }
+
+    /// The store's mark of remembered ids, and the filter built anew at it when probing has cost
+    /// as much as building would (`RememberedFilter.shouldBuild`). In `db`'s read transaction.
+    func rememberedMark(_ db: SQLiteConnection) throws -> Int64 {
+        let mark = try db.statement("SELECT token FROM remembered_mark").first { $0.int64(0) } ?? 0
+        guard rememberedFilter.shouldBuild() else { return mark }
+        let count =
+            try db.statement(
+                "SELECT (SELECT COUNT(*) FROM remembered_id) + (SELECT COUNT(*) FROM remembered_staged)"
+            ).first { Int($0.int64(0)) } ?? 0
+        try rememberedFilter.build(count: count, mark: mark) { add in
+            try db.statement("SELECT key FROM remembered_id UNION ALL SELECT key FROM remembered_staged").forEach {
+                add($0.int64(0))
+                return true
+            }
+        }
+        return mark
     }
 
     /// How many ids `remembered_id` holds, counted once an open store and followed since.

@@ -67,6 +67,7 @@ extension FeedStore: StateStore {
             }
             let remember = try db.statement("INSERT INTO remembered_id (key, until) VALUES (?, ?)")
             for row in remembered { try remember.run([.integer(row.key), SQLiteValue(row.until)]) }
+            try markRemembered(db, remembered.map(\.key))
             let insertEntry = try db.statement(
                 """
                 INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)

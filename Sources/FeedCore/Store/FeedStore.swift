@@ -35,6 +35,8 @@ public final class FeedStore: Sendable {
     private let writes: Bool
     /// What retention learned, so that commits with nothing to prune ask nothing.
     let retentionMemo = RetentionMemo()
+    /// The keys of the remembered ids, as far as this store added or last read them.
+    let rememberedFilter = RememberedFilter()
 
     private init(
         path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration,

@@ -169,6 +169,16 @@ package enum StoreSchema {
                 CREATE INDEX remembered_staged_by_until ON remembered_staged (until) WHERE until IS NOT NULL;
                 """)
         }
+        migrator.register("v15: remembered ids' mark") { db in
+            // A random value each write that remembers ids sets anew: a store open in memory
+            // knows by it whether its filter of remembered keys is still whole
+            // (`RememberedFilter`), or another run has remembered ids since.
+            try db.execute(
+                """
+                CREATE TABLE remembered_mark (token INTEGER NOT NULL);
+                INSERT INTO remembered_mark (token) VALUES (0);
+                """)
+        }
         return migrator
     }
 }
