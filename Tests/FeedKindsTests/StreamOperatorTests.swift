@@ -1,3 +1,4 @@
+import FeedModel
 import FeedReactive
 import FeedTesting
 import Synchronization
@@ -33,6 +34,34 @@ struct StreamOperatorTests {
         #expect(itemCounts == [100, 100, 50], "the contract: committed at least every 100 entries")
         #expect(groups.flatMap { $0 }.count == signals.count, "nothing lost, nothing doubled, in order")
         #expect(StreamSync.groups(of: [item(1)]).count == 1, "an event alone is a group of its own, at once")
+    }
+
+    @Test func groupsThatWaitedTogetherAreJoinedWhileTheyFitOneBatch() {
+        func item(_ n: Int) -> StreamSignal {
+            .item(StreamItem(json: Array("{\"id\":\(n)}".utf8), lastEventID: String(n), arrivedAt: .distantPast))
+        }
+        func group(_ range: ClosedRange<Int>, isRead: Bool = true, next: String? = nil) -> StreamSync.ReadGroup {
+            let items = range.map { n in
+                FeedItem(id: String(n), source: RawJSON(compactText: "{}"))
+            }
+            return StreamSync.ReadGroup(
+                signals: range.map(item), receipts: [], isRead: isRead,
+                items: isRead ? StreamSync.ReadItems(items: items, next: next, skipped: 1, filtered: 2) : nil)
+        }
+        // Four chunks of twelve and one of sixty: joined while a batch holds at most 100.
+        let chunks = [
+            [group(1...12)], [group(13...24, next: "c2")], [group(25...36)], [group(37...48)], [group(49...108)],
+        ]
+        let joined = StreamSync.joined(chunks)
+        #expect(joined.map(\.itemCount) == [48, 60], "four joined; the fifth would make 108")
+        #expect(joined[0].items?.items.map(\.id) == (1...48).map(String.init), "in order")
+        #expect(joined[0].items?.next == "c2", "the last cursor among them")
+        #expect(joined[0].items.map { [$0.skipped, $0.filtered] } == [4, 8], "counts added up")
+        #expect(joined.flatMap(\.signals).count == 108, "nothing lost, nothing doubled")
+        // A group still to be read by jq is not joined with one read already.
+        #expect(StreamSync.joined([[group(1...2)], [group(3...4, isRead: false)]]).count == 2)
+        #expect(
+            StreamSync.joined([[group(1...2, isRead: false)], [group(3...4, isRead: false)]]).map(\.itemCount) == [4])
     }
 
     @Test func takeUntilEndsGracefullyAndLetsTheSourceGo() {

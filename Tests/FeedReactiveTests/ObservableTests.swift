@@ -266,6 +266,37 @@ struct ObservableTests {
         subscription.dispose()
     }
 
+    @Test func observeOnJoiningMakesOneElementOfThoseThatWaitedTogether() {
+        let queue = DispatchQueue(label: "observe-on joining test")
+        let received = Recorder<[Int]>()
+        let captured = Mutex<Observer<[Int]>?>(nil)
+        let joins = Mutex(0)
+        let subscription = Observable<[Int]> { observer in
+            captured.withLock { $0 = observer }
+            return Disposables.empty
+        }.observe(
+            on: queue,
+            joiningWaiting: { waiting in
+                joins.withLock { $0 += 1 }
+                return Array(waiting.joined())
+            }
+        ).subscribe(received.handler)
+        let observer = captured.withLock { $0 }
+        observer?.next([1])
+        queue.sync {}  // crossed alone: nothing waited with it
+        queue.suspend()  // the consumer is busy: what arrives waits
+        observer?.next([2])
+        observer?.next([3, 4])
+        observer?.next([5])
+        observer?.complete()
+        queue.resume()
+        queue.sync {}
+        #expect(received.elements == [[1], [2, 3, 4, 5]], "the three that waited crossed as one")
+        #expect(received.isCompleted, "the end after them")
+        #expect(joins.withLock { $0 } == 1, "an element alone is not joined")
+        subscription.dispose()
+    }
+
     @Test func observeOnDeliversNothingWaitingAfterDisposal() {
         let queue = DispatchQueue(label: "observe-on disposal test")
         let received = Recorder<Int>()

@@ -219,6 +219,12 @@ package struct FeedFetcher: FeedFetching {
         source.observe(on: workQueue)
     }
 
+    package func handOver<T: Sendable>(_ source: Observable<T>, joiningWaiting join: @escaping @Sendable ([T]) -> T)
+        -> Observable<T>
+    {
+        source.observe(on: workQueue, joiningWaiting: join)
+    }
+
     /// Runs `work` on a concurrent queue of its own, then hands its result to `workQueue`, so
     /// the serial work queue never waits for it.
     package func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> Observable<T> {

@@ -39,6 +39,10 @@ public protocol FeedFetching: Sendable {
     /// `source`'s events, passed on from where responses are delivered (the run's serial work
     /// queue), in order.
     func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T>
+    /// `handOver`, and the elements that wait for the work queue together cross as the one
+    /// `join` makes of them: a stream read faster than it is stored is stored in fewer commits.
+    func handOver<T: Sendable>(_ source: Observable<T>, joiningWaiting join: @escaping @Sendable ([T]) -> T)
+        -> Observable<T>
 }
 
 extension FeedFetching {
@@ -66,6 +70,13 @@ extension FeedFetching {
     /// Passes `source` on where it runs (a fetcher without queues of its own: tests).
     public func handOver<T: Sendable>(_ source: Observable<T>) -> Observable<T> {
         source
+    }
+
+    /// Passes `source` on where it runs, as `handOver` does: nothing waits, so nothing is joined.
+    public func handOver<T: Sendable>(_ source: Observable<T>, joiningWaiting join: @escaping @Sendable ([T]) -> T)
+        -> Observable<T>
+    {
+        handOver(source)
     }
 
     /// Runs `work` where it is subscribed (a fetcher without queues of its own: tests).

@@ -28,8 +28,22 @@ extension Observable {
     /// same hop: a response's element and its completion, sent back to back, wake the queue once
     /// (each hop is a wake-up of a sleeping thread, the largest cost of a quiet feed's fetch).
     public func observe(on queue: DispatchQueue) -> Observable {
+        observe(on: queue, join: nil)
+    }
+
+    /// `observe(on:)`, and the elements that wait for the queue together cross as one, which
+    /// `join` makes of them (in order; an end stays after the elements before it). For a
+    /// consumer slower than its source that pays for each element: a stream's chunks that
+    /// arrived while the one before was being stored are stored in one commit, not one each.
+    public func observe(on queue: DispatchQueue, joiningWaiting join: @escaping @Sendable ([Element]) -> Element)
+        -> Observable
+    {
+        observe(on: queue, join: join)
+    }
+
+    private func observe(on queue: DispatchQueue, join: (@Sendable ([Element]) -> Element)?) -> Observable {
         Observable { observer in
-            let relay = QueueRelay<Element>(observer: observer)
+            let relay = QueueRelay<Element>(observer: observer, join: join)
             let source = self.subscribe { event in
                 if relay.enqueue(event) { queue.async { relay.drain() } }
             }
@@ -50,9 +64,12 @@ private final class QueueRelay<Element: Sendable>: Sendable {
 
     private let state = Locked(State())
     private let observer: Observer<Element>
+    /// Makes one element of elements that waited together; nil: each crosses alone.
+    private let join: (@Sendable ([Element]) -> Element)?
 
-    init(observer: Observer<Element>) {
+    init(observer: Observer<Element>, join: (@Sendable ([Element]) -> Element)?) {
         self.observer = observer
+        self.join = join
     }
 
     /// Adds `event`; true when it is the first waiting one, so the caller schedules a `drain`.
@@ -70,10 +87,30 @@ private final class QueueRelay<Element: Sendable>: Sendable {
             defer { state.waiting = [] }
             return state.isDisposed ? [] : state.waiting
         }
-        for event in batch {
+        for event in join.map({ Self.joined(batch, by: $0) }) ?? batch {
             guard !state.withLock({ $0.isDisposed }) else { return }
             observer.send(event)
         }
+    }
+
+    /// `events` with each run of elements made one by `join`.
+    private static func joined(_ events: [Event<Element>], by join: ([Element]) -> Element) -> [Event<Element>] {
+        var joined: [Event<Element>] = []
+        var run: [Element] = []
+        func endRun() {
+            if !run.isEmpty { joined.append(.next(run.count == 1 ? run[0] : join(run))) }
+            run = []
+        }
+        for event in events {
+            guard case .next(let element) = event else {
+                endRun()
+                joined.append(event)
+                continue
+            }
+            run.append(element)
+        }
+        endRun()
+        return joined
     }
 
     func dispose() {

@@ -7,8 +7,9 @@ import FoundationEssentials
 /// Reading a stream feed (`sse`, `ndjson` and their presets): its connection's items in batches
 /// (what arrived together, at most `batchSize` items), each turned into new entries the reactor
 /// prints and then commits with the stream's position, as `SyncStep.batch`. A batch is never
-/// held back waiting for more: an event that comes alone is printed as it comes, and a fast
-/// stream's chunks make batches of their own size.
+/// held back waiting for more: an event that comes alone is printed as it comes, and the chunks
+/// of a stream faster than its store, which wait for the work queue together, are joined into
+/// batches of up to `batchSize` (`joined`): one commit for them, not one a chunk of curl's.
 ///
 /// An item becomes an entry as an item of a page would: a batch is read as one page (a JSON
 /// array of the items' objects) by the feed's format (`linked`'s rules, or the feed's jq
@@ -210,12 +211,13 @@ package struct StreamSync: Sendable {
         let format = self.format
         let readGroups = chunks.map { chunk in
             try Self.groups(of: chunk.signals).map { signals in
-                format.waitsForJQ
-                    ? ReadGroup(signals: signals, receipt: chunk.receipt)
-                    : ReadGroup(signals: signals, receipt: chunk.receipt, isRead: true, items: try items(of: signals))
+                let receipts = chunk.receipt.map { [$0] } ?? []
+                return format.waitsForJQ
+                    ? ReadGroup(signals: signals, receipts: receipts)
+                    : ReadGroup(signals: signals, receipts: receipts, isRead: true, items: try items(of: signals))
             }
         }
-        return fetcher.handOver(readGroups)
+        return fetcher.handOver(readGroups, joiningWaiting: Self.joined)
             .flatMap(.concat) { groups -> Observable<SyncStep> in
                 let steps = Observable.concat(
                     groups.map { group in
