@@ -13,9 +13,6 @@ import Testing
 /// commit that rolls back leaves no filter that believes it.
 @Suite("the remembered ids' filter, on SQLite", .timeLimit(.minutes(2)))
 struct RememberedFilterTests {
-    /// Noon on 2026-11-21, the time of the commits below.
-    private let now = Date(timeIntervalSince1970: 1_763_726_400)
-
     @Test func aBuiltFilterHoldsEveryKeyAndFewOthers() {
         let filter = RememberedFilter()
         let held = (0..<50_000).map { RememberedID.key(feed: "a", id: "held-\($0)") }
@@ -62,25 +59,25 @@ struct RememberedFilterTests {
 
     @Test func anIDAnotherOpenStoreRemembersIsKnown() async throws {
         let path = temporaryStorePath()
-        let first = try storeKeepingOne(at: path)
-        _ = try commit(first, (1...10).map(String.init))
+        let first = try KeepingOne.open(at: path).store
+        _ = try KeepingOne.commit(first, (1...10).map(String.init))
         // Enough new ids that the first store builds its filter, then one of its own steps.
         let fresh = (0..<5000).map { "fresh-\($0)" }
         #expect(try first.knownIDs(feed: "a", among: fresh).isEmpty)
         #expect(try first.knownIDs(feed: "a", among: ["5", "new"]) == ["5"])
-        _ = try commit(first, ["11"])
+        _ = try KeepingOne.commit(first, ["11"])
         #expect(try first.rememberedFilter.currentMark == mark(path), "its own step keeps it current")
         #expect(try first.knownIDs(feed: "a", among: ["10", "new"]) == ["10"])
         // Another open store (another run) prunes 11…19: the first knows them.
         let second = try FeedStore.open(at: path)
-        _ = try commit(second, (12...20).map(String.init))
+        _ = try KeepingOne.commit(second, (12...20).map(String.init))
         #expect(try first.knownIDs(feed: "a", among: ["11", "15", "19", "20", "new"]) == ["11", "15", "19", "20"])
     }
 
     @Test func aRolledBackCommitLeavesTheFilterNotCurrent() async throws {
         let path = temporaryStorePath()
-        let store = try storeKeepingOne(at: path)
-        _ = try commit(store, ["1", "2"])
+        let store = try KeepingOne.open(at: path).store
+        _ = try KeepingOne.commit(store, ["1", "2"])
         _ = try store.knownIDs(feed: "a", among: (0..<5000).map { "fresh-\($0)" })
         _ = try store.knownIDs(feed: "a", among: ["new"])
         let before = try mark(path)
@@ -98,23 +95,6 @@ struct RememberedFilterTests {
             "so the filter, holding a key the store does not, is not current")
         #expect(try store.knownIDs(feed: "a", among: ["1", "9"]) == ["1"])
         #expect(store.rememberedFilter.currentMark == nil, "seen at the store's mark: not current")
-    }
-
-    /// A new store whose feed `a` keeps its newest entry and remembers pruned ids an hour.
-    private func storeKeepingOne(at path: String) throws -> FeedStore {
-        let store = try FeedStore.open(at: path)
-        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
-        try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .for(.seconds(3600))))
-        return store
-    }
-
-    private func commit(_ store: FeedStore, _ ids: [String]) throws -> FeedRecord {
-        let entries = ids.map { id in
-            var entry = Entry.sample(id, feed: "a")
-            entry.fetchedAt = Timestamp.format(now)
-            return entry
-        }
-        return try store.commitFetch(feed: "a", entries: entries, FetchCommit(fetchedAt: now)).record
     }
 
     /// The store's mark of remembered ids, read from the file.

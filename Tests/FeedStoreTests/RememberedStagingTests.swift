@@ -13,8 +13,7 @@ import Testing
 /// and the expired ids of a step's range are forgotten with it.
 @Suite("remembered ids staged, on SQLite", .timeLimit(.minutes(2)))
 struct RememberedStagingTests {
-    /// Noon on 2026-11-21, the time of the commits below.
-    private let now = Date(timeIntervalSince1970: 1_763_726_400)
+    private let now = KeepingOne.now
 
     @Test func theRangesAreAboutTheSquareRootOfTheIDsInSteps() {
         #expect(RetentionMemo.rangeCount(rememberedCount: 0) == 8)
@@ -53,16 +52,16 @@ struct RememberedStagingTests {
     }
 
     @Test func aStagedIDIsKnownAndEveryOneMovesOnWithinARound() async throws {
-        let (path, store) = try storeKeepingOne(remembering: 3600)
+        let (path, store) = try KeepingOne.open(remembering: 3600)
         // One step prunes 399 (ids 1…399): their keys fall in every eighth (a small table's
         // ranges); one eighth moves on.
-        _ = try commit(store, (1...400).map(String.init))
+        _ = try KeepingOne.commit(store, (1...400).map(String.init))
         var (staged, moved) = try rows(path)
         #expect(staged + moved == 399)
         #expect(staged > 0 && moved > 0 && moved < 399 / 2, "one eighth moved: \(moved)")
         #expect(try store.knownIDs(feed: "a", among: (1...401).map(String.init)).count == 400, "staged or not")
         // Seven more steps (one id each) move the other seven eighths: what is staged is theirs.
-        for id in 401...407 { _ = try commit(store, [String(id)]) }
+        for id in 401...407 { _ = try KeepingOne.commit(store, [String(id)]) }
         (staged, moved) = try rows(path)
         #expect(staged + moved == 406)
         #expect(staged <= 7, "only ids of the last steps wait: \(staged)")
@@ -71,12 +70,12 @@ struct RememberedStagingTests {
     }
 
     @Test func stagedIDsExpireAndCompactMovesThemAll() async throws {
-        let (path, store) = try storeKeepingOne(remembering: 60)
-        _ = try commit(store, (1...50).map(String.init))
+        let (path, store) = try KeepingOne.open(remembering: 60)
+        _ = try KeepingOne.commit(store, (1...50).map(String.init))
         #expect(try rows(path).staged > 0)
         _ = try store.compact(now: now)
         #expect(try rows(path) == (0, 49), "compact moves every staged id")
-        _ = try commit(store, ["51", "52"])
+        _ = try KeepingOne.commit(store, ["51", "52"])
         let (staged, moved) = try rows(path)
         #expect(staged + moved == 51)
         // A commit as late as a remembered id may be forgotten forgets every expired id, staged
@@ -88,37 +87,18 @@ struct RememberedStagingTests {
     }
 
     @Test func aStepForgetsTheExpiredIDsOfItsRange() async throws {
-        let (path, store) = try storeKeepingOne(remembering: 60)
-        _ = try commit(store, (1...50).map(String.init))
+        let (path, store) = try KeepingOne.open(remembering: 60)
+        _ = try KeepingOne.commit(store, (1...50).map(String.init))
         _ = try store.compact(now: now)
         #expect(try rows(path) == (0, 49))
         // After the minute, eight steps (one id each) go round the eighths: each forgets the
         // expired ids of its own, long before a commit would forget them one by one.
         let later = now.addingTimeInterval(61)
-        for id in 51...58 { _ = try commit(store, [String(id)], at: later) }
+        for id in 51...58 { _ = try KeepingOne.commit(store, [String(id)], at: later) }
         let remembered = try store.rememberedIDs()
         #expect(remembered.count == 8, "the ids pruned after the minute: \(remembered.count)")
         #expect(remembered.allSatisfy { ($0.until ?? 0) >= Int64(later.timeIntervalSince1970) + 60 })
         #expect(try store.knownIDs(feed: "a", among: ["1", "50", "51", "58"]) == ["50", "51", "58"])
-    }
-
-    /// A new store whose feed `a` keeps its newest entry and remembers pruned ids `seconds`.
-    private func storeKeepingOne(remembering seconds: Int64) throws -> (path: String, store: FeedStore) {
-        let path = temporaryStorePath()
-        let store = try FeedStore.open(at: path)
-        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
-        try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .for(.seconds(seconds))))
-        return (path, store)
-    }
-
-    private func commit(_ store: FeedStore, _ ids: [String], at time: Date? = nil) throws -> FeedRecord {
-        let time = time ?? now
-        let entries = ids.map { id in
-            var entry = Entry.sample(id, feed: "a")
-            entry.fetchedAt = Timestamp.format(time)
-            return entry
-        }
-        return try store.commitFetch(feed: "a", entries: entries, FetchCommit(fetchedAt: time)).record
     }
 
     /// How many remembered ids are staged, and how many have moved on.
