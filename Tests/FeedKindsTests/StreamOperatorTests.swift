@@ -58,6 +58,9 @@ struct StreamOperatorTests {
         #expect(joined[0].items?.next == "c2", "the last cursor among them")
         #expect(joined[0].items.map { [$0.skipped, $0.filtered] } == [4, 8], "counts added up")
         #expect(joined.flatMap(\.signals).count == 108, "nothing lost, nothing doubled")
+        // Signals that are not items (a retry, an ignored event) join a full batch: they add none.
+        let noItems = StreamSync.ReadGroup(signals: [.retry(.seconds(1))], receipts: [], isRead: true)
+        #expect(StreamSync.joined([[group(1...100)], [noItems], [noItems]]).map(\.signals.count) == [102])
         // A group still to be read by jq is not joined with one read already.
         #expect(StreamSync.joined([[group(1...2)], [group(3...4, isRead: false)]]).count == 2)
         #expect(

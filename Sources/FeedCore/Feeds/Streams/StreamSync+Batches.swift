@@ -18,32 +18,37 @@ extension StreamSync {
         /// How many of its signals are items.
         var itemCount: Int { signals.count { if case .item = $0 { true } else { false } } }
 
-        /// `self` and `next` as one group (in order), when together they hold at most
-        /// `batchSize` items and are read alike; nil when they stay two.
-        func joined(with next: ReadGroup) -> ReadGroup? {
-            guard isRead == next.isRead, itemCount + next.itemCount <= batchSize else { return nil }
-            var joined = ReadGroup(signals: signals + next.signals, receipts: receipts + next.receipts, isRead: isRead)
-            switch (items, next.items) {
-            case (nil, let only), (let only, nil): joined.items = only
-            case (let first?, let second?):
-                joined.items = ReadItems(
-                    items: first.items + second.items, next: second.next ?? first.next,
-                    skipped: first.skipped + second.skipped, filtered: first.filtered + second.filtered)
+        /// `next` appended to this group, in place (a run of joins copies each signal once).
+        mutating func join(_ next: ReadGroup) {
+            signals += next.signals
+            receipts += next.receipts
+            guard let more = next.items else { return }
+            guard items != nil else {
+                items = more
+                return
             }
-            return joined
+            items?.items += more.items
+            if let next = more.next { items?.next = next }
+            items?.skipped += more.skipped
+            items?.filtered += more.filtered
         }
     }
 
     /// The groups of chunks that waited for the work queue together, adjacent ones joined while
-    /// they fit one batch: what arrived while a batch was stored is stored in one commit
-    /// (Wikimedia's events, 1.3 KiB each, come some twelve to a chunk of curl's).
+    /// together they hold at most `batchSize` items and are read alike: what arrived while a
+    /// batch was stored is stored in one commit (Wikimedia's events, 1.3 KiB each, come some
+    /// twelve to a chunk of curl's).
     static func joined(_ chunks: [[ReadGroup]]) -> [ReadGroup] {
         var groups: [ReadGroup] = []
+        var lastItems = 0
         for group in chunks.joined() {
-            if let last = groups.last, let joined = last.joined(with: group) {
-                groups[groups.count - 1] = joined
+            let items = group.itemCount
+            if let last = groups.indices.last, groups[last].isRead == group.isRead, lastItems + items <= batchSize {
+                groups[last].join(group)
+                lastItems += items
             } else {
                 groups.append(group)
+                lastItems = items
             }
         }
         return groups
