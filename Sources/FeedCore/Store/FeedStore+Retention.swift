@@ -68,11 +68,7 @@ extension FeedStore {
         if !keys.isEmpty {
             // Staged, then one range of what is staged moves on (see `mergeStaged`). An id
             // remembered already keeps the later expiry.
-            let remember = try db.statement(
-                "INSERT INTO remembered_staged (key, until) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)"
-            )
-            // In key order: each insert lands in or beside the page the one before it wrote.
-            for key in keys.sorted() { try remember.run([.integer(key), SQLiteValue(step.rememberUntil)]) }
+            try stage(db, keys.sorted(), until: step.rememberUntil)
             try markRemembered(db, keys)
             retentionMemo.remembered(until: step.rememberUntil)
             let range = retentionMemo.nextStagedRange(rememberedCount: try rememberedCount(db))
@@ -86,6 +82,33 @@ extension FeedStore {
         ).run([.integer(Int64(outcome.pruned)), .integer(Int64(outcome.unread)), .text(feed)])
         return outcome
     }
+
+    /// Stages `keys` (sorted: each insert lands in or beside the page the one before it wrote),
+    /// `stagedAtOnce` a statement (one statement a key cost more than its insert); an id staged
+    /// already keeps the later expiry.
+    private func stage(_ db: SQLiteConnection, _ keys: [Int64], until: Int64?) throws {
+        func insert(_ rows: Int) throws -> SQLiteStatement {
+            try db.statement(
+                "INSERT INTO remembered_staged (key, until) VALUES "
+                    + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
+                    + " ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)")
+        }
+        let until = SQLiteValue(until)
+        var start = keys.startIndex
+        if keys.count >= Self.stagedAtOnce {
+            let many = try insert(Self.stagedAtOnce)
+            while keys.endIndex - start >= Self.stagedAtOnce {
+                try many.run(keys[start..<start + Self.stagedAtOnce].flatMap { [.integer($0), until] })
+                start += Self.stagedAtOnce
+            }
+        }
+        guard start < keys.endIndex else { return }
+        let one = try insert(1)
+        for key in keys[start...] { try one.run([.integer(key), until]) }
+    }
+
+    /// How many ids one statement stages (two of SQLite's 32,766 parameters an id).
+    static let stagedAtOnce = 64
 
     /// Moves the staged ids whose keys are in `range` (a part of the key space:
     /// `RetentionMemo.nextStagedRange`) into `remembered_id`, in key order, keeping the later

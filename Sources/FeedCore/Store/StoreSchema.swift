@@ -172,11 +172,15 @@ package enum StoreSchema {
         migrator.register("v15: remembered ids' mark") { db in
             // A random value each write that remembers ids sets anew: a store open in memory
             // knows by it whether its filter of remembered keys is still whole
-            // (`RememberedFilter`), or another run has remembered ids since.
+            // (`RememberedFilter`), or another run has remembered ids since. The staged ids lose
+            // their expiry index: each staged id paid for it twice (in, then out with its range)
+            // and it served only the search for ids 10 minutes late, which the small table's
+            // scan answers as well.
             try db.execute(
                 """
                 CREATE TABLE remembered_mark (token INTEGER NOT NULL);
                 INSERT INTO remembered_mark (token) VALUES (0);
+                DROP INDEX IF EXISTS remembered_staged_by_until;
                 """)
         }
         return migrator
