@@ -145,7 +145,7 @@ extension FeedStore {
     /// After `keys` were remembered in `db`'s transaction: the store's mark set anew, and the
     /// keys in this store's filter when it was current (see `RememberedFilter`).
     func markRemembered(_ db: SQLiteConnection, _ keys: [Int64]) throws {
-        let previous = try db.statement("SELECT token FROM remembered_mark").first { $0.int64(0) } ?? 0
+        let previous = try storedMark(db)
         let mark = Int64.random(in: .min ... .max)
         try db.statement("UPDATE remembered_mark SET token = ?").run([.integer(mark)])
         rememberedFilter.added(keys, previous: previous, mark: mark)
@@ -154,7 +154,7 @@ extension FeedStore {
     /// The store's mark of remembered ids, and the filter built anew at it when probing has cost
     /// as much as building would (`RememberedFilter.shouldBuild`). In `db`'s read transaction.
     func rememberedMark(_ db: SQLiteConnection) throws -> Int64 {
-        let mark = try db.statement("SELECT token FROM remembered_mark").first { $0.int64(0) } ?? 0
+        let mark = try storedMark(db)
         guard rememberedFilter.shouldBuild() else { return mark }
         let count =
             try db.statement(
@@ -167,6 +167,10 @@ extension FeedStore {
             }
         }
         return mark
+    }
+
+    private func storedMark(_ db: SQLiteConnection) throws -> Int64 {
+        try db.statement("SELECT token FROM remembered_mark").first { $0.int64(0) } ?? 0
     }
 
     /// How many ids `remembered_id` holds, counted once an open store and followed since.

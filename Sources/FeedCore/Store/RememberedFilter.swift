@@ -93,11 +93,7 @@ final class RememberedFilter: Sendable {
     /// the filter was current at `previous`; a filter full to its capacity is not current after.
     func added(_ keys: [Int64], previous: Int64, mark: Int64) {
         state.withLock { state in
-            guard state.mark == previous, !state.bits.isEmpty else {
-                state.mark = nil
-                return
-            }
-            guard state.count + keys.count <= state.capacity else {
+            guard state.mark == previous, !state.bits.isEmpty, state.count + keys.count <= state.capacity else {
                 state.mark = nil
                 return
             }
