@@ -74,8 +74,9 @@ struct ProcessBehaviourTests {
 
     /// Regression: transport failures were reported without the URL that failed.
     @Test func aRefusedConnectionIsTemporaryAndNamesTheURL() async throws {
-        let port = try LoopbackServer.closedPort()
-        let url = "http://127.0.0.1:\(port)/posts"
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let url = "http://127.0.0.1:\(refusing.port)/posts"
         _ = try await Feedcli.run(["feeds", "add", "gone", url, "--kind", "indexed", "--state", state])
         let run = try await Feedcli.run(["next", "gone", "--state", state, "--retries", "0"])
         #expect(run.status == 75)

@@ -150,8 +150,9 @@ struct SeveralMachinesTests {
     }
 
     @Test func withoutAServerACommandFailsWith74AndLibpqsReasonShowingNoPassword() async throws {
-        let port = try LoopbackServer.closedPort()
-        let url = "postgresql://feedcli:hunter2@127.0.0.1:\(port)/feedcli"
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let url = "postgresql://feedcli:hunter2@127.0.0.1:\(refusing.port)/feedcli"
         for command in [["next"], ["list"], ["feeds", "add", "x", "http://127.0.0.1:1/x", "--kind", "linked"]] {
             let run = try await Feedcli.run(command + ["--state", url])
             #expect(run.status == 74, "\(command): \(run.stderr)")

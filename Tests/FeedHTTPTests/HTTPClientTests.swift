@@ -141,8 +141,10 @@ struct HTTPClientTests {
     }
 
     @Test func connectionRefused() async throws {
-        let port = try LoopbackServer.closedPort()
-        #expect(await fetch(client, HTTPRequest(url: "http://127.0.0.1:\(port)/")).failure?.kind == .couldNotConnect)
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let outcome = await fetch(client, HTTPRequest(url: "http://127.0.0.1:\(refusing.port)/"))
+        #expect(outcome.failure?.kind == .couldNotConnect)
     }
 
     /// A transfer the server stalls on (a minute's timeout, a server that waits for the client to

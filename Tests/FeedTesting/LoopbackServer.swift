@@ -74,31 +74,6 @@ public final class LoopbackServer: Sendable {
         thread.start()
     }
 
-    /// A loopback port where nothing listens (a server's, just closed): connecting is refused.
-    public static func closedPort() throws -> UInt16 {
-        let server = try LoopbackServer { _, _ in }
-        server.stop()
-        // Stopped means refused: wait for that state rather than for a time.
-        for _ in 0..<1000 where accepts(port: server.port) { sched_yield() }
-        return server.port
-    }
-
-    /// Whether a connection to `port` on 127.0.0.1 is accepted.
-    private static func accepts(port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { Glibc.close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
-    }
-
     /// Stops accepting and closes every open connection; once (the listener's number is the
     /// accept loop's to close, and may belong to another socket after that).
     public func stop() {
