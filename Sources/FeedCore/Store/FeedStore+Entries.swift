@@ -171,7 +171,7 @@ extension FeedStore {
     /// The id of the feed's newest stored entry.
     public func newestEntryID(feed: String) throws(FeedFailure) -> String? {
         try statements { db in
-            try db.statement("SELECT id FROM entry WHERE feed = ? ORDER BY seq DESC LIMIT 1").first([.text(feed)]) {
+            try db.statement(ReadSplitOrder.feedStored("id, seq", newestFirst: true, limit: "1")).first([.text(feed)]) {
                 $0.text(0)
             } ?? nil
         }
@@ -307,6 +307,17 @@ extension FeedStore {
         feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, order: EntryOrder,
         _ body: (Entry) throws -> Bool
     ) throws(FeedFailure) {
+        let (sql, arguments) = Self.listing(
+            feeds: feeds, unreadOnly: unreadOnly, limit: limit, newestFirst: newestFirst, order: order)
+        try read { db in
+            try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
+        }
+    }
+
+    /// `forEachEntry`'s statement and its arguments.
+    static func listing(feeds: [String], unreadOnly: Bool, limit: Int?, newestFirst: Bool, order: EntryOrder) -> (
+        sql: String, arguments: [SQLiteValue]
+    ) {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         if !feeds.isEmpty {
@@ -314,12 +325,16 @@ extension FeedStore {
             arguments += feeds.map { .text($0) }
         }
         if unreadOnly { conditions.append("read = 0") }
+        // Unread and read entries merged, each arm read in order from its range of an index
+        // (`ReadSplitOrder`), their conditions holding the feeds' parameters once each; all
+        // feeds in storage order are the table's own order.
+        let arms = unreadOnly || (order == .stored && feeds.isEmpty) ? [] : ["read = 0", "read = 1"]
+        arguments = arms.isEmpty ? arguments : arguments + arguments
         if let limit { arguments.append(SQLiteValue(limit)) }
         let sql = EntryListing.query(
-            where: conditions, order: order, newestFirst: newestFirst, limitParameter: limit == nil ? nil : "?")
-        try read { db in
-            try db.statement(sql).forEach(arguments) { row in try body(Self.entry(row)) }
-        }
+            where: conditions, order: order, newestFirst: newestFirst, limitParameter: limit == nil ? nil : "?",
+            arms: arms)
+        return (sql, arguments)
     }
 
     package static let entryColumns = StoreColumns.entry

@@ -43,19 +43,19 @@ extension FeedStore {
             // number order, so the old ones are first).
             if let known = retentionMemo.oldestStored(feed: feed), known >= before { return PruneOutcome() }
             let oldest =
-                try db.statement("SELECT fetched_at FROM entry WHERE feed = ? ORDER BY seq LIMIT 1")
+                try db.statement(ReadSplitOrder.feedStored("fetched_at, seq", limit: "1"))
                 .first([.text(feed)]) { $0.text(0) } ?? nil
             retentionMemo.setOldestStored(oldest, feed: feed)
             guard let oldest, oldest < before else { return PruneOutcome() }
             retentionMemo.setOldestStored(nil, feed: feed)  // about to change
-            condition = " AND fetched_at < ?3 AND seq < (SELECT MAX(seq) FROM entry WHERE feed = ?1)"
+            condition = " AND fetched_at < ?3 AND seq < \(ReadSplitOrder.feedNewestNumber)"
             arguments.append(.text(before))
         }
         var outcome = PruneOutcome()
         var keys: [Int64] = []
         try db.statement(
             """
-            DELETE FROM entry WHERE seq IN (SELECT seq FROM entry WHERE feed = ?1 ORDER BY seq LIMIT ?2)\(condition)
+            DELETE FROM entry WHERE seq IN (\(ReadSplitOrder.feedStored("seq", limit: "?2")))\(condition)
             RETURNING id, read
             """
         ).forEach(arguments) { row in
