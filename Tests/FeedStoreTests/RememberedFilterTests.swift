@@ -31,8 +31,10 @@ struct RememberedFilterTests {
         let key = RememberedID.key(feed: "a", id: "1")
         #expect(!filter.mayHold(key, mark: 7))
         #expect(filter.mayHold(key, mark: 8), "another run remembered since: not current")
-        for _ in 1..<4096 { _ = filter.mayHold(key, mark: 8) }
-        #expect(filter.shouldBuild(), "4,096 probes: a scan costs less than more of them")
+        for _ in 2..<(4096 / RememberedFilter.probeWeight) { _ = filter.mayHold(key, mark: 8) }
+        #expect(!filter.shouldBuild(), "255 probes cost less than a scan")
+        _ = filter.mayHold(key, mark: 8)
+        #expect(filter.shouldBuild(), "256 probes of every generation: a scan costs less than more of them")
     }
 
     @Test func aCommitKeepsTheFilterCurrentOnlyFromTheMarkItHad() {

@@ -125,7 +125,8 @@ struct RetentionContractTests {
         // (on PostgreSQL, of a feed that does not keep all).
         _ = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: now.addingTimeInterval(59)))
         #expect(try store.knownIDs(feed: "a", among: ["1", "2", "3"]) == ["1", "2", "3"])
-        let late = now.addingTimeInterval(TimeInterval(60 + RememberedID.forgottenLateAtMost + 1))
+        let late = now.addingTimeInterval(
+            TimeInterval(60 + RememberedID.forgottenLateAtMost(rememberedFor: 60) + 1))
         _ = try store.commitFetch(feed: "a", entries: [], FetchCommit(fetchedAt: late))
         #expect(try store.knownIDs(feed: "a", among: ["1", "2", "3"]) == ["3"])
         // `--remember 0s` remembers nothing.

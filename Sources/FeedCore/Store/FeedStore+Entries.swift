@@ -177,16 +177,15 @@ extension FeedStore {
         }
     }
 
-    /// Which of `ids` the feed holds or remembers (`RememberedID`, staged or not). One indexed
-    /// lookup per id, and one statement more (a probe of each remembered table) for an id not
-    /// held: no limit on how many (a page may hold hundreds of thousands) and no statement that
-    /// grows with them.
+    /// Which of `ids` the feed holds or remembers (`RememberedID`, in any generation). One indexed
+    /// lookup per id, and one statement more (a probe of each generation,
+    /// `RememberedGeneration.probe`) for an id not held that the filter cannot rule out: no limit
+    /// on how many (a page may hold hundreds of thousands) and no statement that grows with them.
     public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
             let stored = try db.statement("SELECT 1 FROM entry WHERE feed = ? AND id = ?")
-            let remembered = try db.statement(
-                "SELECT 1 FROM remembered_id WHERE key = ?1 UNION ALL SELECT 1 FROM remembered_staged WHERE key = ?1")
+            let remembered = try db.statement(RememberedGeneration.probe)
             // A feed that never pruned remembers nothing of its own: no probe a new id.
             let hasPruned =
                 try db.statement("SELECT pruned > 0 FROM feed WHERE name = ?").first([.text(feed)]) { $0.bool(0) }

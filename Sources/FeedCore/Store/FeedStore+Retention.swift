@@ -3,8 +3,9 @@ import FeedModel
 import FeedStoreContract
 import FoundationEssentials
 
-/// Retention on SQLite: the prune step a commit takes (`PruneStep`), the expiry of remembered
-/// ids, and space given back to the file system in bounded steps (incremental auto-vacuum).
+/// Retention on SQLite: the prune step a commit takes (`PruneStep`), the pruned ids remembered
+/// in generations and forgotten a generation at a time (`RememberedGeneration`), and space given
+/// back to the file system in bounded steps (incremental auto-vacuum).
 extension FeedStore {
     /// After a commit of `record`'s feed at `now` that stored `stored` entries: one prune step,
     /// expired remembered ids forgotten, freed pages given back when many are free. Returns the
@@ -66,13 +67,10 @@ extension FeedStore {
         }
         guard outcome.pruned > 0 else { return outcome }
         if !keys.isEmpty {
-            // Staged, then one range of what is staged moves on (see `mergeStaged`). An id
-            // remembered already keeps the later expiry.
-            try stage(db, keys.sorted(), until: step.rememberUntil)
+            let expires = RememberedGeneration.expiry(until: step.rememberUntil, now: Self.seconds(now))
+            try remember(db, keys.sorted(), expires: expires)
             try markRemembered(db, keys)
-            retentionMemo.remembered(until: step.rememberUntil)
-            let range = retentionMemo.nextStagedRange(rememberedCount: try rememberedCount(db))
-            try mergeStaged(db, range: range, now: now)
+            retentionMemo.remembered(expiring: expires)
         }
         try db.statement(
             """
@@ -83,64 +81,31 @@ extension FeedStore {
         return outcome
     }
 
-    /// Stages `keys` (sorted: each insert lands in or beside the page the one before it wrote),
-    /// `stagedAtOnce` a statement (one statement a key cost more than its insert); an id staged
-    /// already keeps the later expiry.
-    private func stage(_ db: SQLiteConnection, _ keys: [Int64], until: Int64?) throws {
+    /// Files `keys` (sorted: each insert lands in or beside the page the one before it wrote) in
+    /// the generation `expires`, `rememberedAtOnce` a statement (one statement a key cost more
+    /// than its insert); a key filed there already stays as it is.
+    func remember(_ db: SQLiteConnection, _ keys: [Int64], expires: Int64) throws {
         func insert(_ rows: Int) throws -> SQLiteStatement {
             try db.statement(
-                "INSERT INTO remembered_staged (key, until) VALUES "
-                    + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
-                    + " ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)")
+                "INSERT INTO remembered (expires, key) VALUES "
+                    + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ") + " ON CONFLICT DO NOTHING")
         }
-        let until = SQLiteValue(until)
+        let generation = SQLiteValue.integer(expires)
         var start = keys.startIndex
-        if keys.count >= Self.stagedAtOnce {
-            let many = try insert(Self.stagedAtOnce)
-            while keys.endIndex - start >= Self.stagedAtOnce {
-                try many.run(keys[start..<start + Self.stagedAtOnce].flatMap { [.integer($0), until] })
-                start += Self.stagedAtOnce
+        if keys.count >= Self.rememberedAtOnce {
+            let many = try insert(Self.rememberedAtOnce)
+            while keys.endIndex - start >= Self.rememberedAtOnce {
+                try many.run(keys[start..<start + Self.rememberedAtOnce].flatMap { [generation, .integer($0)] })
+                start += Self.rememberedAtOnce
             }
         }
         guard start < keys.endIndex else { return }
         let one = try insert(1)
-        for key in keys[start...] { try one.run([.integer(key), until]) }
+        for key in keys[start...] { try one.run([generation, .integer(key)]) }
     }
 
-    /// How many ids one statement stages (two of SQLite's 32,766 parameters an id).
-    static let stagedAtOnce = 64
-
-    /// Moves the staged ids whose keys are in `range` (a part of the key space:
-    /// `RetentionMemo.nextStagedRange`) into `remembered_id`, in key order, keeping the later
-    /// expiry of an id in both, and forgets the ids of that range whose time has passed at `now`.
-    ///
-    /// Why: a prune step's ids are random keys. Inserted straight into `remembered_id`, which a
-    /// stream's `--remember` window fills with hundreds of thousands, nearly each was a page of
-    /// its own for the journal to take (a step of 1,024 ids rewrote most of the table), and so
-    /// was each expired id forgotten. Staged, they rewrite the few pages of a small table that
-    /// every step rewrites anyway; moved a range of the key space at a time, a step's move
-    /// rewrites that part of the large table, whose pages each take many ids at once, and the
-    /// expired ids there go in the same pages. A step's work stays bounded: the staged table
-    /// holds about as many steps' ids as the key space has ranges.
-    func mergeStaged(_ db: SQLiteConnection, range: ClosedRange<Int64>, now: Date?) throws {
-        let bounds: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
-        var change: Int64 = 0
-        if let now, retentionMemo.mayExpire(at: Self.seconds(now)) {
-            try db.statement("DELETE FROM remembered_id WHERE key BETWEEN ?1 AND ?2 AND until < ?3")
-                .run(bounds + [.integer(Self.seconds(now))])
-            change -= Int64(db.changes)
-        }
-        try db.statement(
-            """
-            INSERT INTO remembered_id (key, until)
-                SELECT key, until FROM remembered_staged WHERE key BETWEEN ?1 AND ?2 ORDER BY key
-                ON CONFLICT (key) DO UPDATE SET \(Self.laterExpiry)
-            """
-        ).run(bounds)
-        change += Int64(db.changes)  // an id in both counts once too many: a hint only
-        try db.statement("DELETE FROM remembered_staged WHERE key BETWEEN ?1 AND ?2").run(bounds)
-        retentionMemo.rememberedCountChanged(by: change)
-    }
+    /// How many ids one statement files (two of SQLite's 32,766 parameters an id).
+    static let rememberedAtOnce = 64
 
     /// After `keys` were remembered in `db`'s transaction: the store's mark set anew, and the
     /// keys in this store's filter when it was current (see `RememberedFilter`).
@@ -156,12 +121,9 @@ extension FeedStore {
     func rememberedMark(_ db: SQLiteConnection) throws -> Int64 {
         let mark = try storedMark(db)
         guard rememberedFilter.shouldBuild() else { return mark }
-        let count =
-            try db.statement(
-                "SELECT (SELECT COUNT(*) FROM remembered_id) + (SELECT COUNT(*) FROM remembered_staged)"
-            ).first { Int($0.int64(0)) } ?? 0
+        let count = try db.statement("SELECT COUNT(*) FROM remembered").first { Int($0.int64(0)) } ?? 0
         try rememberedFilter.build(count: count, mark: mark) { add in
-            try db.statement("SELECT key FROM remembered_id UNION ALL SELECT key FROM remembered_staged").forEach {
+            try db.statement("SELECT key FROM remembered").forEach {
                 add($0.int64(0))
                 return true
             }
@@ -173,57 +135,30 @@ extension FeedStore {
         try db.statement("SELECT token FROM remembered_mark").first { $0.int64(0) } ?? 0
     }
 
-    /// How many ids `remembered_id` holds, counted once an open store and followed since.
-    private func rememberedCount(_ db: SQLiteConnection) throws -> Int64 {
-        if let known = retentionMemo.rememberedCount { return known }
-        let count = try db.statement("SELECT COUNT(*) FROM remembered_id").first { $0.int64(0) } ?? 0
-        retentionMemo.rememberedCounted(count)
-        return count
-    }
-
     private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
-    /// An upsert's assignment that keeps the later of an id's two expiries (nil, for ever, is
-    /// the latest).
-    private static let laterExpiry =
-        "until = CASE WHEN until IS NULL OR excluded.until IS NULL THEN NULL ELSE MAX(until, excluded.until) END"
-
-    /// Forgets up to `PruneStep.most` remembered ids (any feed's, staged or not) whose time
-    /// passed more than `late` seconds before `now`; nothing while the memo knows none has.
-    /// Returns how many it forgot.
-    ///
-    /// Commits forget what is `RememberedID.forgottenLateAtMost` late: while prune steps run,
-    /// they forget expired ids sooner and for less (`mergeStaged`), and this finds none.
+    /// Forgets up to `PruneStep.most` remembered ids (any feed's) whose generation ended before
+    /// `now`, oldest first; nothing while the memo knows none has. Returns how many it forgot.
+    /// The oldest generations are the table's first pages: forgetting frees them whole.
     @discardableResult
-    func forgetExpired(_ db: SQLiteConnection, now: Date, late: Int64 = RememberedID.forgottenLateAtMost) throws
-        -> Int
-    {
-        let seconds = Self.seconds(now).subtractingReportingOverflow(late).partialValue
+    func forgetExpired(_ db: SQLiteConnection, now: Date) throws -> Int {
+        let seconds = Self.seconds(now)
         guard retentionMemo.mayExpire(at: seconds) else { return 0 }
-        var forgotten = 0
-        var allDueGone = true
-        for table in ["remembered_id", "remembered_staged"] {
-            try db.statement(
-                """
-                DELETE FROM \(table) WHERE key IN (SELECT key FROM \(table) WHERE until < ? ORDER BY until LIMIT ?)
-                """
-            ).run([.integer(seconds), .integer(Int64(PruneStep.most))])
-            forgotten += db.changes
-            if table == "remembered_id" { retentionMemo.rememberedCountChanged(by: -Int64(db.changes)) }
-            if db.changes >= PruneStep.most { allDueGone = false }
+        // The first id past this step's bound, if there are more expired ids than a step takes.
+        let bound = try db.statement(
+            "SELECT expires, key FROM remembered WHERE expires < ?1 ORDER BY expires, key LIMIT 1 OFFSET ?2"
+        ).first([.integer(seconds), .integer(Int64(PruneStep.most))]) { [$0.int64(0), $0.int64(1)] }
+        if let bound {
+            try db.statement("DELETE FROM remembered WHERE (expires, key) < (?1, ?2)").run(bound.map { .integer($0) })
+            return db.changes
         }
-        // Only once all due are gone is the next expiry known (the indexes' first entries).
-        if allDueGone {
-            let earliest =
-                try db.statement(
-                    """
-                    SELECT MIN(until) FROM (SELECT MIN(until) AS until FROM remembered_id WHERE until IS NOT NULL
-                        UNION ALL SELECT MIN(until) FROM remembered_staged WHERE until IS NOT NULL)
-                    """
-                )
-                .first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
-            retentionMemo.expiryChecked(earliest: earliest)
+        try db.statement("DELETE FROM remembered WHERE expires < ?").run([.integer(seconds)])
+        let forgotten = db.changes
+        // All due are gone: the next expiry is the table's first generation.
+        let earliest = try db.statement("SELECT MIN(expires) FROM remembered").first {
+            $0.isNull(0) ? RememberedGeneration.forever : $0.int64(0)
         }
+        retentionMemo.expiryChecked(earliest: earliest ?? RememberedGeneration.forever)
         return forgotten
     }
 
@@ -265,8 +200,7 @@ extension FeedStore {
                 outcome.pruned += after.pruned - before.pruned
                 outcome.unread += after.prunedUnread - before.prunedUnread
             }
-            try mergeStaged(db, range: Int64.min...Int64.max, now: nil)
-            while try forgetExpired(db, now: now, late: 0) > 0 {}
+            while try forgetExpired(db, now: now) > 0 {}
             return outcome
         }
         try statements { db in try db.execute("VACUUM") }

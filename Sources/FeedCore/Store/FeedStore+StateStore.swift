@@ -65,8 +65,11 @@ extension FeedStore: StateStore {
                     .integer(Int64(record.prunedUnread)), SQLiteValue(record.title),
                 ])
             }
-            let remember = try db.statement("INSERT INTO remembered_id (key, until) VALUES (?, ?)")
-            for row in remembered { try remember.run([.integer(row.key), SQLiteValue(row.until)]) }
+            let now = Int64(Date.now.timeIntervalSince1970)
+            let remember = try db.statement("INSERT OR IGNORE INTO remembered (expires, key) VALUES (?, ?)")
+            for row in remembered {
+                try remember.run([.integer(RememberedGeneration.expiry(until: row.until, now: now)), .integer(row.key)])
+            }
             try markRemembered(db, remembered.map(\.key))
             let insertEntry = try db.statement(
                 """
@@ -98,16 +101,12 @@ extension FeedStore: StateStore {
     public func rememberedIDs() throws(FeedFailure) -> [RememberedRow] {
         try read { db in
             var rows: [RememberedRow] = []
-            // An id staged and remembered both (remembered again while staged) is one row, with
-            // the later expiry (nil, for ever, is the latest).
-            try db.statement(
-                """
-                SELECT key, CASE WHEN COUNT(*) > COUNT(until) THEN NULL ELSE MAX(until) END FROM
-                    (SELECT key, until FROM remembered_id UNION ALL SELECT key, until FROM remembered_staged)
-                GROUP BY key ORDER BY key
-                """
-            ).forEach { row in
-                rows.append(RememberedRow(key: row.int64(0), until: row.isNull(1) ? nil : row.int64(1)))
+            // An id in several generations (remembered again) is one row, with the latest end:
+            // its generation's, so a copy remembers it at least as long.
+            try db.statement("SELECT key, MAX(expires) FROM remembered GROUP BY key ORDER BY key").forEach { row in
+                let expires = row.int64(1)
+                rows.append(
+                    RememberedRow(key: row.int64(0), until: expires == RememberedGeneration.forever ? nil : expires))
                 return true
             }
             return rows

@@ -1,11 +1,11 @@
 import FeedStoreContract
 import Synchronization
 
-/// What one open SQLite store knows in memory of the remembered ids' keys (`remembered_id` and
-/// `remembered_staged`): a Bloom filter, so that an id that is not remembered, nearly every id a
-/// stream sends, is told apart without a probe of `remembered_id`, whose pages are random and,
-/// in a window of a million ids, mostly not in SQLite's cache (the probe was 3.3 µs an id, the
-/// largest part of what remembering cost a `follow`).
+/// What one open SQLite store knows in memory of the remembered ids' keys (`remembered`): a
+/// Bloom filter, so that an id that is not remembered, nearly every id a stream sends, is told
+/// apart without a probe of every generation (`RememberedGeneration.probe`), whose pages, in a
+/// window of a million ids, are mostly not in SQLite's cache (a probe of the table by key was
+/// 3.3 µs an id, the largest part of what remembering cost a `follow`).
 ///
 /// A filter only answers "not remembered" for certain, and only while it is current: it holds
 /// every key the store held when it last read the store's *mark* (`remembered_mark`, a random
@@ -19,10 +19,10 @@ import Synchronization
 /// - forgotten ids stay in the filter (a false "maybe", which a probe answers); so do ids that
 ///   collide, about one in a hundred.
 ///
-/// Built (`build`) from a scan of both tables, in the read transaction that reads the mark,
+/// Built (`build`) from a scan of the table, in the read transaction that reads the mark,
 /// once the probes since it was last current cost about what the scan does (`shouldBuild`): a
 /// `sync` that checks a page of ids never scans, a `follow` scans once, and one that shares the
-/// store with another pruning run scans at most every sixteenth of the ids' count in probes.
+/// store with another pruning run scans at most every 512th of the ids' count in probes.
 /// Not built for more than `mostKeys` ids (12 MiB of filter); those stores probe as before.
 final class RememberedFilter: Sendable {
     private struct State {
@@ -32,7 +32,8 @@ final class RememberedFilter: Sendable {
         /// How many keys the filter was sized for, and how many it holds.
         var capacity = 0
         var count = 0
-        /// Probes of the tables since the filter was last current.
+        /// What probing has cost since the filter was last current, in keys of a scan
+        /// (`probeWeight` a probe).
         var probesSinceCurrent = 0
     }
     private let state = Mutex(State())
@@ -41,6 +42,9 @@ final class RememberedFilter: Sendable {
     static let mostKeys = 4_000_000
     /// Bits of filter a key (twelve: about one "maybe" in a hundred for a key not held).
     private static let bitsPerKey = 12
+    /// What a probe costs in keys of the scan that builds the filter: it looks in each of the
+    /// feed's 64 to 128 generations (two seeks each), where a scan reads a page of keys a seek.
+    static let probeWeight = 16
 
     init() {}
 
@@ -51,7 +55,7 @@ final class RememberedFilter: Sendable {
             guard state.mark == mark, !state.bits.isEmpty else {
                 // Marks are random: one the store has moved past never comes back.
                 state.mark = nil
-                state.probesSinceCurrent += 1
+                state.probesSinceCurrent += Self.probeWeight
                 return true
             }
             let block = Self.block(key, words: state.bits.count)

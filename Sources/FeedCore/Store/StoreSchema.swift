@@ -202,6 +202,34 @@ package enum StoreSchema {
                 """)
             try StoreSchema.dropAutoincrement(db)
         }
+        migrator.register("v17: remembered ids in generations") { db in
+            // Remembered ids are filed by the generation their time ends in, then by key
+            // (`RememberedGeneration`): a prune step writes into the newest generation's few
+            // pages and forgetting frees the oldest generation's pages whole, where v12-v16 put
+            // each id in a random page of a large table (staged first, then moved) and forgot it
+            // there. The ids of the old tables keep their time, rounded up to their generation.
+            try db.execute(
+                """
+                CREATE TABLE remembered (expires INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (expires, key))
+                    WITHOUT ROWID;
+                """)
+            let now = Int64(Date.now.timeIntervalSince1970)
+            let file = try db.statement("INSERT OR IGNORE INTO remembered (expires, key) VALUES (?, ?)")
+            var rows: [(key: Int64, until: Int64?)] = []
+            try db.statement("SELECT key, until FROM remembered_id UNION ALL SELECT key, until FROM remembered_staged")
+                .forEach { row in
+                    rows.append((row.int64(0), row.isNull(1) ? nil : row.int64(1)))
+                    return true
+                }
+            for row in rows.sorted(by: { $0.key < $1.key }) {
+                try file.run([.integer(RememberedGeneration.expiry(until: row.until, now: now)), .integer(row.key)])
+            }
+            try db.execute(
+                """
+                DROP TABLE remembered_id;
+                DROP TABLE remembered_staged;
+                """)
+        }
         return migrator
     }
 

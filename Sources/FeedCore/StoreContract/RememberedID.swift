@@ -28,12 +28,11 @@ package enum RememberedID {
         return Int64(bitPattern: hash)
     }
 
-    /// How late, at most, a store forgets an id after its time (seconds): a remembered id is
-    /// known for at least its `--remember` and at most this much longer. SQLite forgets most ids
-    /// as a prune step rewrites their part of the table anyway (`FeedStore.mergeStaged`), and
-    /// only what no step reached by then one by one: an id's key is random, so forgetting it
-    /// alone rewrites a page of its own.
-    package static let forgottenLateAtMost: Int64 = 600
+    /// How late, at most, a store forgets an id remembered for `seconds`, after its time: a
+    /// remembered id is known for at least its `--remember` and at most 1/64 of it longer (a
+    /// second at least). SQLite files ids in generations of about that grain and forgets a
+    /// generation once it has ended (`RememberedGeneration`); PostgreSQL forgets each at its time.
+    package static func forgottenLateAtMost(rememberedFor seconds: Int64) -> Int64 { max(1, seconds / 64) }
 }
 
 /// A remembered id as a store holds it: its key and until when (seconds since 1970; nil: for
