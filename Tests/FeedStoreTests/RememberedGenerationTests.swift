@@ -87,6 +87,44 @@ struct RememberedGenerationTests {
         #expect(plan.contains { $0.contains("SEARCH remembered USING PRIMARY KEY (expires=? AND key=?)") }, "\(plan)")
     }
 
+    /// A store as v16 left it (ids by key in `remembered_id`, some staged, one in both, one for
+    /// ever) is upgraded by the next open: every id known, in a generation no earlier than its
+    /// time, and the old tables gone.
+    @Test func aStoreOfVersion16KeepsEveryRememberedIDInAGeneration() throws {
+        let (path, store) = try KeepingOne.open(remembering: 3600)
+        _ = try KeepingOne.commit(store, ["1", "2", "3"])
+        let key = { (id: String) in RememberedID.key(feed: "a", id: id) }
+        let until = Int64(now.timeIntervalSince1970) + 3600
+        do {
+            let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+            try connection.execute(
+                """
+                BEGIN IMMEDIATE;
+                DROP TABLE remembered;
+                CREATE TABLE remembered_id (key INTEGER PRIMARY KEY, until INTEGER);
+                CREATE INDEX remembered_id_by_until ON remembered_id (until) WHERE until IS NOT NULL;
+                CREATE TABLE remembered_staged (key INTEGER PRIMARY KEY, until INTEGER);
+                INSERT INTO remembered_id VALUES (\(key("1")), \(until)), (\(key("2")), \(until - 5));
+                INSERT INTO remembered_staged VALUES (\(key("2")), \(until)), (\(key("9")), NULL);
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v17:%';
+                COMMIT;
+                """)
+        }
+        let upgraded = try FeedStore.open(at: path)
+        #expect(try upgraded.knownIDs(feed: "a", among: ["1", "2", "3", "4", "9"]) == ["1", "2", "3", "9"])
+        let rows = try upgraded.rememberedIDs()
+        #expect(rows.map(\.key).sorted() == [key("1"), key("2"), key("9")].sorted())
+        for row in rows where row.key != key("9") {
+            #expect(try #require(row.until) >= until, "no earlier than its time")
+        }
+        #expect(rows.first { $0.key == key("9") }?.until == nil, "for ever stays for ever")
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
+        #expect(
+            try connection.statement(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('remembered_id', 'remembered_staged')"
+            ).first { $0.int64(0) } == 0)
+    }
+
     /// How many ids each generation holds, oldest first.
     private func generations(_ path: String) throws -> [Int] {
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
