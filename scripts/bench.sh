@@ -40,7 +40,8 @@
 # nginx-light, hyperfine, jq, strace and GNU time (installed when missing).
 # FEEDCLI=/path/to/feedcli measures that binary instead of building the static release (to
 # compare versions on one machine); BENCH_OUT keeps hyperfine's tables (default: a temp folder);
-# BEFORE=/path/to/feedcli adds that binary to the jq, next and sync rows (same stores, same runs).
+# BEFORE=/path/to/feedcli adds that binary to the jq, next and sync rows (same stores, same runs;
+# so a binary of an older store schema cannot be BEFORE: it refuses the newer store, 74).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"

@@ -84,7 +84,7 @@ extension FeedStore {
     /// Files `keys` (sorted: each insert lands in or beside the page the one before it wrote) in
     /// the generation `expires`, `rememberedAtOnce` a statement (one statement a key cost more
     /// than its insert); a key filed there already stays as it is.
-    func remember(_ db: SQLiteConnection, _ keys: [Int64], expires: Int64) throws {
+    private func remember(_ db: SQLiteConnection, _ keys: [Int64], expires: Int64) throws {
         func insert(_ rows: Int) throws -> SQLiteStatement {
             try db.statement(
                 "INSERT INTO remembered (expires, key) VALUES "
