@@ -149,22 +149,19 @@ extension FeedStore {
         let n = Int64(count)
         // Rows stored some other way (an older feedcli, a script) are respected: seq is the rowid,
         // so MIN and MAX are one index probe each. Backfill numbers are always below zero (0
-        // means "not numbered yet" to `commitFetch`).
+        // means "not numbered yet" to `commitFetch`). The UPDATE is read back by a SELECT of its
+        // own: `RETURNING` holds its rows in a temporary b-tree, opened and closed (its page
+        // cache allocated and freed) at every reservation, a tenth of a fast follow's commits.
         if backfill {
-            let floor =
-                try db.statement(
-                    """
-                    UPDATE entry_numbers SET floor = MIN(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - ? RETURNING floor
-                    """
-                ).first([.integer(n)]) { $0.int64(0) } ?? -n
+            try db.statement(
+                "UPDATE entry_numbers SET floor = MIN(floor, COALESCE((SELECT MIN(seq) FROM entry), 0), 0) - ?"
+            ).run([.integer(n)])
+            let floor = try db.statement("SELECT floor FROM entry_numbers").first([]) { $0.int64(0) } ?? -n
             return Array(floor..<(floor + n))
         }
-        let next =
-            try db.statement(
-                """
-                UPDATE entry_numbers SET next = MAX(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + ? RETURNING next
-                """
-            ).first([.integer(n)]) { $0.int64(0) } ?? n + 1
+        try db.statement("UPDATE entry_numbers SET next = MAX(next, COALESCE((SELECT MAX(seq) FROM entry), 0) + 1) + ?")
+            .run([.integer(n)])
+        let next = try db.statement("SELECT next FROM entry_numbers").first([]) { $0.int64(0) } ?? n + 1
         return Array((next - n)..<next)
     }
 
