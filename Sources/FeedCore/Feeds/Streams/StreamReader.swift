@@ -77,9 +77,9 @@ package struct StreamReader: Sendable {
 
     /// Why `json` is not one JSON object (what an item is); nil when it is one. Checked whole,
     /// but nothing of it built (the page read of its batch does that).
-    fileprivate static func whyNotAnObject(_ json: some Collection<UInt8>) -> String? {
+    fileprivate static func whyNotAnObject(_ json: [UInt8]) -> String? {
         do {
-            let value = try JSONParser.value(of: Data(json), .members([]))
+            let value = try JSONParser.value(ofBytes: json, .members([]))
             if case .object = value { return nil }
             return "it is \(value.kindDescription), not a JSON object"
         } catch {

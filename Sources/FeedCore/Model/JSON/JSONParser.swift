@@ -23,14 +23,25 @@ public enum JSONParser {
     /// Parses `data` as one document: its value (the parts `projection` names; all of `data`
     /// is checked) and its compact text (all of it).
     public static func parse(_ data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> Document {
-        let result = data.withUnsafeBytes { buffer -> Result<Document, JSONSyntaxError> in
-            var reader = JSONReader(bytes: buffer, target: nil)
-            return Result { () throws(JSONSyntaxError) in
-                let (value, range) = try reader.document(projection)
-                return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
-            }
-        }
-        return try result.get()
+        try data.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try parse(buffer, projection) } }
+            .get()
+    }
+
+    /// `parse(_:_:)` of bytes an array holds (a stream's item: read in place, not copied into a
+    /// `Data`, an allocation and a copy an item).
+    public static func parse(bytes: [UInt8], _ projection: JSONProjection = .whole) throws(JSONSyntaxError)
+        -> Document
+    {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try parse(buffer, projection) } }
+            .get()
+    }
+
+    private static func parse(_ buffer: UnsafeRawBufferPointer, _ projection: JSONProjection) throws(JSONSyntaxError)
+        -> Document
+    {
+        var reader = JSONReader(bytes: buffer, target: nil)
+        let (value, range) = try reader.document(projection)
+        return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
@@ -40,11 +51,23 @@ public enum JSONParser {
     /// The value of `data` alone, without making its compact text; only the parts `projection`
     /// names are built (all of `data` is checked).
     public static func value(of data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> JSON {
-        let result = data.withUnsafeBytes { buffer -> Result<JSON, JSONSyntaxError> in
-            var reader = JSONReader(bytes: buffer, target: nil)
-            return Result { () throws(JSONSyntaxError) in try reader.document(projection).value }
-        }
-        return try result.get()
+        try data.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try value(buffer, projection) } }
+            .get()
+    }
+
+    /// `value(of:_:)` of bytes an array holds, read in place.
+    public static func value(ofBytes bytes: [UInt8], _ projection: JSONProjection = .whole) throws(JSONSyntaxError)
+        -> JSON
+    {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try value(buffer, projection) } }
+            .get()
+    }
+
+    private static func value(_ buffer: UnsafeRawBufferPointer, _ projection: JSONProjection) throws(JSONSyntaxError)
+        -> JSON
+    {
+        var reader = JSONReader(bytes: buffer, target: nil)
+        return try reader.document(projection).value
     }
 
     /// The names of the first `limit` members of the object `data` is (nil when it is not an

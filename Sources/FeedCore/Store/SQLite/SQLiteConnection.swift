@@ -19,6 +19,7 @@ package final class SQLiteConnection {
 
     /// Opens `path` (a `file:` URI when `flags` has `SQLITE_OPEN_URI`).
     package init(path: String, flags: Int32) throws(SQLiteError) {
+        _ = Self.configured
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -28,6 +29,10 @@ package final class SQLiteConnection {
         }
         self.handle = handle
     }
+
+    /// SQLite configured once, before its first connection: no memory statistics (a mutex
+    /// taken around each of its allocations and frees).
+    private static let configured: Int32 = feed_sqlite_no_memory_statistics()
 
     deinit {
         checkpointer?.stop()
