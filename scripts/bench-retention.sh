@@ -71,6 +71,7 @@ first=${sizes[0]}; largest=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -n 1)
 printf '| follow (--kind %s) of %s Wikimedia-shaped events, --keep 100000: the store (with journal) every 100,000 events | %s MiB at 100,000, at most %s MiB after | | %s× | ≤ 1.25× (%s) |\n' \
   "$kind" "$events" "$((first >> 20))" "$((largest >> 20))" "$(python3 -c "print(f'{$largest/$first:.2f}')")" \
   "$(python3 -c "print('met' if $largest/$first <= 1.25 else 'NOT met')")"
+printf '(that store every 100,000 events, MiB: %s)\n' "$(for s in "${sizes[@]}"; do printf '%s ' $((s >> 20)); done)"
 
 # Time and peak memory, with and without --keep (stdout to /dev/null, as the throughput row).
 fresh kept --keep 100000 --remember 1m
