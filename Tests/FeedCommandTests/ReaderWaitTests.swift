@@ -1,3 +1,5 @@
+import FeedModel
+import Glibc
 import Testing
 
 @testable import FeedTerminal
@@ -27,5 +29,25 @@ struct ReaderWaitTests {
         var fresh = ReaderWait()
         #expect(fresh.next() == .yield)
         #expect(first.next() == .sleep(ReaderWait.longestPause))
+    }
+
+    /// The reader takes the record's last bytes and leaves between the writer's two looks (how
+    /// many bytes are unread, whether it is gone): the record is its, whole.
+    @Test func aReaderThatTakesTheRestAsItLeavesTookTheRecord() {
+        var pipe = [5, 0]  // unread at the first look; then the reader read them and left
+        let report = FileDescriptorSink.waitUntilTaken(
+            12, unread: { pipe.count > 1 ? pipe.removeFirst() : pipe[0] }, readerLeft: { true }, stop: { _ in false })
+        #expect(report == TakenReport(taken: 12, written: 12))
+    }
+
+    @Test func aReaderThatLeavesWithBytesUnreadTookWhatItRead() {
+        let report = FileDescriptorSink.waitUntilTaken(12, unread: { 5 }, readerLeft: { true }, stop: { _ in false })
+        #expect(
+            report == TakenReport(taken: 7, written: 12, failure: .output(OutputError(written: 7, errorNumber: EPIPE))))
+    }
+
+    @Test func aStopWhileTheReaderWaitsCountsWhatItTook() {
+        let report = FileDescriptorSink.waitUntilTaken(12, unread: { 4 }, readerLeft: { false }, stop: { $0 == 8 })
+        #expect(report == TakenReport(taken: 8, written: 12, failure: .stopped))
     }
 }

@@ -185,16 +185,35 @@ extension FileDescriptorSink {
 
     /// Waits until the reader has taken the `written` bytes just written (or stop, or leaves).
     private func waitUntilTaken(_ written: Int, stop: (_ taken: Int) -> Bool) -> TakenReport {
+        Self.waitUntilTaken(written, unread: unread, readerLeft: readerLeft, stop: stop)
+    }
+
+    /// Whether the pipe's reader has closed its end.
+    private func readerLeft() -> Bool {
+        var reader = pollfd(fd: descriptor, events: 0, revents: 0)
+        return poll(&reader, 1, 0) > 0 && reader.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
+    /// The wait, on the two looks at the pipe: how many bytes are `unread`, whether the reader
+    /// has left. A reader seen gone is asked again what it left unread: it may have taken the
+    /// rest between the two looks (`head -n 3` reads its third line and exits), and what it
+    /// left is final only once it is gone. Counting from the look before, `sync | head -n 3`
+    /// stored two entries of the three `head` printed, and the next sync printed the third again.
+    package static func waitUntilTaken(
+        _ written: Int, unread: () -> Int, readerLeft: () -> Bool, stop: (_ taken: Int) -> Bool
+    ) -> TakenReport {
         var wait = ReaderWait()
         while true {
             let left = unread()
             guard left > 0 else { return TakenReport(taken: written, written: written) }
-            let taken = max(0, written - left)
-            var reader = pollfd(fd: descriptor, events: 0, revents: 0)
-            if poll(&reader, 1, 0) > 0, reader.revents & Int16(POLLERR | POLLHUP) != 0 {
+            if readerLeft() {
+                let leftForGood = unread()
+                guard leftForGood > 0 else { return TakenReport(taken: written, written: written) }
+                let taken = max(0, written - leftForGood)
                 return TakenReport(
                     taken: taken, written: written, failure: .output(OutputError(written: taken, errorNumber: EPIPE)))
             }
+            let taken = max(0, written - left)
             if stop(taken) { return TakenReport(taken: taken, written: written, failure: .stopped) }
             ReaderWait.take(wait.next())
         }
