@@ -242,6 +242,25 @@ struct ServerSentEventParserTests {
                 == [.oversized, .event(.init(data: "ok"))])
     }
 
+    /// Lines are taken a run of bytes at a time: the limit holds to the byte wherever a chunk
+    /// ends, and a limit of any size is no trap.
+    @Test func aLineAtTheLimitIsKeptAndOneByteOverIsDroppedWhereverItIsCut() {
+        let atLimit = Array("data: 0123456789\n\n".utf8)  // a line of 16 bytes
+        let overLimit = Array("data: 01234567890\n\ndata: ok\n\n".utf8)
+        for cut in 0...overLimit.count {
+            var parser = ServerSentEventParser(maxEventSize: 16)
+            let outputs = parser.parse(overLimit[..<cut]) + parser.parse(overLimit[cut...])
+            #expect(outputs == [.oversized, .event(.init(data: "ok"))], "cut at byte \(cut)")
+        }
+        for cut in 0...atLimit.count {
+            var parser = ServerSentEventParser(maxEventSize: 16)
+            let outputs = parser.parse(atLimit[..<cut]) + parser.parse(atLimit[cut...])
+            #expect(outputs == [.event(.init(data: "0123456789"))], "cut at byte \(cut)")
+        }
+        var unlimited = ServerSentEventParser(maxEventSize: .max)
+        #expect(unlimited.parse(atLimit) == [.event(.init(data: "0123456789"))])
+    }
+
     @Test func aRetryBeyondAnyNumberIsTheLongestWaitNotATrap() {
         var parser = ServerSentEventParser()
         _ = parser.parse(Array("retry: 99999999999999999999999999\n\n".utf8))

@@ -18,31 +18,47 @@ package enum DefaultFields {
 
     /// Every field but the id by the rules above; `id` empty.
     package static func fields(of item: JSON, source: RawJSON) -> FeedItem {
-        FeedItem(
+        let read = Members(of: item)
+        return FeedItem(
             id: "",
-            title: first(titlePaths, of: item) { $0.string },
-            text: first(textPaths, of: item) { $0.string },
-            author: first(authorPaths, of: item) { $0.text },
-            url: first(urlPaths, of: item) { $0.string },
-            published: Timestamp.normalize(first(publishedPaths, of: item) { $0.string }),
+            title: read.title?.string,
+            text: read.body?.string ?? read.content?.string ?? read.text?.string ?? read.message?.string,
+            author: read.author?.text ?? read.author?["name"]?.text ?? read.author?["login"]?.text
+                ?? read.user?["login"]?.text ?? read.account?["acct"]?.text ?? read.userId?.text,
+            url: read.htmlURL?.string ?? read.url?.string,
+            published: Timestamp.normalize(read.createdAt?.string ?? read.published?.string ?? read.date?.string),
             source: source)
     }
 
-    // The rules' paths, made once: built at each call (and read through key paths), they were
-    // most of what reading an item's fields cost.
-    private static let titlePaths = [["title"]]
-    private static let textPaths = [["body"], ["content"], ["text"], ["message"]]
-    private static let authorPaths = [
-        ["author"], ["author", "name"], ["author", "login"], ["user", "login"], ["account", "acct"], ["userId"],
-    ]
-    private static let urlPaths = [["html_url"], ["url"]]
-    private static let publishedPaths = [["created_at"], ["published"], ["date"]]
+    /// The members the rules read, found in one pass over the item's members (the last of a
+    /// name, as a lookup by name finds it). Looked up one path at a time, the thirteen paths
+    /// each went through the members again: a fifth of what reading a stream's event cost, and
+    /// twice what this one pass costs (callgrind).
+    private struct Members {
+        var title, body, content, text, message, author, user, account, userId: JSON?
+        var htmlURL, url, createdAt, published, date: JSON?
 
-    /// The first of `paths` in `item` that `read` makes a value of.
-    private static func first(_ paths: [[String]], of item: JSON, _ read: (JSON) -> String?) -> String? {
-        for path in paths {
-            if let value = item[path].flatMap(read) { return value }
+        init(of item: JSON) {
+            guard case .object(let object) = item else { return }
+            for (key, value) in object.members {
+                switch key {
+                case "title": title = value
+                case "body": body = value
+                case "content": content = value
+                case "text": text = value
+                case "message": message = value
+                case "author": author = value
+                case "user": user = value
+                case "account": account = value
+                case "userId": userId = value
+                case "html_url": htmlURL = value
+                case "url": url = value
+                case "created_at": createdAt = value
+                case "published": published = value
+                case "date": date = value
+                default: break
+                }
+            }
         }
-        return nil
     }
 }
