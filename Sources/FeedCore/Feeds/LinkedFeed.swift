@@ -31,7 +31,7 @@ package struct LinkedFeed: PageFormat {
         for (index, bytes) in items.enumerated() {
             let document: JSONParser.Document
             do {
-                document = try JSONParser.parse(bytes: bytes, Self.itemProjection)
+                document = try JSONParser.parse(bytes, Self.itemProjection)
             } catch {
                 throw .badData("an item of \(Redaction.maskingSecrets(in: url)) is not JSON: \(error)")
             }

@@ -153,7 +153,7 @@ package struct JetstreamFeed: PageFormat {
         read.reserveCapacity(items.count)
         var skipped = SkippedItems()
         for (index, bytes) in items.enumerated() {
-            if let document = try? JSONParser.parse(bytes: bytes, Jetstream.entryProjection),
+            if let document = try? JSONParser.parse(bytes, Jetstream.entryProjection),
                 let item = Jetstream.item(document.value, source: document.source)
             {
                 read.append(item)

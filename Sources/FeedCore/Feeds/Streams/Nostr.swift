@@ -193,7 +193,7 @@ package struct NostrFeed: PageFormat {
         read.reserveCapacity(items.count)
         var skipped = SkippedItems()
         for (index, bytes) in items.enumerated() {
-            if let document = try? JSONParser.parse(bytes: bytes, Nostr.entryProjection),
+            if let document = try? JSONParser.parse(bytes, Nostr.entryProjection),
                 let item = Nostr.item(document.value, source: document.source)
             {
                 read.append(item)

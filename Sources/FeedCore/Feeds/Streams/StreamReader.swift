@@ -79,7 +79,7 @@ package struct StreamReader: Sendable {
     /// but nothing of it built (the page read of its batch does that).
     fileprivate static func whyNotAnObject(_ json: [UInt8]) -> String? {
         do {
-            let value = try JSONParser.value(ofBytes: json, .members([]))
+            let value = try JSONParser.value(of: json, .members([]))
             if case .object = value { return nil }
             return "it is \(value.kindDescription), not a JSON object"
         } catch {

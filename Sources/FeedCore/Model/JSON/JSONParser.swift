@@ -20,54 +20,40 @@ public enum JSONParser {
         public var source: RawJSON
     }
 
-    /// Parses `data` as one document: its value (the parts `projection` names; all of `data`
-    /// is checked) and its compact text (all of it).
-    public static func parse(_ data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> Document {
-        try data.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try parse(buffer, projection) } }
-            .get()
-    }
-
-    /// `parse(_:_:)` of bytes an array holds (a stream's item: read in place, not copied into a
-    /// `Data`, an allocation and a copy an item).
-    public static func parse(bytes: [UInt8], _ projection: JSONProjection = .whole) throws(JSONSyntaxError)
-        -> Document
+    /// Parses `bytes` (a `Data`, or an array: a stream's item, read in place) as one document:
+    /// its value (the parts `projection` names; all of `bytes` is checked) and its compact text
+    /// (all of it).
+    public static func parse(_ bytes: some ContiguousBytes, _ projection: JSONProjection = .whole)
+        throws(JSONSyntaxError) -> Document
     {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try parse(buffer, projection) } }
-            .get()
-    }
-
-    private static func parse(_ buffer: UnsafeRawBufferPointer, _ projection: JSONProjection) throws(JSONSyntaxError)
-        -> Document
-    {
-        var reader = JSONReader(bytes: buffer, target: nil)
-        let (value, range) = try reader.document(projection)
-        return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
+        try inPlace(bytes) { buffer throws(JSONSyntaxError) in
+            var reader = JSONReader(bytes: buffer, target: nil)
+            let (value, range) = try reader.document(projection)
+            return Document(value: value, source: RawJSON(UnsafeRawBufferPointer(rebasing: buffer[range])))
+        }
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
         try value(of: Data(text.utf8))
     }
 
-    /// The value of `data` alone, without making its compact text; only the parts `projection`
-    /// names are built (all of `data` is checked).
-    public static func value(of data: Data, _ projection: JSONProjection = .whole) throws(JSONSyntaxError) -> JSON {
-        try data.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try value(buffer, projection) } }
-            .get()
+    /// The value of `bytes` alone, without making its compact text; only the parts `projection`
+    /// names are built (all of `bytes` is checked).
+    public static func value(of bytes: some ContiguousBytes, _ projection: JSONProjection = .whole)
+        throws(JSONSyntaxError) -> JSON
+    {
+        try inPlace(bytes) { buffer throws(JSONSyntaxError) in
+            var reader = JSONReader(bytes: buffer, target: nil)
+            return try reader.document(projection).value
+        }
     }
 
-    /// `value(of:_:)` of bytes an array holds, read in place.
-    public static func value(ofBytes bytes: [UInt8], _ projection: JSONProjection = .whole) throws(JSONSyntaxError)
-        -> JSON
-    {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try value(buffer, projection) } }
-            .get()
-    }
-
-    private static func value(_ buffer: UnsafeRawBufferPointer, _ projection: JSONProjection) throws(JSONSyntaxError)
-        -> JSON
-    {
-        var reader = JSONReader(bytes: buffer, target: nil)
-        return try reader.document(projection).value
+    /// `read` of `bytes` where they lie: never copied (into a `Data`, an allocation and a copy an
+    /// item of a stream), the error's type kept.
+    private static func inPlace<T>(
+        _ bytes: some ContiguousBytes, _ read: (UnsafeRawBufferPointer) throws(JSONSyntaxError) -> T
+    ) throws(JSONSyntaxError) -> T {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try read(buffer) } }.get()
     }
 
     /// The names of the first `limit` members of the object `data` is (nil when it is not an
