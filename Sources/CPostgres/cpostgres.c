@@ -37,6 +37,8 @@ static struct {
     __typeof__(PQenterPipelineMode) *enter_pipeline;
     __typeof__(PQexitPipelineMode) *exit_pipeline;
     __typeof__(PQpipelineSync) *pipeline_sync;
+    // PQsendFlushRequest (libpq 14 and later); NULL without it.
+    __typeof__(PQsendFlushRequest) *send_flush_request;
 } pq;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -85,6 +87,7 @@ static void load(void) {
         pq.enter_pipeline = (__typeof__(pq.enter_pipeline))enter_fn;
         pq.exit_pipeline = (__typeof__(pq.exit_pipeline))exit_fn;
         pq.pipeline_sync = (__typeof__(pq.pipeline_sync))sync_fn;
+        pq.send_flush_request = (__typeof__(pq.send_flush_request))dlsym(library, "PQsendFlushRequest");
     }
 }
 
@@ -160,6 +163,10 @@ int cpg_enter_pipeline(cpg_conn *conn) {
 int cpg_pipeline_sync(cpg_conn *conn) { return pq.pipeline_sync((PGconn *)conn); }
 
 int cpg_exit_pipeline(cpg_conn *conn) { return pq.exit_pipeline((PGconn *)conn); }
+
+int cpg_send_flush_request(cpg_conn *conn) {
+    return pq.send_flush_request ? pq.send_flush_request((PGconn *)conn) : 0;
+}
 
 int cpg_result_is_sync(const cpg_result *result) {
     return pq.result_status((const PGresult *)result) == PGRES_PIPELINE_SYNC;

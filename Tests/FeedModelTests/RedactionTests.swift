@@ -16,6 +16,20 @@ struct RedactionTests {
         }
     }
 
+    /// A scheme's name is its whole run of letters before `://`: `xpostgresql` or `épostgresql`
+    /// is not PostgreSQL's (its authority ends at `?` as an http URL's does), and the name is
+    /// read back from the `://` to the first character that is not a letter.
+    @Test func aSchemeIsItsWholeRunOfLetters() {
+        for scheme in ["xpostgresql", "épostgresql", "日postgres"] {
+            let url = "\(scheme)://u:p?x@h/db"
+            #expect(Redaction.maskingSecrets(in: url) == url, "not PostgreSQL's: the authority ends at ?")
+        }
+        #expect(
+            Redaction.maskingSecrets(in: "é postgresql://u:p?x@h/db, 1-postgres://v:q w@h")
+                == "é postgresql://u:***@h/db, 1-postgres://v:***@h")
+        #expect(Redaction.maskingSecrets(in: "://u:p@h") == "://u:***@h", "no name: an authority as any other")
+    }
+
     @Test func sslpasswordAndUsersWithoutPasswordsAndHTTPAreAsBefore() {
         #expect(
             Redaction.maskingSecrets(in: "postgresql://u@h/db?sslpassword=k3y") == "postgresql://u@h/db?sslpassword=***"

@@ -1,4 +1,7 @@
+import FeedBase
 import FeedStoreTesting
+import FeedTesting
+import Glibc
 import Testing
 
 @testable import FeedModel
@@ -84,6 +87,37 @@ struct PostgresConnectionTests {
         #expect { try failed[0].get() } throws: { ($0 as? FeedFailure)?.exitCode == 74 }
         #expect(try preparedCount(connection) == 1, "nothing prepared after a failure")
         #expect(try connection.script("SELECT 3").row(0).text(0) == "3")
+    }
+
+    /// A flight's answers come back before the statements sent with it to be prepared are done:
+    /// the server is asked to send them at once (a flush), where it held them until the flight's
+    /// end, so a `next` started its fetch only once the server had also parsed the three
+    /// statements the run goes on with. Here another session's lock on a table holds up the
+    /// preparation of a statement reading it (parsing takes the table's lock), not the answer.
+    @Test func aFlightIsAnsweredBeforeItsPreparationsAreDone() async throws {
+        let url = try await PostgresDatabases.fresh()
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        try admin.script("CREATE TABLE held (n int)")
+        try admin.script("BEGIN; LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
+        let answered = Locked(false)
+        let released = Locked(false)
+        async let outcome = onOwnThread { () throws(FeedFailure) -> (beforeRelease: Bool, afterwards: Int64) in
+            let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+            let answers = try connection.pipelined([("SELECT 1", [])], preparing: [("SELECT count(*) FROM held", 0)])
+            let beforeRelease = !released.value
+            answered.withLock { $0 = true }
+            _ = try answers[0].get()
+            while !released.value { usleep(10_000) }
+            return (beforeRelease, try connection.execute("SELECT count(*) FROM held").firstInteger() ?? -1)
+        }
+        // The answer is awaited for 10 s at most; the lock is let go then, answered or not.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !answered.value, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        released.withLock { $0 = true }
+        try admin.script("COMMIT")
+        let (beforeRelease, afterwards) = try await outcome
+        #expect(beforeRelease, "the flight's answer waited for the table's lock: its statements' answers were not flushed")
+        #expect(afterwards == 0, "the statement prepared ahead runs once the lock is let go")
     }
 
     /// A connection lost with a flight's prepared statements still to read: the next statement

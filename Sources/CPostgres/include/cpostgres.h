@@ -53,6 +53,9 @@ int cpg_enter_pipeline(cpg_conn *conn);
 int cpg_pipeline_sync(cpg_conn *conn);
 /// `PQexitPipelineMode`: 1 when the connection is back to one statement at a time.
 int cpg_exit_pipeline(cpg_conn *conn);
+/// `PQsendFlushRequest`: asks the server to send the answers of what was sent so far at once, not
+/// at the flight's end; 1 when queued, 0 when it was not (or libpq has no such call).
+int cpg_send_flush_request(cpg_conn *conn);
 /// Whether `result` is the mark of a pipeline's sync point (`PGRES_PIPELINE_SYNC`).
 int cpg_result_is_sync(const cpg_result *result);
 /// Whether `result` stands for a statement of a pipeline not run because one before it failed.

@@ -96,7 +96,10 @@ package final class PostgresConnection {
     /// `preparing`: statements the caller expects to run soon, sent in the same flight to be
     /// prepared (parsed, their tables' and indexes' catalog entries loaded), which the server does
     /// while the caller does something else (a fetch); their answers are read before the
-    /// connection's next statement, and a statement prepared so runs by its name.
+    /// connection's next statement, and a statement prepared so runs by its name. The server is
+    /// asked to send the statements' answers before it prepares (a flush request): it holds
+    /// what it answers until a flight's end otherwise, and the caller's fetch waited for the
+    /// preparations (catalog lookups of a new session: a millisecond or more of a `next`).
     package func pipelined(
         _ statements: [(sql: String, parameters: [PostgresValue])], preparing: [(sql: String, parameters: Int)] = []
     ) throws(FeedFailure) -> [Result<PostgresResult, FeedFailure>] {
@@ -108,6 +111,7 @@ package final class PostgresConnection {
             }
         }
         var ahead: [(sql: String, name: String)] = []
+        if sent, !preparing.isEmpty { _ = cpg_send_flush_request(handle) }
         for statement in preparing
         where sent && prepared[statement.sql] == nil && !ahead.contains(where: { $0.sql == statement.sql }) {
             let name = "feedcli_ahead_\(prepared.count + ahead.count + 1)"
