@@ -120,6 +120,45 @@ struct PostgresConnectionTests {
         #expect(afterwards == 0, "the statement prepared ahead runs once the lock is let go")
     }
 
+    /// A connection begun ahead (as a command's context begins one) is the one a store opening
+    /// that URL takes, once: while it is held, the database has two sessions (this test's and
+    /// the store's), not three; a second opening connects anew, another URL is not served, and a
+    /// connection that could not be made fails the opening with the reason connecting then gives.
+    @Test func aConnectionBegunAheadIsTakenOnceByTheStoreThatOpensIt() async throws {
+        let url = try await PostgresDatabases.fresh()
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        let ahead = try #require(PostgresConnectionAhead.begin(url: url, timeout: .seconds(10)))
+        let store = try await onOwnThread { () throws(FeedFailure) in
+            try PostgresStore.open(url: url, wait: .seconds(10), ahead: ahead)
+        }
+        #expect(store != nil)
+        #expect(try admin.script(sessions).row(0).text(0) == "2", "the store's session is the one begun ahead")
+        let again = try await onOwnThread { () throws(FeedFailure) in try ahead.take(url: url) == nil }
+        #expect(again, "taken once")
+        withExtendedLifetime(store) {}
+
+        let other = try #require(PostgresConnectionAhead.begin(url: url, timeout: .seconds(10)))
+        #expect(try other.take(url: url + "?application_name=x") == nil, "another URL is not served")
+
+        let refused = url.replacingOccurrences(of: "://feedcli:", with: "://feedcli:wrong")
+        let direct = await onOwnThread { () -> String in
+            do throws(FeedFailure) {
+                _ = try PostgresConnection.connect(url: refused, timeout: .seconds(10))
+                return "connected"
+            } catch { return error.description }
+        }
+        let begun = try #require(PostgresConnectionAhead.begin(url: refused, timeout: .seconds(10)))
+        let viaAhead = await onOwnThread { () -> String in
+            do throws(FeedFailure) {
+                _ = try PostgresStore.open(url: refused, wait: .seconds(10), ahead: begun)
+                return "opened"
+            } catch { return error.description }
+        }
+        #expect(direct.contains("password authentication failed"), "\(direct)")
+        #expect(viaAhead == direct)
+    }
+
     /// A connection lost with a flight's prepared statements still to read: the next statement
     /// reads what there is, ends, and says the connection was lost (75), rather than waiting.
     @Test func aFlightLeftOpenOnALostConnectionEndsInA75() async throws {

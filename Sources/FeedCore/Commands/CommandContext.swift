@@ -35,6 +35,9 @@ public struct CommandContext: Sendable {
     public var reactorPorts:
         @Sendable (any FeedStoring, any EntryOutput) -> (store: any FeedStoring, output: any EntryOutput)
     public var makeHTTPClient: @Sendable () throws(HTTPError) -> HTTPClient
+    /// A connection to the store at `statePath` (a `postgresql://` URL) begun when the context
+    /// was made (`Invocation`), which opening that store takes; nil for a file, and in tests.
+    public var connectionAhead: PostgresConnectionAhead?
 
     /// How long a run waits for another by default (`--wait`).
     public static let defaultWait: Duration = .seconds(30)
@@ -52,7 +55,8 @@ public struct CommandContext: Sendable {
             ) = { ($0, $1) },
         makeHTTPClient: @escaping @Sendable () throws(HTTPError) -> HTTPClient = { () throws(HTTPError) in
             try HTTPClient()
-        }
+        },
+        connectionAhead: PostgresConnectionAhead? = nil
     ) {
         self.statePath = statePath
         self.wait = wait
@@ -68,6 +72,7 @@ public struct CommandContext: Sendable {
         self.interruption = interruption
         self.reactorPorts = reactorPorts
         self.makeHTTPClient = makeHTTPClient
+        self.connectionAhead = connectionAhead
     }
 
     /// The store at `statePath`.
@@ -84,7 +89,7 @@ public struct CommandContext: Sendable {
     /// reads finds none there (it is never created for reading).
     package func openStore(at location: String, access: FeedStore.Access) throws(FeedFailure) -> (any StateStore)? {
         if StoreRules.isDatabaseURL(location) {
-            return try PostgresStore.open(url: location, wait: wait, access: access)
+            return try PostgresStore.open(url: location, wait: wait, access: access, ahead: connectionAhead)
         }
         if access == .readOnly, !FeedStore.exists(at: location) { return nil }
         let stderr = self.stderr

@@ -1,4 +1,6 @@
 import FeedKinds
+import FeedPostgres
+import FeedStoreContract
 import FeedRendering
 import FeedTerminal
 import FoundationEssentials
@@ -28,7 +30,8 @@ public struct Invocation: Sendable {
         context(
             statePath: options.store.state, wait: options.store.waitDuration,
             format: options.output?.outputFormat ?? .plain, fetch: options.fetching?.fetchOptions,
-            quiet: options.fetching?.quiet ?? false, verbose: options.fetching?.verbose ?? 0)
+            quiet: options.fetching?.quiet ?? false, verbose: options.fetching?.verbose ?? 0,
+            connectsAhead: options.opensStateStore)
     }
 
     /// The context of a command line read without the parser (bare `feedcli`, the plainest
@@ -36,17 +39,24 @@ public struct Invocation: Sendable {
     public func defaultContext(statePath: String?, fetches: Bool) -> CommandContext {
         context(
             statePath: statePath, wait: CommandContext.defaultWait, format: .plain,
-            fetch: fetches ? FetchOptions() : nil, quiet: false, verbose: 0)
+            fetch: fetches ? FetchOptions() : nil, quiet: false, verbose: 0, connectsAhead: true)
     }
 
     /// The context on the process's sinks and clock; `fetch` nil for commands that do not fetch
     /// (they draw no progress line). Into a log file (cron's `2>> feeds.err`), each diagnostic
     /// line says when it was written; `verbose` 1 (`-v`) logs a line per request, 2 adds each
     /// request's headers and sizes; the progress line is drawn for a command that fetches, on a
-    /// terminal, unless `--quiet` or `-v`.
+    /// terminal, unless `--quiet` or `-v`. `connectsAhead`: the command opens the store at
+    /// `statePath`, and a database's connection is begun at once (`PostgresConnectionAhead`).
     private func context(
-        statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Int
+        statePath: String?, wait: Duration, format: OutputFormat, fetch: FetchOptions?, quiet: Bool, verbose: Int,
+        connectsAhead: Bool
     ) -> CommandContext {
+        let location = statePath ?? CommandContext.defaultStatePath(environment: environment)
+        // First: the connection's wait runs beside everything after it.
+        let ahead =
+            connectsAhead && StoreRules.isDatabaseURL(location)
+            ? PostgresConnectionAhead.begin(url: location, timeout: wait) : nil
         // Under systemd, the journal stamps each line and wants its priority; into a log
         // file, each line says when it was written.
         let stderr: any OutputSink
@@ -64,9 +74,9 @@ public struct Invocation: Sendable {
         }
         let showsProgress = fetch != nil && !quiet && verbose == 0
         return CommandContext(
-            statePath: statePath ?? CommandContext.defaultStatePath(environment: environment),
+            statePath: location,
             wait: wait, fetch: fetch ?? FetchOptions(), format: format, stdout: standardOutput, stderr: stderr,
             showsProgress: showsProgress && stderr.isTerminal && environment["TERM"] != "dumb",
-            environment: environment, logger: logger, interruption: interruption)
+            environment: environment, logger: logger, interruption: interruption, connectionAhead: ahead)
     }
 }

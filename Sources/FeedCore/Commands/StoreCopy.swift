@@ -26,7 +26,7 @@ public struct StoreCopy: FeedcliCommand {
         var store = StoreOptions()
         store.state = nil
         store.wait = wait
-        return CommandOptions(store: store)
+        return CommandOptions(store: store, opensStateStore: false)
     }
 
     public func validate() throws {

@@ -41,11 +41,18 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     /// Connects to the database at `url` and brings its schema to the current version. A
     /// command that only reads (`.readOnly`) never creates the schema: nil when there is none
-    /// (the command then reads an empty store standing for it).
+    /// (the command then reads an empty store standing for it). `ahead`: a connection to `url`
+    /// begun before (`PostgresConnectionAhead`), taken in place of a new one.
     public static func open(
-        url: String, wait: Duration = .seconds(30), access: StoreAccess = .readWrite, clock: LockWaitingClock = .live
+        url: String, wait: Duration = .seconds(30), access: StoreAccess = .readWrite, clock: LockWaitingClock = .live,
+        ahead: PostgresConnectionAhead? = nil
     ) throws(FeedFailure) -> PostgresStore? {
-        let connection = try PostgresConnection.connect(url: url, timeout: wait)
+        let connection: PostgresConnection
+        if let begun = try ahead?.take(url: url) {
+            connection = begun
+        } else {
+            connection = try PostgresConnection.connect(url: url, timeout: wait)
+        }
         let version = try PostgresSchema.enter(connection)
         if let version, version > PostgresSchema.migrations.count, access == .readWrite {
             throw .storeAccess(

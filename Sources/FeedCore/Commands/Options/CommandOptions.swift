@@ -5,10 +5,16 @@ public struct CommandOptions {
     public var store: StoreOptions
     public var output: OutputOptions?
     public var fetching: FetchingOptions?
+    /// Whether the command opens the store at `store.state` (every command but `store copy`,
+    /// whose stores are its arguments): a database's connection is then begun with the context.
+    public var opensStateStore: Bool
 
-    public init(store: StoreOptions, output: OutputOptions? = nil, fetching: FetchingOptions? = nil) {
+    public init(
+        store: StoreOptions, output: OutputOptions? = nil, fetching: FetchingOptions? = nil, opensStateStore: Bool = true
+    ) {
         self.store = store
         self.output = output
         self.fetching = fetching
+        self.opensStateStore = opensStateStore
     }
 }
