@@ -116,7 +116,8 @@ struct PostgresConnectionTests {
         released.withLock { $0 = true }
         try admin.script("COMMIT")
         let (beforeRelease, afterwards) = try await outcome
-        #expect(beforeRelease, "the flight's answer waited for the table's lock: its statements' answers were not flushed")
+        #expect(
+            beforeRelease, "the flight's answer waited for the table's lock: its statements' answers were not flushed")
         #expect(afterwards == 0, "the statement prepared ahead runs once the lock is let go")
     }
 

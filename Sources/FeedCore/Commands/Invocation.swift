@@ -1,7 +1,7 @@
 import FeedKinds
 import FeedPostgres
-import FeedStoreContract
 import FeedRendering
+import FeedStoreContract
 import FeedTerminal
 import FoundationEssentials
 import Logging

@@ -10,7 +10,8 @@ public struct CommandOptions {
     public var opensStateStore: Bool
 
     public init(
-        store: StoreOptions, output: OutputOptions? = nil, fetching: FetchingOptions? = nil, opensStateStore: Bool = true
+        store: StoreOptions, output: OutputOptions? = nil, fetching: FetchingOptions? = nil,
+        opensStateStore: Bool = true
     ) {
         self.store = store
         self.output = output
