@@ -10,7 +10,7 @@ import FeedModel
 /// client libpq's password exchange (SCRAM-SHA-256: 4,096 rounds of HMAC, 60 million
 /// instructions with Debian 12's libpq and OpenSSL 3, more than the rest of a `next`). Begun
 /// when the command's context is made, it runs beside the command's own start (the context,
-/// the HTTP client) on the second core. Measured: 1.2 ms of a `next` (docs/PERFORMANCE.md).
+/// the HTTP client) on the second core. Measured: 1.6–2.9 ms of a `next` (docs/PERFORMANCE.md).
 ///
 /// Thread contract: `begin` starts the thread and returns at once; `take(url:)` may be called
 /// from any thread and waits for the connection; the first call gets it, later ones nil (a
