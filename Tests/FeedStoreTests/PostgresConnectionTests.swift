@@ -19,6 +19,13 @@ struct PostgresConnectionTests {
         return result.count == 1 ? result.row(0).text(0).flatMap { Int64($0) } : nil
     }
 
+    /// Awaits `condition`, looking every 20 ms, for 30 s at most (a loaded machine); the caller
+    /// goes on then whether it holds or not, and its expectations say which.
+    private func awaitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
     @Test func aStatementIsPreparedOnItsThirdUseAndAnswersAlike() async throws {
         let connection = try await PostgresConnection.connect(url: try PostgresDatabases.fresh(), timeout: .seconds(10))
         let sql = "SELECT $1::bigint + 1"
@@ -96,11 +103,19 @@ struct PostgresConnectionTests {
     /// preparation of a statement reading it (parsing takes the table's lock), not the answer.
     @Test func aFlightIsAnsweredBeforeItsPreparationsAreDone() async throws {
         let url = try await PostgresDatabases.fresh()
-        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
-        try admin.script("CREATE TABLE held (n int)")
-        try admin.script("BEGIN; LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
+        let locked = Locked(false)
         let answered = Locked(false)
         let released = Locked(false)
+        // Every statement runs on a thread of its own; the test awaits what they say.
+        async let holding: Void = onOwnThread { () throws(FeedFailure) in
+            let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+            try admin.script("CREATE TABLE held (n int)")
+            try admin.script("BEGIN; LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
+            locked.withLock { $0 = true }
+            while !released.value { usleep(10_000) }
+            try admin.script("COMMIT")
+        }
+        try await awaitUntil { locked.value }
         async let outcome = onOwnThread { () throws(FeedFailure) -> (beforeRelease: Bool, afterwards: Int64) in
             let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
             let answers = try connection.pipelined([("SELECT 1", [])], preparing: [("SELECT count(*) FROM held", 0)])
@@ -110,11 +125,10 @@ struct PostgresConnectionTests {
             while !released.value { usleep(10_000) }
             return (beforeRelease, try connection.execute("SELECT count(*) FROM held").firstInteger() ?? -1)
         }
-        // The answer is awaited for 30 s at most (a loaded machine), the lock let go then, answered or not.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !answered.value, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        // The lock is let go once the answer came, or after the bound, answered or not.
+        try await awaitUntil { answered.value }
         released.withLock { $0 = true }
-        try admin.script("COMMIT")
+        try await holding
         let (beforeRelease, afterwards) = try await outcome
         #expect(
             beforeRelease, "the flight's answer waited for the table's lock: its statements' answers were not flushed")
@@ -127,14 +141,17 @@ struct PostgresConnectionTests {
     /// connection that could not be made fails the opening with the reason connecting then gives.
     @Test func aConnectionBegunAheadIsTakenOnceByTheStoreThatOpensIt() async throws {
         let url = try await PostgresDatabases.fresh()
-        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
-        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
         let ahead = try #require(PostgresConnectionAhead.begin(url: url, timeout: .seconds(10)))
         let store = try await onOwnThread { () throws(FeedFailure) in
             try PostgresStore.open(url: url, wait: .seconds(10), ahead: ahead)
         }
         #expect(store != nil)
-        #expect(try admin.script(sessions).row(0).text(0) == "2", "the store's session is the one begun ahead")
+        let sessions = try await onOwnThread { () throws(FeedFailure) -> String? in
+            let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+            return try admin.script("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+                .row(0).text(0)
+        }
+        #expect(sessions == "2", "the store's session is the one begun ahead")
         let again = try await onOwnThread { () throws(FeedFailure) in try ahead.take(url: url) == nil }
         #expect(again, "taken once")
         withExtendedLifetime(store) {}
