@@ -15,9 +15,11 @@ enum FeedCLI {
         FileDescriptorSink.claimStandardDescriptors()
         let plan = LaunchPlan(Array(CommandLine.arguments.dropFirst()))
         SignalHandling.install()
+        // A database store the line names: its connection begun now, beside the rest of the start.
+        let ahead = Invocation.beginConnection(toStoreAt: plan.namedStore)
         let invocation = Invocation(
             environment: ProcessInfo.processInfo.environment, standardOutput: .standardOutput,
-            standardError: .standardError, interruption: SignalHandling.interruption)
+            standardError: .standardError, interruption: SignalHandling.interruption, connectionAhead: ahead)
         let status = plan.run(invocation)
         exit(SignalHandling.interrupted ? 130 : status)
     }

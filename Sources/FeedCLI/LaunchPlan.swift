@@ -34,6 +34,13 @@ enum LaunchPlan: Equatable {
         }
     }
 
+    /// The store the line names before any parsing (the plainest `next`'s `--state`); nil for
+    /// every other line, whose store the parser reads.
+    var namedStore: String? {
+        guard case .plainNext(let line) = self else { return nil }
+        return line.statePath
+    }
+
     /// `--generate-completion-script SHELL` (or `=SHELL`) alone on the line: the shell.
     static func requestedScript(_ arguments: [String]) -> CompletionShell? {
         let option = "--generate-completion-script"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedPostgres
 import FeedTerminal
 import Testing
 
@@ -13,10 +14,11 @@ import Testing
 struct ConnectionAheadTests {
     private let database = "postgresql://feedcli@127.0.0.1:1/feedcli"
 
-    private func invocation(_ environment: [String: String] = [:]) -> Invocation {
+    private func invocation(_ environment: [String: String] = [:], ahead: PostgresConnectionAhead? = nil) -> Invocation
+    {
         Invocation(
             environment: environment, standardOutput: .standardOutput, standardError: .standardError,
-            interruption: Interruption())
+            interruption: Interruption(), connectionAhead: ahead)
     }
 
     private func parsedContext(_ arguments: [String], _ environment: [String: String] = [:]) throws -> CommandContext {
@@ -31,6 +33,22 @@ struct ConnectionAheadTests {
                 == database)
         #expect(try parsedContext(["sync", "--quiet", "--state", database]).connectionAhead?.url == database)
         #expect(try parsedContext(["list", "--jsonl"], ["FEEDCLI_STATE": database]).connectionAhead?.url == database)
+    }
+
+    /// The executable begins the plainest `next`'s connection before its invocation exists; the
+    /// context takes that one rather than beginning a second, and only for the same URL.
+    @Test func theConnectionTheExecutableBeganIsTheContexts() throws {
+        #expect(Invocation.beginConnection(toStoreAt: nil) == nil)
+        #expect(Invocation.beginConnection(toStoreAt: "/tmp/feeds.sqlite") == nil)
+        let begun = try #require(Invocation.beginConnection(toStoreAt: database))
+        #expect(begun.url == database)
+        let context = invocation(ahead: begun).defaultContext(statePath: database, fetches: true)
+        #expect(context.connectionAhead === begun, "the context takes the connection begun first")
+        let elsewhere = "postgresql://feedcli@127.0.0.1:1/other"
+        let other = invocation(ahead: begun).defaultContext(statePath: elsewhere, fetches: true)
+        #expect(other.connectionAhead?.url == elsewhere && other.connectionAhead !== begun)
+        let file = invocation(ahead: begun).defaultContext(statePath: "/tmp/feeds.sqlite", fetches: true)
+        #expect(file.connectionAhead == nil)
     }
 
     @Test func noConnectionIsBegunForAFileOrForStoreCopy() throws {

@@ -23,6 +23,16 @@ struct LaunchPlanTests {
             "a shell feedcli has no script for is the parser's to refuse")
     }
 
+    /// The store a line names before parsing: the plainest `next`'s `--state`, whose database
+    /// connection the executable begins first (`Invocation.beginConnection(toStoreAt:)`).
+    @Test func onlyThePlainestNextNamesItsStoreBeforeParsing() {
+        #expect(LaunchPlan(["next", "b", "--state", "postgresql://h/db"]).namedStore == "postgresql://h/db")
+        #expect(LaunchPlan(["next", "--state=/s.db"]).namedStore == "/s.db")
+        #expect(LaunchPlan(["next"]).namedStore == nil)
+        #expect(LaunchPlan(["list", "--state", "postgresql://h/db"]).namedStore == nil, "the parser's to read")
+        #expect(LaunchPlan(["next", "--json", "--state", "postgresql://h/db"]).namedStore == nil)
+    }
+
     @Test func aMistypedCommandIsCaughtBeforeAnyOtherReading() {
         guard case .mistake(let message) = LaunchPlan(["snyc"]) else {
             Issue.record("a mistyped command reached the parser")

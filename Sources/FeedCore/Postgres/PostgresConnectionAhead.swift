@@ -1,3 +1,4 @@
+import CPostgres
 import Dispatch
 import FeedBase
 import FeedModel
@@ -9,8 +10,11 @@ import FeedModel
 /// is work on one core that nothing else waits for: the server's fork of a session, and on the
 /// client libpq's password exchange (SCRAM-SHA-256: 4,096 rounds of HMAC, 60 million
 /// instructions with Debian 12's libpq and OpenSSL 3, more than the rest of a `next`). Begun
-/// when the command's context is made, it runs beside the command's own start (the context,
-/// the HTTP client) on the second core. Measured: 1.6–2.9 ms of a `next` (docs/PERFORMANCE.md).
+/// when the command's context is made (the plainest `next`'s by the executable, before it reads
+/// its environment), it runs beside the command's own start (the context, the HTTP client) on
+/// the second core. Measured: 1.6–2.9 ms of a `next` (docs/PERFORMANCE.md). `begin` also seeds
+/// OpenSSL's random generator on the caller's thread (`cpg_prime_random`): libpq draws the
+/// exchange's nonce from it, and its first use was 1.3 ms of the connecting thread's path.
 ///
 /// Thread contract: `begin` starts the thread and returns at once; `take(url:)` may be called
 /// from any thread and waits for the connection; the first call gets it, later ones nil (a
@@ -43,7 +47,17 @@ public final class PostgresConnectionAhead: Sendable {
             ahead.stage.withLock { $0 = .connected(outcome) }
             ahead.connected.signal()
         }
-        return failed == nil ? ahead : nil
+        guard failed == nil else { return nil }
+        primeRandomGenerator()
+        return ahead
+    }
+
+    /// Seeds OpenSSL's random generator on the caller's thread, while the connecting thread
+    /// works: the password exchange draws its nonce from it. False when the process has no
+    /// OpenSSL to seed (libcurl built on another TLS library), and nothing was done.
+    @discardableResult
+    package static func primeRandomGenerator() -> Bool {
+        cpg_prime_random() == 1
     }
 
     /// The connection to `url` once it is made (or the failure to make it, as connecting
