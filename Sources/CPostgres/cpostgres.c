@@ -19,6 +19,7 @@ static struct {
     __typeof__(PQexecPrepared) *exec_prepared;
     __typeof__(PQexecParams) *exec_params;
     __typeof__(PQexec) *exec;
+    __typeof__(PQsendQuery) *send_query;
     __typeof__(PQsendQueryPrepared) *send_prepared;
     __typeof__(PQsendQueryParams) *send_params;
     __typeof__(PQsendPrepare) *send_prepare;
@@ -67,6 +68,7 @@ static void load(void) {
     RESOLVE(exec_prepared, PQexecPrepared)
     RESOLVE(exec_params, PQexecParams)
     RESOLVE(exec, PQexec)
+    RESOLVE(send_query, PQsendQuery)
     RESOLVE(send_prepared, PQsendQueryPrepared)
     RESOLVE(send_params, PQsendQueryParams)
     RESOLVE(send_prepare, PQsendPrepare)
@@ -144,6 +146,10 @@ cpg_result *cpg_exec_prepared(cpg_conn *conn, const char *name, int count, const
 cpg_result *cpg_exec_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
                             const int *lengths, const int *formats) {
     return (cpg_result *)pq.exec_params((PGconn *)conn, sql, count, NULL, values, lengths, formats, 1);
+}
+
+int cpg_send_query(cpg_conn *conn, const char *sql) {
+    return pq.send_query((PGconn *)conn, sql);
 }
 
 int cpg_send_prepared(cpg_conn *conn, const char *name, int count, const char *const *values,

@@ -53,7 +53,8 @@ public enum PostgresDatabases {
         return String(serverURL[..<slash]) + "/" + name
     }
 
-    /// A store in a new database, as `feedcli` opens it.
+    /// A store in a new database, as `feedcli` opens it, its schema made (by a first call: a
+    /// store that writes reads its version then), so a test may look at its tables directly.
     public static func store(
         wait: Duration = .seconds(30), clock: FeedLock.WaitingClock = .live,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -62,6 +63,7 @@ public enum PostgresDatabases {
         guard let store = try PostgresStore.open(url: url, wait: wait, clock: clock) else {
             throw Unavailable(reason: "no store at \(url)")
         }
+        _ = try store.feeds()
         return store
     }
 

@@ -11,13 +11,19 @@ import Testing
 /// schema's comment on a store made before it, which feedcli before v2 reads too.
 @Suite("PostgreSQL schema", .timeLimit(.minutes(1)))
 struct PostgresSchemaTests {
+    /// A store made at `url` as a command that writes makes it: opened, then used once (its
+    /// first call reads the version `open` asked for and migrates).
+    private func makeStore(_ url: String) throws {
+        _ = try #require(try PostgresStore.open(url: url, wait: .seconds(10))).feeds()
+    }
+
     private func comment(_ connection: PostgresConnection) throws -> String? {
         try connection.script("SELECT obj_description(to_regnamespace('feedcli'), 'pg_namespace')").row(0).text(0)
     }
 
     @Test func aNewStoreAnswersItsVersionFromTheFunctionAndTheComment() async throws {
         let url = try await PostgresDatabases.fresh()
-        _ = try PostgresStore.open(url: url)
+        try makeStore(url)
         let connection = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         let current = PostgresSchema.migrations.count
         #expect(try connection.script("SELECT feedcli.schema_version()").row(0).text(0) == String(current))
@@ -29,7 +35,7 @@ struct PostgresSchemaTests {
     /// is read by the comment, migrated by the next run that writes, and answers by the function.
     @Test func aStoreFromBeforeTheFunctionIsReadByItsCommentAndMigrated() async throws {
         let url = try await PostgresDatabases.fresh()
-        _ = try PostgresStore.open(url: url)
+        try makeStore(url)
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         try admin.script(
             """
@@ -52,20 +58,32 @@ struct PostgresSchemaTests {
     /// (`schema_version()` 99 was read and written silently).
     @Test func aNewerSchemaIsReadButNeverWritten() async throws {
         let url = try await PostgresDatabases.fresh()
-        _ = try PostgresStore.open(url: url)
+        try makeStore(url)
         let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
         try admin.script(
             "CREATE OR REPLACE FUNCTION feedcli.schema_version() RETURNS bigint IMMUTABLE LANGUAGE sql AS 'SELECT 99::bigint'"
         )
         let known = PostgresSchema.migrations.count
-        #expect(
-            throws: FeedFailure.storeAccess(
-                StoreRules.newerSchema(Redaction.maskingSecrets(in: url), version: 99, known: known))
-        ) {
-            try PostgresStore.open(url: url, wait: .seconds(10))
-        }
+        let refusal = FeedFailure.storeAccess(
+            StoreRules.newerSchema(Redaction.maskingSecrets(in: url), version: 99, known: known))
+        let store = try #require(try PostgresStore.open(url: url, wait: .seconds(10)))
+        #expect(throws: refusal, "the first call reads the version and refuses") { try store.feeds() }
+        #expect(throws: refusal, "and every call after it") { try store.hasFeed(named: "posts") }
         #expect(try PostgresStore.open(url: url, wait: .seconds(10), access: .readOnly) != nil, "read as it is")
         #expect(try admin.script("SELECT feedcli.schema_version()").row(0).text(0) == "99", "nothing migrated back")
+    }
+
+    /// A store that writes asks for its version when it is opened and reads the answer at its
+    /// first call, so the round trip runs beside what the command does in between: the schema
+    /// of a new database is made by that call, not by `open`.
+    @Test func aStoreThatWritesReadsItsVersionAtItsFirstCall() async throws {
+        let url = try await PostgresDatabases.fresh()
+        let store = try #require(try PostgresStore.open(url: url, wait: .seconds(10)))
+        let admin = try PostgresConnection.connect(url: url, timeout: .seconds(10))
+        #expect(try PostgresSchema.exists(admin) == false, "open only asked")
+        _ = try store.feeds()
+        #expect(try PostgresSchema.exists(admin), "the first call migrated")
+        #expect(try PostgresSchema.enter(admin) == PostgresSchema.migrations.count)
     }
 
     @Test func aDatabaseWithoutTheSchemaHasNoVersion() async throws {

@@ -43,6 +43,9 @@ cpg_result *cpg_exec_prepared(cpg_conn *conn, const char *name, int count, const
 cpg_result *cpg_exec_params(cpg_conn *conn, const char *sql, int count, const char *const *values,
                             const int *lengths, const int *formats);
 
+/// `PQsendQuery`: statements without parameters (several, `;`-separated) sent, their results read
+/// later with `cpg_get_result` (text results); 1 when sent.
+int cpg_send_query(cpg_conn *conn, const char *sql);
 /// `PQsendQueryPrepared` / `PQsendQueryParams`: the statement is sent and its result read later
 /// with `cpg_get_result` (the client works while the server does); 1 when it was sent.
 int cpg_send_prepared(cpg_conn *conn, const char *name, int count, const char *const *values,

@@ -213,9 +213,11 @@ package final class CurlWorker: Sendable {
     }
 }
 
-/// `curl_global_init`, exactly once per process, before the first handle.
+/// `curl_global_init`, exactly once per process, before the first handle; OpenSSL initialized
+/// first without its exit-time cleanup (`OpenSSLExitCleanup`).
 package enum CurlGlobal {
     private static let once: Void = {
+        OpenSSLExitCleanup.skip()
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 

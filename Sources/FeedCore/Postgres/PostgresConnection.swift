@@ -1,4 +1,5 @@
 import CPostgres
+import FeedBase
 import FeedModel
 import FeedStoreContract
 
@@ -25,6 +26,7 @@ package final class PostgresConnection {
     package static func connect(url: String, timeout: Duration) throws(FeedFailure) -> PostgresConnection {
         let location = Redaction.maskingSecrets(in: url)
         if let failure = cpg_load() { throw .storeAccess("\(location): \(String(cString: failure))") }
+        OpenSSLExitCleanup.skip()
         let seconds = Int32(clamping: max(2, timeout.components.seconds))
         guard let handle = cpg_connect(url, seconds) else { throw .storeAccess("\(location): out of memory") }
         let connection = PostgresConnection(handle: handle, location: location)
@@ -245,7 +247,38 @@ package final class PostgresConnection {
     /// one implicit transaction, so none of them has taken effect then.
     package func script(_ sql: String, nilWhen states: Set<String>) throws(FeedFailure) -> PostgresResult? {
         settlePending()
-        guard let result = cpg_exec(handle, sql) else { throw lost(String(cString: cpg_error(handle))) }
+        return try checked(cpg_exec(handle, sql), sql: sql, nilWhen: states)
+    }
+
+    /// Sends `script`'s statements without waiting for their answer, which
+    /// `receiveScript(_:nilWhen:)` reads: the server runs them while the client does something
+    /// else. Nothing else may be sent before that answer is read.
+    package func sendScript(_ sql: String) throws(FeedFailure) {
+        settlePending()
+        if cpg_send_query(handle, sql) == 0 { throw lost(String(cString: cpg_error(handle))) }
+    }
+
+    /// The answer to the statements `sendScript(sql)` sent, as `script(_:nilWhen:)` gives it: the
+    /// last statement's result, the first failure's when one failed (the rest did not run), nil
+    /// when that failure is one of `states`.
+    package func receiveScript(_ sql: String, nilWhen states: Set<String>) throws(FeedFailure) -> PostgresResult? {
+        var answer: OpaquePointer?
+        while let result = cpg_get_result(handle) {
+            if let kept = answer, cpg_result_ok(kept) == 0 {
+                cpg_clear(result)  // after a failure: nothing more is kept
+                continue
+            }
+            if let kept = answer { cpg_clear(kept) }
+            answer = result
+        }
+        return try checked(answer, sql: sql, nilWhen: states)
+    }
+
+    /// `result`, nil when the server refused the statement with one of `states`, else `check`'s.
+    private func checked(_ result: OpaquePointer?, sql: String, nilWhen states: Set<String>) throws(FeedFailure)
+        -> PostgresResult?
+    {
+        guard let result else { throw lost(String(cString: cpg_error(handle))) }
         if cpg_result_ok(result) == 0, let state = cpg_result_sqlstate(result).map({ String(cString: $0) }),
             states.contains(state)
         {

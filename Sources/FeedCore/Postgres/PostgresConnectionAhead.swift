@@ -40,6 +40,7 @@ public final class PostgresConnectionAhead: Sendable {
     /// be started, and the store then connects when it is opened, as it would without.
     public static func begin(url: String, timeout: Duration) -> PostgresConnectionAhead? {
         let ahead = PostgresConnectionAhead(url: url)
+        OpenSSLExitCleanup.skip()  // before libpq or the generator below initializes OpenSSL
         let failed = DetachedThread.start(named: "feedcli.connect") {
             let outcome = Result { () throws(FeedFailure) -> Handover in
                 Handover(try PostgresConnection.connect(url: url, timeout: timeout))

@@ -162,9 +162,21 @@ package enum PostgresSchema {
     /// run's critical path. A schema without the function (older, or none at all) is
     /// read as before.
     package static func enter(_ connection: PostgresConnection) throws(FeedFailure) -> Int? {
+        try sendEntry(connection)
+        return try receiveEntry(connection)
+    }
+
+    /// `enter`'s statements sent, their answer left for `receiveEntry`: the server reads the
+    /// version while the client goes on (a run's set-up between opening its store and its first
+    /// statement).
+    package static func sendEntry(_ connection: PostgresConnection) throws(FeedFailure) {
+        try connection.sendScript(entry)
+    }
+
+    /// The version `sendEntry` asked for (`enter`'s answer).
+    package static func receiveEntry(_ connection: PostgresConnection) throws(FeedFailure) -> Int? {
         let undefined: Set<String> = ["42883", "3F000"]  // undefined_function, invalid_schema_name
-        if let version = try connection.script(
-            "SET search_path TO \(name); SELECT \(name).schema_version()", nilWhen: undefined),
+        if let version = try connection.receiveScript(entry, nilWhen: undefined),
             version.count == 1, let number = version.row(0).text(0).flatMap({ Int($0) })
         {
             return number
@@ -178,6 +190,9 @@ package enum PostgresSchema {
         }
         return Int(text.split(separator: " ").last ?? "") ?? 0
     }
+
+    /// What every run sends first: the search path and the version.
+    private static let entry = "SET search_path TO \(name); SELECT \(name).schema_version()"
 
     /// Whether the database holds feedcli's schema at all.
     package static func exists(_ connection: PostgresConnection) throws(FeedFailure) -> Bool {

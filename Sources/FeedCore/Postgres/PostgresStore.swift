@@ -20,7 +20,7 @@ import FoundationEssentials
 /// recursive lock: a feed lock let go inside a store call releases itself on the same thread);
 /// calls block on the network; make them from a thread that may block.
 ///
-/// @unchecked Sendable invariant: `connection` and `heldFeeds` are touched only while `lock` is
+/// @unchecked Sendable invariant: `connection`, `entry` and `heldFeeds` are touched only while `lock` is
 /// held (`withConnection`), and nothing of the connection escapes a call but copied values.
 public final class PostgresStore: StateStore, @unchecked Sendable {
     public let location: String
@@ -32,17 +32,36 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// are not, and a run must not take one feed twice.
     private var heldFeeds: Set<String> = []
 
-    private init(connection: PostgresConnection, wait: Duration, clock: LockWaitingClock) {
+    /// Whether the schema's version was read and found writable; until then every call reads it
+    /// first (`open` sent the question). A failure stays: every later call throws it.
+    private var entry: Entry
+
+    private enum Entry {
+        case asked
+        case entered
+        case failed(FeedFailure)
+    }
+
+    private init(connection: PostgresConnection, wait: Duration, clock: LockWaitingClock, entry: Entry) {
         self.connection = connection
         self.location = connection.location
         self.wait = wait
         self.clock = clock
+        self.entry = entry
     }
 
-    /// Connects to the database at `url` and brings its schema to the current version. A
-    /// command that only reads (`.readOnly`) never creates the schema: nil when there is none
-    /// (the command then reads an empty store standing for it). `ahead`: a connection to `url`
-    /// begun before (`PostgresConnectionAhead`), taken in place of a new one.
+    /// Connects to the database at `url`; its schema is brought to the current version before
+    /// the store's first statement. A command that only reads (`.readOnly`) never creates the
+    /// schema: nil when there is none (the command then reads an empty store standing for it).
+    /// `ahead`: a connection to `url` begun before (`PostgresConnectionAhead`), taken in place of
+    /// a new one.
+    ///
+    /// A store that writes sends the question of its version here and reads the answer at its
+    /// first call (`enterIfAsked`): the round trip runs beside the command's set-up between
+    /// opening the store and using it (a reactor's: 0.8 ms of a `next`), where it was a wait of
+    /// its own. A failure to connect is thrown here; a schema too new to write (74), or a
+    /// migration's failure, by the first call and every one after it. A store that reads
+    /// learns its version here, as it must to answer nil.
     public static func open(
         url: String, wait: Duration = .seconds(30), access: StoreAccess = .readWrite, clock: LockWaitingClock = .live,
         ahead: PostgresConnectionAhead? = nil
@@ -53,25 +72,47 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         } else {
             connection = try PostgresConnection.connect(url: url, timeout: wait)
         }
-        let version = try PostgresSchema.enter(connection)
-        if let version, version > PostgresSchema.migrations.count, access == .readWrite {
-            throw .storeAccess(
-                StoreRules.newerSchema(connection.location, version: version, known: PostgresSchema.migrations.count))
+        guard access == .readWrite else {
+            let version = try PostgresSchema.enter(connection)
+            guard let version else { return nil }
+            if version < PostgresSchema.migrations.count { try PostgresSchema.migrate(connection) }
+            return PostgresStore(connection: connection, wait: wait, clock: clock, entry: .entered)
         }
-        if (version ?? 0) < PostgresSchema.migrations.count {
-            if access == .readOnly, version == nil { return nil }
-            try PostgresSchema.migrate(connection)
-        }
-        return PostgresStore(connection: connection, wait: wait, clock: clock)
+        try PostgresSchema.sendEntry(connection)
+        return PostgresStore(connection: connection, wait: wait, clock: clock, entry: .asked)
     }
 
     public func finish() {}
 
-    /// Runs `body` with the connection, excluding every other thread of this process meanwhile.
+    /// Runs `body` with the connection, excluding every other thread of this process meanwhile,
+    /// once the schema is known to be writable (`enterIfAsked`).
     func withConnection<T>(_ body: (PostgresConnection) throws(FeedFailure) -> T) throws(FeedFailure) -> T {
         lock.lock()
         defer { lock.unlock() }
+        try enterIfAsked()
         return try body(connection)
+    }
+
+    /// Reads the version `open` asked for, the first time: a newer schema than this feedcli's is
+    /// refused (74, naming both), an older one (or none) migrated. Called under `lock`.
+    private func enterIfAsked() throws(FeedFailure) {
+        switch entry {
+        case .entered: return
+        case .failed(let failure): throw failure
+        case .asked: break
+        }
+        do throws(FeedFailure) {
+            let version = try PostgresSchema.receiveEntry(connection)
+            let known = PostgresSchema.migrations.count
+            if let version, version > known {
+                throw FeedFailure.storeAccess(StoreRules.newerSchema(location, version: version, known: known))
+            }
+            if (version ?? 0) < known { try PostgresSchema.migrate(connection) }
+            entry = .entered
+        } catch {
+            entry = .failed(error)
+            throw error
+        }
     }
 
     /// Runs `body` in a transaction: all of it is committed, or none of it. A read sees one
