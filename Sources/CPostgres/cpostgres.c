@@ -1,8 +1,6 @@
-#define _GNU_SOURCE  // RTLD_DEFAULT
 #include "cpostgres.h"
 
 #include <cdynamic_library.h>
-#include <dlfcn.h>
 #include <postgresql/libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -114,12 +112,6 @@ cpg_conn *cpg_connect(const char *conninfo, int timeout_seconds) {
     PGconn *conn = pq.connectdb_params(keywords, values, 1);
     if (conn) pq.set_notice_processor(conn, ignore_notice, NULL);
     return (cpg_conn *)conn;
-}
-
-int cpg_prime_random(void) {
-    int (*rand_bytes)(unsigned char *, int) = (int (*)(unsigned char *, int))dlsym(RTLD_DEFAULT, "RAND_bytes");
-    unsigned char bytes[32];
-    return rand_bytes && rand_bytes(bytes, (int)sizeof bytes) == 1;
 }
 
 int cpg_ok(const cpg_conn *conn) {

@@ -60,10 +60,13 @@ public enum PostgresDatabases {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> PostgresStore {
         let url = try await fresh(sourceLocation: sourceLocation)
-        guard let store = try PostgresStore.open(url: url, wait: wait, clock: clock) else {
-            throw Unavailable(reason: "no store at \(url)")
+        // Connecting and the first call wait on the server: on a thread of their own.
+        let store = try await onOwnThread { () throws(FeedFailure) -> PostgresStore? in
+            let store = try PostgresStore.open(url: url, wait: wait, clock: clock)
+            _ = try store?.feeds()
+            return store
         }
-        _ = try store.feeds()
+        guard let store else { throw Unavailable(reason: "no store at \(url)") }
         return store
     }
 

@@ -135,16 +135,16 @@ struct PostgresConnectionTests {
         #expect(afterwards == 0, "the statement prepared ahead runs once the lock is let go")
     }
 
-    /// A connection begun ahead (as a command's context begins one) is the one a store opening
-    /// that URL takes, once: while it is held, the database has two sessions (this test's and
-    /// the store's), not three; a second opening connects anew, another URL is not served, and a
-    /// connection that could not be made fails the opening with the reason connecting then gives.
     /// `begin` seeds the random generator libpq's password exchange draws from: the process
     /// has it (OpenSSL, libcurl's dependency and libpq's), found by its C name.
     @Test func theRandomGeneratorOfThePasswordExchangeIsFoundAndSeeded() {
         #expect(PostgresConnectionAhead.primeRandomGenerator())
     }
 
+    /// A connection begun ahead (as a command's context begins one) is the one a store opening
+    /// that URL takes, once: while it is held, the database has two sessions (this test's and
+    /// the store's), not three; a second opening connects anew, another URL is not served, and a
+    /// connection that could not be made fails the opening with the reason connecting then gives.
     @Test func aConnectionBegunAheadIsTakenOnceByTheStoreThatOpensIt() async throws {
         let url = try await PostgresDatabases.fresh()
         let ahead = try #require(PostgresConnectionAhead.begin(url: url, timeout: .seconds(10)))

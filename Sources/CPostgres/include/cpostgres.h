@@ -26,14 +26,6 @@ int cpg_ok(const cpg_conn *conn);
 const char *cpg_error(const cpg_conn *conn);
 void cpg_finish(cpg_conn *conn);
 
-/// Draws a few bytes from OpenSSL's random generator when the process has OpenSSL loaded (as
-/// libcurl's dependency, so `RTLD_DEFAULT` finds it), else does nothing. Why: libpq draws its
-/// password exchange's nonce (SCRAM-SHA-256) from that generator, whose first use in a process
-/// seeds it, ~1.3 ms (Debian 12, OpenSSL 3), on the connecting thread between two of the server's
-/// answers. Drawn first on another thread, the connection does not wait for it. 1 when bytes
-/// were drawn, 0 when the process has no OpenSSL (nothing to seed then).
-int cpg_prime_random(void);
-
 /// `PQprepare` of `sql` under `name`, parameter types left to the server.
 cpg_result *cpg_prepare(cpg_conn *conn, const char *name, const char *sql, int count);
 /// `PQexecPrepared`: text or binary parameters (`formats[i]` 0 or 1), results in binary.

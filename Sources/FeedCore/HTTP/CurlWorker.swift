@@ -214,10 +214,10 @@ package final class CurlWorker: Sendable {
 }
 
 /// `curl_global_init`, exactly once per process, before the first handle; OpenSSL initialized
-/// first without its exit-time cleanup (`OpenSSLExitCleanup`).
+/// first without its exit-time cleanup (`ProcessOpenSSL`).
 package enum CurlGlobal {
     private static let once: Void = {
-        OpenSSLExitCleanup.skip()
+        ProcessOpenSSL.skipExitCleanup()
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 

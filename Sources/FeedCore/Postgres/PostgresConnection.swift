@@ -26,7 +26,7 @@ package final class PostgresConnection {
     package static func connect(url: String, timeout: Duration) throws(FeedFailure) -> PostgresConnection {
         let location = Redaction.maskingSecrets(in: url)
         if let failure = cpg_load() { throw .storeAccess("\(location): \(String(cString: failure))") }
-        OpenSSLExitCleanup.skip()
+        ProcessOpenSSL.skipExitCleanup()
         let seconds = Int32(clamping: max(2, timeout.components.seconds))
         guard let handle = cpg_connect(url, seconds) else { throw .storeAccess("\(location): out of memory") }
         let connection = PostgresConnection(handle: handle, location: location)

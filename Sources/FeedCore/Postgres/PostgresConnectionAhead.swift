@@ -1,4 +1,3 @@
-import CPostgres
 import Dispatch
 import FeedBase
 import FeedModel
@@ -13,7 +12,7 @@ import FeedModel
 /// when the command's context is made (the plainest `next`'s by the executable, before it reads
 /// its environment), it runs beside the command's own start (the context, the HTTP client) on
 /// the second core. Measured: 1.6–2.9 ms of a `next` (docs/PERFORMANCE.md). `begin` also seeds
-/// OpenSSL's random generator on the caller's thread (`cpg_prime_random`): libpq draws the
+/// OpenSSL's random generator on the caller's thread (`ProcessOpenSSL`): libpq draws the
 /// exchange's nonce from it, and its first use was 1.3 ms of the connecting thread's path.
 ///
 /// Thread contract: `begin` starts the thread and returns at once; `take(url:)` may be called
@@ -40,7 +39,6 @@ public final class PostgresConnectionAhead: Sendable {
     /// be started, and the store then connects when it is opened, as it would without.
     public static func begin(url: String, timeout: Duration) -> PostgresConnectionAhead? {
         let ahead = PostgresConnectionAhead(url: url)
-        OpenSSLExitCleanup.skip()  // before libpq or the generator below initializes OpenSSL
         let failed = DetachedThread.start(named: "feedcli.connect") {
             let outcome = Result { () throws(FeedFailure) -> Handover in
                 Handover(try PostgresConnection.connect(url: url, timeout: timeout))
@@ -54,11 +52,11 @@ public final class PostgresConnectionAhead: Sendable {
     }
 
     /// Seeds OpenSSL's random generator on the caller's thread, while the connecting thread
-    /// works: the password exchange draws its nonce from it. False when the process has no
-    /// OpenSSL to seed (libcurl built on another TLS library), and nothing was done.
+    /// works: the password exchange draws its nonce from it (`ProcessOpenSSL`). False when the
+    /// process has no OpenSSL to seed, and nothing was done.
     @discardableResult
     package static func primeRandomGenerator() -> Bool {
-        cpg_prime_random() == 1
+        ProcessOpenSSL.primeRandomGenerator()
     }
 
     /// The connection to `url` once it is made (or the failure to make it, as connecting
