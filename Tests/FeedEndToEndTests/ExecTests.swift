@@ -120,11 +120,33 @@ struct ExecTests {
         let command =
             #"[ "$FEEDCLI_ID" = 1 ] && [ ! -e "$OUT/healed" ] && { touch "$OUT/healed"; exit 3; }; cat >> "$OUT/lines""#
         let run = try await feedcli("follow", "--max-entries", "2", "--exec", command)
-        #expect(run.stderr.contains("--exec command exited 3 for ev @"), "said at once: \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "said as it happened, and not again at the end: \(run.stderr)")
+        #expect(lines.first?.contains("ev: failing (75, temporary: tried again): --exec command exited 3 for ev @") == true)
+        #expect(lines.last?.hasPrefix("feedcli: ev: recovered after 1 failure, ") == true, "\(run.stderr)")
         #expect(JSONLines.ids(written("lines")) == ["1", "2"], "the refused entry again, then the next")
         #expect(Date().timeIntervalSince(started) >= 0.9, "after a wait of 1 s")
-        #expect(run.status == 75, "the refusal is the session's failure")
+        #expect(run.status == 0, "the feed recovered: the session ends with its feeds healthy")
         #expect(try await entries("ev") == 2)
+        // The handle the refusal named is the one the entry is stored under.
+        let handle = lines.first.flatMap { $0.firstMatch(of: /for ev (@[0-9]+)/)?.1 }.map(String.init) ?? "none"
+        let shown = try await feedcli("show", handle, "--json")
+        #expect(shown.status == 0 && shown.stdout.contains(#""id":"1""#), "\(handle): \(shown.stdout) \(shown.stderr)")
+    }
+
+    /// An entry refused again and again keeps its number at every try, and so does every entry
+    /// that waited behind it: no handle is used up by a retry.
+    @Test func anEntryRefusedSeveralTimesKeepsItsHandleAtEveryTry() async throws {
+        try await add("ev", base + "/sse?count=2&hold=60", "--kind", "sse")
+        // Refuses the first event three times, then takes everything.
+        let command =
+            #"if [ "$FEEDCLI_ID" = 1 ]; then n=$(cat "$OUT/n" 2>/dev/null || echo 0); echo $((n+1)) > "$OUT/n"; [ "$n" -ge 3 ] || exit 3; fi; echo "$FEEDCLI_HANDLE" >> "$OUT/handles""#
+        let run = try await feedcli("follow", "--max-entries", "2", "--exec", command)
+        #expect(run.status == 0, "\(run.stderr)")
+        let handles = written("handles").split(separator: "\n").map(String.init)
+        #expect(handles.count == 2, "\(handles)")
+        #expect(run.stderr.contains("for ev \(handles.first ?? "?") (id 1)"), "the refusal named it: \(run.stderr)")
+        #expect(handles == ["@1", "@2"], "the numbers of the first try, none used up by the three refusals")
     }
 
     @Test func sigtermWhileACommandRunsCommitsItsEntryOnlyIfTheCommandTookIt() async throws {

@@ -222,6 +222,7 @@ extension FeedMutation {
         case .delivered: "delivered"
         case .stored: "stored"
         case .warned: "warned"
+        case .connected: "connected"
         case .skipped: "skipped"
         case .failed: "failed"
         }

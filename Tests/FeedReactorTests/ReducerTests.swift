@@ -70,7 +70,10 @@ struct ReducerTests {
         var tester = ReducerTester(reactor)
         tester.send(.loaded(Self.record)) { $0.feeds["posts"] = FeedStatus(name: "posts", record: Self.record) }
         let failure = FeedFailure.temporary("HTTP 503 from u")
-        tester.send(.failed(feed: "posts", failure)) { $0.feeds["posts"]?.failure = failure }
+        tester.send(.failed(feed: "posts", failure)) {
+            $0.feeds["posts"]?.failure = failure
+            $0.feeds["posts"]?.failuresInARow = 1
+        }
         tester.send(.failed(feed: nil, .output("cannot write to stdout"))) {
             $0.failure = .output("cannot write to stdout")
         }
@@ -84,9 +87,53 @@ struct ReducerTests {
             $0.revision = 1
             $0.failure = nil
             $0.feeds["posts"]?.failure = nil
+            $0.feeds["posts"]?.failuresInARow = 0
             $0.feeds["other"]?.skippedUntil = nil
         }
         #expect(tester.state.failures.isEmpty)
+    }
+
+    /// A `follow` is one action that lasts for months: a feed's failure stands only until the
+    /// feed succeeds again, so the session ends with the state its feeds are in.
+    @Test func aFailureStandsUntilTheFeedSucceedsAgain() {
+        var tester = ReducerTester(reactor)
+        let failure = FeedFailure.commandFailed("--exec command exited 22 for posts @4 (id 4)")
+        tester.send(.failed(feed: "posts", failure)) {
+            $0.feeds["posts"] = FeedStatus(name: "posts")
+            $0.feeds["posts"]?.failure = failure
+            $0.feeds["posts"]?.failuresInARow = 1
+        }
+        tester.send(.failed(feed: "posts", failure)) { $0.feeds["posts"]?.failuresInARow = 2 }
+        tester.send(.loaded(Self.record)) { $0.feeds["posts"]?.record = Self.record }  // a round begins: still failing
+        #expect(tester.state.failures == [failure])
+        tester.send(.stored(feed: "posts", count: 1, Self.record)) {
+            $0.newEntryCount = 1
+            $0.feeds["posts"]?.failure = nil
+            $0.feeds["posts"]?.failuresInARow = 0
+        }
+        #expect(tester.state.failures.isEmpty, "recovered: nothing to report, exit 0")
+        let dropped = FeedFailure.temporary("could not connect")
+        tester.send(.failed(feed: "stream", dropped)) {
+            $0.feeds["stream"] = FeedStatus(name: "stream")
+            $0.feeds["stream"]?.failure = dropped
+            $0.feeds["stream"]?.failuresInARow = 1
+        }
+        tester.send(.connected(feed: "stream")) {
+            $0.feeds["stream"]?.failure = nil
+            $0.feeds["stream"]?.failuresInARow = 0
+        }
+    }
+
+    @Test func aFeedKeepsItsNewestWarningsAndCountsThemAll() {
+        var start = FeedReactorState()
+        start.feeds["g"] = FeedStatus(name: "g")
+        start.feeds["g"]?.warnings = (1...FeedStatus.keptWarnings).map { "w\($0)" }
+        start.feeds["g"]?.warningCount = FeedStatus.keptWarnings
+        var tester = ReducerTester(reactor, state: start)
+        tester.send(.warned(feed: "g", "one more")) {
+            $0.feeds["g"]?.warnings = (2...FeedStatus.keptWarnings).map { "w\($0)" } + ["one more"]
+            $0.feeds["g"]?.warningCount = FeedStatus.keptWarnings + 1
+        }
     }
 
     @Test func aWarningIsStateUntilTheNextAction() {
@@ -94,10 +141,12 @@ struct ReducerTests {
         tester.send(.warned(feed: "g", "the next page u answered HTTP 404")) {
             $0.feeds["g"] = FeedStatus(name: "g")
             $0.feeds["g"]?.warnings = ["the next page u answered HTTP 404"]
+            $0.feeds["g"]?.warningCount = 1
         }
         tester.send(.actionStarted) {
             $0.revision = 1
             $0.feeds["g"]?.warnings = []
+            $0.feeds["g"]?.warningCount = 0
         }
     }
 

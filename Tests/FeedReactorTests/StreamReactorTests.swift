@@ -91,8 +91,8 @@ struct StreamReactorTests {
         ) {
             $0.advance(by: .seconds(1))
         }
-        #expect(mutations.map(\.name) == ["actionStarted", "loaded", "stored", "stored"])
-        #expect(state.feeds["s"]?.failure == nil)
+        #expect(mutations.map(\.name) == ["actionStarted", "loaded", "connected", "stored", "connected", "stored"])
+        #expect(state.feeds["s"]?.failure == nil, "a drop after the stream answered is no failure")
         #expect(fetcher.lastEventIDs.value == [nil, "2"], "reconnected from the last event id")
         let record = try store.feed(named: "s")
         #expect(record.total == 3 && record.stream == StreamPosition(lastEventID: "3", lastEventAt: Self.now))
@@ -102,7 +102,7 @@ struct StreamReactorTests {
         let store = MemoryStore([feed])
         let fetcher = StreamStub([.init(parts: [StreamStub.head, StreamStub.events(1...5)])])
         let (_, mutations) = run(fetcher, store: store, scheduler: TestScheduler(), limits: FollowLimits(maxEntries: 2))
-        #expect(mutations.map(\.name) == ["actionStarted", "loaded", "stored"])
+        #expect(mutations.map(\.name) == ["actionStarted", "loaded", "connected", "stored"])
         let record = try store.feed(named: "s")
         #expect(record.total == 2)
         #expect(record.stream == nil, "entries 3-5 were not delivered: the position stays for them")
@@ -112,10 +112,17 @@ struct StreamReactorTests {
         let store = MemoryStore([feed])
         let fetcher = StreamStub([])  // every connection fails: reconnections, with backoff
         let scheduler = TestScheduler()
-        let (state, _) = run(fetcher, store: store, scheduler: scheduler, limits: FollowLimits(maxTime: .seconds(10))) {
+        let (state, mutations) = run(
+            fetcher, store: store, scheduler: scheduler, limits: FollowLimits(maxTime: .seconds(10))
+        ) {
             $0.advance(by: .seconds(1))
         }
-        #expect(state.feeds["s"]?.failure == nil, "a stream that cannot connect is retried, not failed")
+        // A stream that cannot connect is tried again, and failing until it connects: the
+        // session ends with that failure (75), each try recorded in the store.
+        #expect(state.feeds["s"]?.failure?.exitCode == 75)
+        #expect(state.feeds["s"]?.failuresInARow == mutations.filter { $0.name == "failed" }.count)
+        #expect((state.feeds["s"]?.failuresInARow ?? 0) >= 4)
+        #expect(try store.feed(named: "s").lastErrorCode == 75, "status shows it")
         #expect(scheduler.requestedDelays.contains(.seconds(10)))
         let waits = scheduler.requestedDelays.filter { $0 != .seconds(10) && $0 != .milliseconds(200) }
         #expect(

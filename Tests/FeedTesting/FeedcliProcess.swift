@@ -87,11 +87,27 @@ public enum Feedcli {
             for (pipe, box) in [(out, stdout), (err, stderr)] {
                 let handle = pipe.fileHandleForReading
                 Thread { [read] in
-                    let data = handle.readDataToEndOfFile()
-                    box.withLock { $0 = data }
+                    // As it comes, so that a test can see what a running process has said.
+                    while case let data = handle.availableData, !data.isEmpty {
+                        box.withLock { $0.append(data) }
+                    }
                     read.signal()
                 }.start()
             }
+        }
+
+        /// What the process wrote on stderr so far (`readInBackground` must be running).
+        public var stderrSoFar: String { String(decoding: stderr.value, as: UTF8.self) }
+
+        /// Whether stderr came to hold `text` within `seconds` (polled every 20 ms without
+        /// holding a thread; `readInBackground` must be running).
+        public func waitForStderr(containing text: String, seconds: Double = 20) async -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if stderrSoFar.contains(text) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return stderrSoFar.contains(text)
         }
 
         /// Whether the process came to hold open a file whose path ends with `suffix` within 20

@@ -14,9 +14,11 @@ import FoundationEssentials
 extension CommandContext {
     /// Opens the store, runs one action through a fresh reactor printing to `output`, and tears
     /// the HTTP client down before returning (so no curl handle outlives the command).
+    /// `watch` sees every state of the run as it happens (`follow`'s health lines).
     func runReactor(
         _ action: FeedAction, output: any EntryOutput, progress: ProgressLine?,
-        stop: Observable<Void> = Subject<Void>().observable
+        stop: Observable<Void> = Subject<Void>().observable,
+        watch: (@Sendable (FeedReactorState) -> Void)? = nil
     ) throws -> FeedReactorState {
         let (state, store) = try withHTTPClient { http in
             let store = try openStore()
@@ -27,7 +29,10 @@ extension CommandContext {
             let environment = FeedEnvironment.live(
                 store: ports.store, http: http, options: options, output: ports.output, scheduler: interruptibleWaits(),
                 now: now, environment: environment, logger: logger, progress: progress, stop: stop)
-            return (ReactorHost(reactor: FeedReactor(environment: environment)).run(action), store)
+            let host = ReactorHost(reactor: FeedReactor(environment: environment))
+            let watching = watch.map { host.state.subscribe(onNext: $0) }
+            defer { watching?.dispose() }
+            return (host.run(action), store)
         }
         store.finish()
         progress?.clear()
@@ -66,17 +71,12 @@ extension CommandContext {
     }
 
     /// Where a command's new entries go: to the `--exec` command when one was given, else to
-    /// `printer`. `tellsRefusals`: a refused entry is said on stderr at once, not only at the end.
-    func entryOutput(_ printer: EntryPrinter, exec: ExecOptions?, tellsRefusals: Bool = false) -> any EntryOutput {
+    /// `printer`.
+    func entryOutput(_ printer: EntryPrinter, exec: ExecOptions?) -> any EntryOutput {
         guard let command = exec?.exec, let timeout = exec?.timeout else { return printer }
-        var tell: (@Sendable (String) -> Void)?
-        if tellsRefusals {
-            let stderr = self.stderr
-            tell = { message in try? stderr.write("feedcli: " + TerminalText.safe(message) + "\n") }
-        }
         return ExecOutput(
             command: EntryCommand(command: command, timeout: timeout, environment: environment),
-            interruption: interruption, tell: tell)
+            interruption: interruption)
     }
 
     /// Ends the printer's output (a JSON array's `]`) unless the output itself failed; a failed

@@ -8,10 +8,11 @@ import FeedTerminal
 /// stream feeds live (each new entry printed as it arrives and committed once printed, in groups
 /// of what arrived together; reconnecting after every drop from the last event id), polled
 /// feeds synced whenever they are due (`--every`, else every 15 minutes), until Ctrl-C, SIGTERM
-/// or a limit ends the session: then 0, with everything printed committed. A feed that fails
-/// for good (401, 404, a wrong Content-Type) is said on stderr and the others go on; the status
-/// is the most serious such failure's. With `--exec`, a feed whose command failed is tried
-/// again after 1 s, doubling up to 5 minutes.
+/// or a limit ends the session: then 0, with everything printed committed. A feed that starts
+/// failing is said on stderr at once (`FeedHealthLines`: then an hourly reminder at most, and
+/// its recovery) and the others go on; the status is the most serious failure of the feeds
+/// still failing at the end. With `--exec`, a feed whose command failed is tried again after
+/// 1 s, doubling up to 5 minutes.
 public struct Follow: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "follow",
@@ -77,17 +78,19 @@ public struct Follow: FeedcliCommand {
             interruption: nil, progress: nil, patience: context.readerPatience)
         var limits = self.limits
         limits.busyWait = context.wait
-        // A command's refusal is said as it happens: a session can last for months.
-        let output = context.entryOutput(printer, exec: exec, tellsRefusals: true)
+        let output = context.entryOutput(printer, exec: exec)
+        // A session can last for months: each feed's failures, recoveries and warnings are said
+        // as they happen, from the states of the run, and not again at its end.
+        let health = FeedHealthLines(stderr: context.stderr, now: context.now)
         let state = try context.runReactor(
             .follow(feeds: feeds, limits: limits), output: output, progress: nil,
-            stop: stop.observable)
-        context.reportFeedFailures(state)
+            stop: stop.observable, watch: { health.update($0) })
         try context.finishPrinting(printer, after: state)
         if let failure = state.failure, failure != .interrupted {
             context.report(failure)
             return failure.exitCode
         }
+        // The state of the feeds at the end: a failure that recovered is gone from it, and
         // Ctrl-C and SIGTERM are the session's end, also when they stopped a delivery.
         return FeedFailure.mostSerious(state.failures.filter { $0 != .interrupted })?.exitCode ?? 0
     }

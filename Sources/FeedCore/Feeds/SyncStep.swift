@@ -10,6 +10,11 @@ package indirect enum SyncStep: Sendable {
     case batches(FetchedBatches)
     /// Something the user should hear about that does not fail the feed (one stderr line).
     case warning(String)
+    /// A stream's connection is open and answered as a stream.
+    case connected
+    /// A stream's connection could not be made (or ended before it answered); the stream tries
+    /// again after its backoff. The feed is failing until it connects.
+    case connectionFailed(FeedFailure)
 }
 
 /// New entries and the bookkeeping that goes with them, not committed yet: the reactor first

@@ -19,11 +19,15 @@ public indirect enum FeedMutation: Sendable, Equatable {
     /// feed's after the commit. 0 when nothing was new. A count, not the entries: a sync's
     /// mutations are gathered while its batches are delivered, and must not hold them all.
     case stored(feed: String, count: Int, FeedRecord)
+    /// A stream feed's connection is open and answered as a stream: whatever failed before it
+    /// has mended (a stream may stay quiet for hours, with no commit to say so).
+    case connected(feed: String)
     /// The feed was not fetched: its server asked not to be asked before `until`.
     case skipped(feed: String, until: Date)
     /// Something the user should hear about that did not fail the feed (a dead next-page link).
     case warned(feed: String, String)
     /// Fetching, storing or printing failed. For a feed, nothing of its cursor changed (its
-    /// record with the error arrives as `.loaded`); with no feed, the whole run stopped.
+    /// record with the error arrives as `.loaded`); with no feed, the whole run stopped. A feed's
+    /// failure lasts until it succeeds again in the same action (`.stored`, `.connected`).
     case failed(feed: String?, FeedFailure)
 }

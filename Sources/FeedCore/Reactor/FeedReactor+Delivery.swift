@@ -37,6 +37,12 @@ extension FeedReactor {
                 }
             case .warning(let message):
                 return .just(.warned(feed: feed, message))
+            case .connected:
+                return .just(.connected(feed: feed))
+            case .connectionFailed(let failure):
+                // Recorded as any failure of the feed (`status` shows it); the stream goes on
+                // trying after its backoff.
+                return recordFailure(failure, feed: feed)
             }
         }
     }
@@ -69,9 +75,7 @@ extension FeedReactor {
             do {
                 // Numbered before printing whatever the output shows (a handle in plain text,
                 // `FEEDCLI_HANDLE` to a command, nothing in JSON): one run, one sequence of steps.
-                if allowed > 0 {
-                    batch.entries = try environment.store.number(batch.entries, backfill: batch.complete.isBackfill)
-                }
+                if allowed > 0 { batch.entries = try numbered(batch.entries, feed: feed, backfill: batch.complete.isBackfill) }
             } catch {
                 budget?.spend(0, of: allowed)
                 throw error
@@ -80,6 +84,9 @@ extension FeedReactor {
                 allowed > 0
                 ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
             budget?.spend(report.delivered, of: allowed)
+            keptNumbers.record(
+                delivered: batch.entries.prefix(report.delivered), undelivered: batch.entries.dropFirst(report.delivered),
+                feed: feed)
         }
         var mutations: [FeedMutation] = []
         if let commit = batch.commit(delivered: report.delivered) {
@@ -95,6 +102,17 @@ extension FeedReactor {
             : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed and stored; "
                 + "the other \(batch.entries.count - report.delivered) come again with the next sync"
         return (mutations, Self.stop(failure, unprinted: unprinted))
+    }
+
+    /// `entries` numbered: those a delivery of this run did not take keep the numbers they had
+    /// then, the others get new ones from the store.
+    private func numbered(_ entries: [Entry], feed: String, backfill: Bool) throws -> [Entry] {
+        var entries = keptNumbers.restore(entries, feed: feed)
+        let fresh = entries.indices.filter { entries[$0].seq == 0 }
+        guard !fresh.isEmpty else { return entries }
+        let numbered = try environment.store.number(fresh.map { entries[$0] }, backfill: backfill)
+        for (index, entry) in zip(fresh, numbered) { entries[index] = entry }
+        return entries
     }
 
     /// The failure that stops a run whose output failed or was interrupted, or (a refusal) the

@@ -23,6 +23,8 @@ public struct FeedReactor: Reactor {
     public let initialState = FeedReactorState()
     /// Writes the bookkeeping of quiet feeds together (see `GroupCommit`).
     package let groupCommit: GroupCommit
+    /// The numbers of entries a delivery did not take, for their next try (see `KeptNumbers`).
+    package let keptNumbers = KeptNumbers()
 
     public init(environment: FeedEnvironment) {
         self.environment = environment

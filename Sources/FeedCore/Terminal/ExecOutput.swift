@@ -21,14 +21,10 @@ public final class ExecOutput: EntryOutput {
     private let command: EntryCommand
     private let interruption: Interruption?
     private let block = RecursiveLock()
-    /// Where a refusal is said at once (`follow`'s stderr: a run that lasts reports its
-    /// failures at its end); nil when the run's end is soon enough (`sync`, `next`).
-    private let tell: (@Sendable (String) -> Void)?
 
-    package init(command: EntryCommand, interruption: Interruption?, tell: (@Sendable (String) -> Void)? = nil) {
+    package init(command: EntryCommand, interruption: Interruption?) {
         self.command = command
         self.interruption = interruption
-        self.tell = tell
     }
 
     public func deliver(_ entries: [Entry]) -> DeliveryReport {
@@ -44,7 +40,6 @@ public final class ExecOutput: EntryOutput {
                     let why =
                         "--exec command \(Self.describe(outcome, timeout: command.timeout)) for \(entry.feed) \(entry.handle) "
                         + "(id \(EntryCommand.variableValue(entry.id))): it and the entries after it are not committed"
-                    tell?(why)
                     return DeliveryReport(delivered: index, failure: .refused(why))
                 }
             }

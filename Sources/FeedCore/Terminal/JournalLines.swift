@@ -43,7 +43,8 @@ public final class JournalLines: OutputSink {
         try write(bytes, priority: 6)
     }
 
-    private func write(_ bytes: [UInt8], priority: Int?) throws(OutputError) {
+    /// Writes lines whose priority the writer knows (0 emergency … 7 debug).
+    public func write(_ bytes: [UInt8], priority: Int?) throws(OutputError) {
         let lines = pending.withLock { pending -> [[UInt8]] in
             pending += bytes
             var lines: [[UInt8]] = []

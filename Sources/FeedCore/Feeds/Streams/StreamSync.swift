@@ -108,10 +108,14 @@ package struct StreamSync: Sendable {
                     })
                 else { return }
                 let startedAt = ContinuousClock.now
+                // Whether this connection answered as a stream: one that ends before it did is
+                // a failure of the feed (said), a drop after it is a stream's life (not said).
+                let answered = Locked(false)
                 current.replace(
                     with: connection(idle: idle, stop: stop, progress: progress).subscribe { event in
                         switch event {
                         case .next(let step):
+                            if case .connected = step { answered.withLock { $0 = true } }
                             observer.next(step)
                         case .completed where phase.value.stopped, .failed where phase.value.stopped:
                             observer.complete()
@@ -142,6 +146,10 @@ package struct StreamSync: Sendable {
                                 })
                             else { return observer.complete() }
                             onReconnect(count, delay, error)
+                            if !answered.value {
+                                observer.next(
+                                    .connectionFailed(FeedFailure(fetching: error) ?? .temporary("\(error)")))
+                            }
                             wait.replace(with: scheduler.schedule(after: delay) { attempt() })
                         }
                     })
@@ -231,12 +239,12 @@ package struct StreamSync: Sendable {
                             return group
                         }.flatMap(.concat) { .from(try syncSteps(of: $0, progress: progress)) }
                     })
-                // Connected: first what the stream sent while no connection was open (the events
-                // that arrive meanwhile wait; an entry met in both is delivered once).
-                guard let catchUp,
-                    groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
+                guard groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
                 else { return steps }
-                return .concat([catchingUp(catchUp), steps])
+                // Connected: said, then first what the stream sent while no connection was open
+                // (the events that arrive meanwhile wait; an entry met in both is delivered once).
+                guard let catchUp else { return .concat([.just(.connected), steps]) }
+                return .concat([.just(.connected), catchingUp(catchUp), steps])
             }
     }
 

@@ -51,6 +51,24 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What the exit code says, in a few words (the line a long `follow` writes when a feed
+    /// starts failing names it).
+    public var meaning: String {
+        switch exitCode {
+        case 64: "a usage error"
+        case 65: "the server's data is not what the feed's kind promises"
+        case 66: "no such feed or entry"
+        case 69: "the server refused for good"
+        case 73: "the store cannot be created"
+        case 74: "the store or the output cannot be written"
+        case 75: "temporary: tried again"
+        case 76: "the server broke the protocol"
+        case 77: "not authorized: check the feed's token"
+        case 78: "the feed's configuration cannot work"
+        default: "interrupted"
+        }
+    }
+
     /// Temporary failures are the ones a later run may not see again.
     public var isTemporary: Bool { self.exitCode == 75 }
 

@@ -1,0 +1,54 @@
+import FeedStoreTesting
+import FeedTesting
+import Foundation
+import Testing
+
+/// A `follow` that runs as a service says what fails while it runs, not when it ends, and ends
+/// with the state its feeds are in. The built `feedcli` against
+/// `Fixtures/streams/stream_server.py`.
+@Suite("A service tells: failures said as they happen", .serialized, .timeLimit(.minutes(3)))
+struct ServiceHealthTests {
+    let server: PythonServer
+    let base: String
+    let session = StoreSession()
+
+    init() async throws {
+        server = try await PythonServer.streams()
+        base = "http://127.0.0.1:\(server.port)"
+    }
+
+    func add(_ name: String, _ url: String, _ options: String...) async throws {
+        let run = try await session.run(["feeds", "add", name, url] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func aFeedWhoseTokenVariableIsMissingIsSaidAtOnceAndTheOthersGoOn() async throws {
+        try await add("live", base + "/sse?count=3&hold=60", "--kind", "sse")
+        try await add("mast", base + "/sse?count=3&hold=60", "--kind", "sse", "--token-env", "FEEDCLI_TEST_UNSET_TOKEN")
+        let started = Date()
+        let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
+        follow.readInBackground()
+        #expect(
+            await follow.waitForStderr(containing: "mast: failing (78, the feed's configuration cannot work)"),
+            "said while it runs: \(follow.stderrSoFar)")
+        #expect(Date().timeIntervalSince(started) < 10, "at once, not at the end")
+        #expect(follow.process.isRunning, "the other feed goes on")
+        follow.process.send(SIGTERM)
+        let run = await follow.finish()
+        #expect(JSONLines.ids(run.stdout) == ["1", "2", "3"], "\(run.stderr)")
+        #expect(run.status == 78, "the feed still failing at the end gives the status")
+        #expect(run.stderr.components(separatedBy: "mast: failing").count == 2, "said once: \(run.stderr)")
+    }
+
+    @Test func aStreamThatCannotConnectIsSaidOnceWhileItIsTriedAgain() async throws {
+        let closed = try RefusingPort()
+        try await add("down", "http://127.0.0.1:\(closed.port)/sse", "--kind", "sse")
+        let run = try await session.run(["follow", "--max-time", "4s"])
+        #expect(run.status == 75, "still failing at the end: \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line, not one a retry: \(run.stderr)")
+        #expect(lines.first?.hasPrefix("feedcli: down: failing (75, temporary: tried again): ") == true)
+        let status = try await session.requireStatus("down")
+        #expect((status["last_error"] as? String)?.isEmpty == false, "status shows it: \(status)")
+    }
+}
