@@ -85,6 +85,47 @@ struct FollowEveryFeedTests {
             (taken + later).sorted() == everything.sorted(), "every entry once, over both runs: \(taken) then \(later)")
     }
 
+    /// A feed added by another process while `follow` runs is followed within seconds, without
+    /// a restart; one removed is dropped quietly (no "no feed named", no 66 at the end).
+    @Test func aFeedAddedOrRemovedByAnotherProcessIsFollowedOrDroppedWithinSeconds() async throws {
+        try await add("ev", base + "/sse?count=1&hold=60", "--kind", "sse")
+        let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl", "--max-time", "25s"]))
+        follow.readInBackground()
+        try await Task.sleep(for: .seconds(1))
+        let added = Date()
+        try await add("late", base + "/polled/late?per=2&max=2", "--kind", "linked")
+        var seen = false
+        while !seen && Date().timeIntervalSince(added) < 15 {
+            seen = try await polledRequests("late").count > 0
+            if !seen { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(seen && Date().timeIntervalSince(added) < 5, "followed within 5 s of its adding")
+        try await add("gone", base + "/polled/gone?per=1&every=1", "--kind", "linked", "--every", "1s")
+        for _ in 0..<150 where try await polledRequests("gone").isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        let removal = try await session.run(["feeds", "remove", "gone"])
+        #expect(removal.status == 0, "\(removal.stderr)")
+        try await Task.sleep(for: .seconds(3))
+        let afterRemoval = try await polledRequests("gone").count
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await polledRequests("gone").count == afterRemoval, "dropped: not asked again")
+        follow.process.send(SIGTERM)
+        let run = await follow.finish()
+        #expect(run.status == 0, "a removed feed is no failure: \(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        let ids = JSONLines.ids(run.stdout)
+        #expect(ids.contains("late-1") && ids.contains("late-2") && ids.contains("1"), "\(ids)")
+    }
+
+    /// A `follow` restarted (by its service) fetches a polled feed only once it is due.
+    @Test func aPolledFeedIsNotFetchedAtTheStartWhenItIsNotDue() async throws {
+        try await add("slow", base + "/polled/slow?per=1", "--kind", "linked")
+        let first = try await session.feedcli("follow", "--max-time", "2s", "--jsonl")
+        #expect(first.status == 0 && JSONLines.ids(first.stdout) == ["slow-1"], "\(first.stderr)")
+        let second = try await session.feedcli("follow", "--max-time", "2s", "--jsonl")
+        #expect(second.status == 0 && second.stdout.isEmpty, "\(second.stderr)")
+        #expect(try await polledRequests("slow").count == 1, "not due for 15 minutes: not asked again")
+    }
+
     @Test func aFeedOfEveryNeverIsFollowedOnlyByNameAndNoFeedIsAUsageError() async throws {
         try await add("never", base + "/polled/never?per=1", "--kind", "linked", "--every", "never")
         #expect(try await session.feedcli("follow").status == 64, "no feed to follow: `never` is synced only by name")

@@ -13,11 +13,14 @@ extension Observable {
     ///
     /// Threading: the first round is subscribed on the subscribing thread, later ones on
     /// `scheduler`'s. Disposing cancels the wait or the running round.
+    ///
+    /// `firstPause`: a wait before the first round as well (nil or zero: it starts at once).
     public static func repeating(
         _ round: @escaping @Sendable () -> Observable<Element>,
         pause: @escaping @Sendable () -> Duration?,
         scheduler: any Scheduler,
-        until: Observable<Void>
+        until: Observable<Void>,
+        firstPause: Duration? = nil
     ) -> Observable<Element> {
         Observable { observer in
             // Two slots: a round that completes while it is being subscribed sets its wait before
@@ -58,7 +61,11 @@ extension Observable {
                 wait.dispose()
                 observer.complete()
             }
-            next()
+            if let firstPause, firstPause > .zero {
+                wait.replace(with: scheduler.schedule(after: firstPause) { next() })
+            } else {
+                next()
+            }
             return Disposables.create {
                 stop.dispose()
                 current.dispose()

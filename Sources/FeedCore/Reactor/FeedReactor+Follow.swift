@@ -24,19 +24,20 @@ extension FeedReactor {
         let store = environment.store
         let environment = self.environment
         return .deferred {
-            var records =
+            let records =
                 names.isEmpty
-                ? try store.feeds()
+                ? Self.followedByAll(try store.feeds())
                 : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
-            // Following every feed leaves out those never synced but by name (`--every never`).
-            if names.isEmpty { records.removeAll { $0.every == EveryDuration.never && !$0.registration.kind.isStream } }
             guard !records.isEmpty else {
                 throw FeedFailure.usage("no feed to follow: add one with `feedcli feeds add NAME URL`")
             }
             let session = FollowSession(limits: limits, scheduler: environment.scheduler, stop: environment.stop)
-            let work = Observable.from(records).flatMap(.merge(maxConcurrent: records.count)) { record in
-                following(record, session: session, limits: limits)
-            }
+            let work =
+                names.isEmpty
+                ? followingEveryFeed(records, session: session, limits: limits)
+                : Observable.from(records).flatMap(.merge(maxConcurrent: records.count)) { record in
+                    following(record, session: session, limits: limits)
+                }
             return Observable { observer in
                 session.start()
                 let subscription = work.subscribe(observer.send)
@@ -48,11 +49,18 @@ extension FeedReactor {
         }
     }
 
+    /// The feeds a `follow` of every feed follows: all but those never synced but by name
+    /// (`--every never`).
+    static func followedByAll(_ records: [FeedRecord]) -> [FeedRecord] {
+        records.filter { $0.every != EveryDuration.never || $0.registration.kind.isStream }
+    }
+
     /// One feed for the whole session: rounds of its work (a stream's connections, a polled
     /// feed's sync), each under the feed's lock. After a round, a feed whose `--exec` command
-    /// failed is tried again after a wait that doubles; a polled feed waits until it is due; a
+    /// failed is tried again after a wait that doubles; a polled feed waits until it is due (the
+    /// first round too: a `follow` restarted by its service does not fetch every feed again); a
     /// stream that ended for good (a failure reconnecting cannot mend, a 204) is done.
-    private func following(_ record: FeedRecord, session: FollowSession, limits: FollowLimits) -> Observable<
+    func following(_ record: FeedRecord, session: FollowSession, limits: FollowLimits) -> Observable<
         FeedMutation
     > {
         let name = record.name
@@ -77,7 +85,8 @@ extension FeedReactor {
                 // pace; the round then records why it fails.
                 guard let record = try? store.feed(named: name) else { return Self.defaultPollInterval }
                 return Self.untilDue(record, now: now())
-            }, scheduler: environment.scheduler, until: session.ended)
+            }, scheduler: environment.scheduler, until: session.ended,
+            firstPause: isStream ? nil : Self.untilDue(record, now: now()))
     }
 
     /// One round of a stream feed: once free of other runs, connected until the session ends

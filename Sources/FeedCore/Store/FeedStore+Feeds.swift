@@ -41,6 +41,12 @@ extension FeedStore {
         }
     }
 
+    /// SQLite's `PRAGMA data_version` of this store's connection: it changes with every commit
+    /// of another connection, and with none of this one's.
+    public func changeMark() throws(FeedFailure) -> Int64? {
+        try statements { db in try db.dataVersion() }
+    }
+
     /// One feed and its state, or `.notFound`. Its cost does not grow with the number of
     /// entries (counts are kept by triggers, the read cursor is one index probe).
     public func feed(named name: String) throws(FeedFailure) -> FeedRecord {

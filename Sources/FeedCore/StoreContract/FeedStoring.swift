@@ -58,10 +58,17 @@ public protocol FeedStoring: Sendable {
     /// Records a failed fetch; nothing else changes.
     func recordFailure(feed: String, _ failure: FeedFailure, at time: Date, retryNotBefore: Date?) throws(FeedFailure)
         -> FeedRecord
+    /// A mark that changes when another connection (another process) committed to the store,
+    /// cheap enough to read every second; nil when the store cannot tell. A `follow` of every
+    /// feed reads the feeds again when it changes (a feed added, removed or changed meanwhile).
+    func changeMark() throws(FeedFailure) -> Int64?
 }
 
 extension FeedStoring {
     public var locksNeedKnownFeeds: Bool { true }
+
+    /// A store that cannot tell has its feeds read again at a slower pace.
+    public func changeMark() throws(FeedFailure) -> Int64? { nil }
 
     /// Runs `body` holding the feed's lock (taken as `lock(feed:)` takes it, waiting as
     /// configured), and lets it go when `body` returns or throws: a command that changes a feed
