@@ -258,6 +258,28 @@ struct StateStoreContractTests {
         #expect(taken != nil, "let go, it is free")
     }
 
+    /// A `follow` owns a feed apart from its lock: another run sees the owner (in words) and
+    /// cannot own it too; the owner does not see itself; the feed's lock stays free for a commit
+    /// or a reader; let go, the feed has no owner.
+    @Test(arguments: Kind.allCases)
+    func aFeedsOwnerIsSeenByOtherRunsUntilItLetsGo(kind: Kind) async throws {
+        let (first, second) = try await stores(kind, wait: .milliseconds(100))
+        #expect(try second.ownerElsewhere(feed: "posts") == nil, "no owner yet")
+        var owner: (any HeldFeedLock)? = try first.attemptOwnership(feed: "posts")
+        #expect(owner != nil)
+        let seen = try second.ownerElsewhere(feed: "posts")
+        #expect(seen?.contains("follow") == true, "named for a message: \(seen ?? "nil")")
+        #expect(try first.ownerElsewhere(feed: "posts") == nil, "the owner is no other run")
+        #expect(try second.attemptOwnership(feed: "posts") == nil, "one owner at a time")
+        #expect(try second.ownerElsewhere(feed: "other") == nil, "other feeds have none")
+        #expect(try second.attemptLock(feed: "posts") != nil, "the feed's lock is apart from its owner")
+        withExtendedLifetime(owner) {}
+        owner = nil
+        let free = try await afterUnlock(kind) { try second.ownerElsewhere(feed: "posts") == nil ? true : nil }
+        #expect(free == true, "let go, no owner")
+        #expect(try second.attemptOwnership(feed: "posts") != nil)
+    }
+
     /// What `attempt` gives once a lock let go is free: at once for SQLite; for PostgreSQL once
     /// the server ran the unlock, which the run that held it sends without waiting for the answer.
     private func afterUnlock<T>(_ kind: Kind, _ attempt: () throws -> T?) async throws -> T? {

@@ -25,6 +25,7 @@ extension CommandContext {
             // As many feeds at once as the descriptor limit carries (a clear 78 when not one can run).
             var options = fetch
             options.jobs = try DescriptorBudget.jobs(options.jobs)
+            options.busyWait = wait
             let ports = reactorPorts(store, output)
             let environment = FeedEnvironment.live(
                 store: ports.store, http: http, options: options, output: ports.output, scheduler: interruptibleWaits(),

@@ -13,6 +13,8 @@ public struct FetchOptions: Sendable, Equatable {
     /// `sync --skip-busy`: a feed another run holds is left to it (said with `-v`) instead of
     /// waited for, so pollers started together split the feeds between them.
     public var skipBusy = false
+    /// `--wait`: how long a feed that a `follow` owns is waited for before it is busy (75).
+    public var busyWait: Duration = .seconds(30)
     /// How many feeds `sync` works on at once (requests to one host stay capped by the client).
     public var jobs = 8
     /// First retry's backoff ceiling; doubles per retry (full jitter), capped at `retryCap`.

@@ -10,9 +10,11 @@ import FeedStoreContract
 /// hash alike share a lock: they only wait for each other. Migrations take a transaction-level
 /// lock of `storeClass`.
 package enum PostgresLocks {
-    /// "FEED" and "FEEE": the lock spaces of the store's migrations and of its feeds.
+    /// "FEED", "FEEE" and "FEEF": the lock spaces of the store's migrations, of its feeds, and
+    /// of its feeds' owners (a `follow` owns the feeds it follows for its session).
     package static let storeClass: Int32 = 0x4645_4544
     package static let feedClass: Int32 = 0x4645_4545
+    package static let ownerClass: Int32 = 0x4645_4546
 }
 
 /// A feed's advisory lock, released when let go (a statement on the store's connection; when

@@ -31,6 +31,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// Feeds whose lock this process holds: a session's advisory locks are re-entrant, file locks
     /// are not, and a run must not take one feed twice.
     private var heldFeeds: Set<String> = []
+    /// Feeds this process owns (`attemptOwnership`), for the same reason.
+    private var ownedFeeds: Set<String> = []
 
     /// Whether the schema's version was read and found writable; until then every call reads it
     /// first (`open` sent the question). A failure stays: every later call throws it.
@@ -184,6 +186,47 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             }
             return (lock, record)
         }
+    }
+
+    /// A feed's owner lock: a session-level advisory lock in the owners' space.
+    public func attemptOwnership(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> (any HeldFeedLock)? in
+            guard !ownedFeeds.contains(feed) else { return nil }
+            let answer = try db.execute(Self.lockStatement, Self.ownerKey(feed))
+            guard answer.count == 1, answer.row(0).bool(0) else { return nil }
+            ownedFeeds.insert(feed)
+            return PostgresFeedLock { [self] in
+                lock.withLock {
+                    ownedFeeds.remove(feed)
+                    guard connection.isUp else { return }
+                    connection.sendDiscardingResult(
+                        "SELECT pg_advisory_unlock($1::int, hashtext($2))", Self.ownerKey(feed))
+                }
+            }
+        }
+    }
+
+    /// The session that holds `feed`'s owner lock, when it is not this one: its backend's pid
+    /// and client address, as the server knows them.
+    public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> String? in
+            guard !ownedFeeds.contains(feed) else { return nil }
+            let answer = try db.execute(
+                """
+                SELECT a.pid::text, COALESCE(host(a.client_addr), 'a local socket')
+                FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                    AND l.classid = ($1::int)::oid AND l.objid = (hashtext($2))::oid
+                LIMIT 1
+                """, Self.ownerKey(feed))
+            guard answer.count == 1 else { return nil }
+            let row = answer.row(0)
+            return "a feedcli follow (PostgreSQL backend \(row.text(0) ?? "?") from \(row.text(1) ?? "?"))"
+        }
+    }
+
+    private static func ownerKey(_ feed: String) -> [PostgresValue] {
+        [.text(String(PostgresLocks.ownerClass)), .text(feed)]
     }
 
     private static let lockStatement = "SELECT pg_try_advisory_lock($1::int, hashtext($2))"

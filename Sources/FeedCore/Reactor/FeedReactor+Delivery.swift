@@ -10,18 +10,31 @@ extension FeedReactor {
     /// Turns a strategy's steps into mutations: requests into activity, batches into delivery
     /// and commit. `budget` (`follow --max-entries`) bounds what is printed: a batch past it is
     /// committed as far as it was printed, and the rest comes again with the next run.
+    ///
+    /// `locksEachDelivery`: the feed's lock is taken for each batch that has entries, from its
+    /// printing to its commit (a `follow`'s stream, which owns the feed but does not hold its
+    /// lock while it waits for events).
     package func mutations(
         ofSteps steps: Observable<SyncStep>, feed: String, printing: Bool, marksDelivered: Bool,
-        budget: EntryBudget? = nil
+        budget: EntryBudget? = nil, locksEachDelivery: Bool = false
     ) -> Observable<FeedMutation> {
-        steps.flatMap(.concat) { step -> Observable<FeedMutation> in
+        let store = environment.store
+        return steps.flatMap(.concat) { step -> Observable<FeedMutation> in
             switch step {
             case .requesting(let url, let number):
                 return .just(.activity(feed: feed, .fetching(url: Redaction.maskingSecrets(in: url), page: number)))
+            case .batch(let batch) where locksEachDelivery && !batch.entries.isEmpty:
+                let lock = try store.lock(feed: feed)
+                return try withExtendedLifetime(lock) {
+                    try deliverAndCommit(
+                        batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
+                }
             case .batch(let batch):
                 return try deliverAndCommit(
                     batch, feed: feed, printing: printing, marksDelivered: marksDelivered, budget: budget)
             case .batches(let batches):
+                let lock = locksEachDelivery ? try store.lock(feed: feed) : nil
+                defer { withExtendedLifetime(lock) {} }
                 // One feed's block, in bounded commits: no other feed prints in between.
                 return try environment.output.exclusively { () throws -> Observable<FeedMutation> in
                     var done: [FeedMutation] = []

@@ -2,6 +2,7 @@ import FeedBase
 import FeedKinds
 import FeedModel
 import FeedReactive
+import FeedStoreContract
 import FoundationEssentials
 import Synchronization
 
@@ -76,7 +77,7 @@ extension FeedReactor {
         }
         let store = environment.store
         let now = environment.now
-        return .repeating(
+        let rounds = Observable<FeedMutation>.repeating(
             round,
             pause: {
                 if let wait = refusals.takeWait() { return wait }
@@ -87,25 +88,34 @@ extension FeedReactor {
                 return Self.untilDue(record, now: now())
             }, scheduler: environment.scheduler, until: session.ended,
             firstPause: isStream ? nil : Self.untilDue(record, now: now()))
+        return owning(name, session: session, wait: limits.busyWait, rounds)
+            .catch { error in recordFailure(error, feed: name) }
     }
 
-    /// One round of a stream feed: once free of other runs, connected until the session ends
-    /// (reconnecting after drops) or the stream ends for good.
+    /// One round of a stream feed (which this run owns): connected until the session ends
+    /// (reconnecting after drops) or the stream ends for good. The feed's lock is taken for each
+    /// delivery, not for the connection: a `next` of its stored entries, or `feeds remove`,
+    /// waits for a commit at most.
     private func followingStream(_ name: String, session: FollowSession, limits: FollowLimits) -> Observable<
         FeedMutation
     > {
-        let following = underFeedLock(name) { record in
+        let store = environment.store
+        return Observable<FeedMutation>.deferred {
+            let record = try store.feed(named: name)
             var stream = streamSync(record)
             stream.budget = session.budget
             stream.onActivity = { session.touch() }
-            return mutations(
-                ofSteps: .concat([
-                    retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended),
-                ]),
-                feed: record.name, printing: true, marksDelivered: false, budget: session.budget)
+            return .concat([
+                .just(.loaded(record)),
+                mutations(
+                    ofSteps: .concat([
+                        retentionNotice(record), stream.follow(idle: limits.idleTimeout, stop: session.ended),
+                    ]),
+                    feed: record.name, printing: true, marksDelivered: false, budget: session.budget,
+                    locksEachDelivery: true),
+            ])
         }
-        return Observable.concat([untilFree(name, session: session, wait: limits.busyWait), following])
-            .catch { error in recordFailure(error, feed: name) }
+        .catch { error in recordFailure(error, feed: name) }
     }
 
     /// One round of a polled feed: its `sync` (Retry-After, conditional GET and the feed's
@@ -133,22 +143,28 @@ extension FeedReactor {
         return seconds <= 0 ? .zero : .milliseconds(Int64((min(seconds, 366 * 86_400) * 1000).rounded(.up)))
     }
 
-    /// How often a feed another run holds is tried again while `follow` waits for it.
+    /// How often a feed another run owns is tried again while `follow` waits for it.
     static let busyPoll: Duration = .milliseconds(200)
 
-    /// Completes once no other run holds `name` (at once when none does). While another does, it
-    /// says so once (a warning) and tries again every `busyPoll` on the scheduler, holding no
-    /// thread, until `wait` passes or the session ends (its limits, Ctrl-C): then the feed fails
-    /// with 75, since this run read nothing of it. A run holding a stream feed can hold it for
-    /// hours, so the wait must be said and bounded by the run's own limits, not by a lock call.
-    func untilFree(_ name: String, session: FollowSession, wait: Duration) -> Observable<FeedMutation> {
+    /// `work` as the owner of `name` (`FeedStoring.attemptOwnership`), the ownership held until
+    /// `work` ends: no other run fetches the feed meanwhile. While another run owns it, says so
+    /// once (a warning naming that run) and tries again every `busyPoll` on the scheduler,
+    /// holding no thread, until `wait` passes or the session ends (its limits, Ctrl-C): then the
+    /// feed fails with 75, since this run read nothing of it. A run that owns a feed can own it
+    /// for months, so the wait must be said and bounded by the run's own limits.
+    func owning(_ name: String, session: FollowSession, wait: Duration, _ work: Observable<FeedMutation>)
+        -> Observable<FeedMutation>
+    {
         let store = environment.store
         let scheduler = environment.scheduler
         return Observable { observer in
             let poll = SerialDisposable()
+            let running = SerialDisposable()
             let deadline = ContinuousClock.now + wait
             let done = Mutex(false)
-            @Sendable func end(_ failure: FeedFailure?) {
+            let ended = SerialDisposable()
+            /// Once: the ownership taken (then `work` runs with it) or given up.
+            @Sendable func settle(_ outcome: Result<any HeldFeedLock, FeedFailure>) {
                 guard
                     done.withLock({ done in
                         defer { done = true }
@@ -156,37 +172,45 @@ extension FeedReactor {
                     })
                 else { return }
                 poll.dispose()
-                if let failure { observer.fail(failure) } else { observer.complete() }
-            }
-            @Sendable func isFree() -> Bool {
-                do {
-                    return try store.attemptLock(feed: name) != nil  // the probe's lock is let go at once
-                } catch {
-                    end(error)
-                    return false
+                ended.dispose()
+                switch outcome {
+                case .success(let ownership):
+                    running.replace(with: SubscriptionResource(ownership).bound(to: work).subscribe(observer.send))
+                case .failure(let failure):
+                    observer.fail(failure)
                 }
             }
-            guard !isFree() else {
-                end(nil)
-                return Disposables.empty
+            @Sendable func attempt() -> Bool {
+                do {
+                    guard let ownership = try store.attemptOwnership(feed: name) else { return false }
+                    settle(.success(ownership))
+                } catch {
+                    settle(.failure(error))
+                }
+                return true
             }
+            if attempt() { return Disposables.create { running.dispose() } }
+            let owner = (try? store.ownerElsewhere(feed: name)) ?? nil
             observer.next(
                 .warned(
                     feed: name,
-                    "another run is reading it; waiting for that run to let it go "
+                    "followed by \(owner ?? "another feedcli run"); waiting for it to let go "
                         + "(up to --wait, \(wait.components.seconds) s, within this run's limits)"))
-            let ended = session.ended.subscribe { _ in
-                end(.temporary("another run held \(name) for the whole of this run: nothing of it was read"))
-            }
+            ended.replace(
+                with: session.ended.subscribe { _ in
+                    settle(
+                        .failure(.temporary("another run followed \(name) for the whole of this run: nothing of it was read")))
+                })
             @Sendable func tryAgain() {
                 poll.replace(
                     with: scheduler.schedule(after: Self.busyPoll) {
-                        if isFree() { return end(nil) }
+                        if attempt() { return }
                         guard ContinuousClock.now < deadline else {
-                            return end(
-                                .temporary(
-                                    "another run held \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"
-                                ))
+                            return settle(
+                                .failure(
+                                    .temporary(
+                                        "another run followed \(name) past --wait (\(wait.components.seconds) s): nothing of it was read"
+                                    )))
                         }
                         tryAgain()
                     })
@@ -195,6 +219,7 @@ extension FeedReactor {
             return Disposables.create {
                 ended.dispose()
                 poll.dispose()
+                running.dispose()
             }
         }
     }

@@ -85,6 +85,7 @@ extension FeedReactor {
         }
         work = work.catch { error in
             if let failure = error as? FeedFailure, failure.stopsTheRun { throw failure }
+            if error is OwnedElsewhere { throw error }  // waited for outside the lock (`waitingForOwner`)
             return .deferred { recordFailure(error, feed: name) }
         }
         return work

@@ -44,13 +44,14 @@ public struct FeedReactor: Reactor {
         let work: Observable<FeedMutation>
         switch action {
         case .next(let feed?):
-            work = underFeedLock(feed) { record in try next(record) }
+            work = waitingForOwner(underFeedLock(feed) { record in try next(record) })
         case .next(nil):
             let store = environment.store
             work = .deferred {
                 let names = try store.feeds().map(\.name)
                 if names == [FeedRegistration.defaultFeed.name] {
-                    return underFeedLock(FeedRegistration.defaultFeed.name, listed: true) { record in try next(record) }
+                    return waitingForOwner(
+                        underFeedLock(FeedRegistration.defaultFeed.name, listed: true) { record in try next(record) })
                 }
                 return nextOfAll(nil, names: names)
             }
@@ -93,13 +94,13 @@ public struct FeedReactor: Reactor {
         let store = environment.store
         return .deferred {
             if let oldest = try store.oldestUnread(feeds: feeds) {
-                return underFeedLock(oldest.feed, listed: true) { record in try next(record) }
+                return waitingForOwner(underFeedLock(oldest.feed, listed: true) { record in try next(record) })
             }
             return .concat([
                 syncAll(names, listed: feeds == nil, printing: false, respectsEvery: !environment.options.force),
                 .deferred {
                     try store.oldestUnread(feeds: feeds).map { oldest in
-                        underFeedLock(oldest.feed, listed: true) { record in try next(record) }
+                        waitingForOwner(underFeedLock(oldest.feed, listed: true) { record in try next(record) })
                     } ?? .empty()
                 },
             ])
@@ -114,6 +115,7 @@ public struct FeedReactor: Reactor {
         // is nothing to look for (a round trip of every `next` on a store across a network).
         if record.unread > 0, let entry = try store.oldestUnread(feed: record.name) { return try deliverStored(entry) }
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
+        try checkOwner(of: record.name)  // nothing stored to deliver: a fetch, which the owner's alone
         guard record.registration.kind == .indexed else {
             return .concat([
                 sync(record, printing: false),
@@ -145,16 +147,18 @@ public struct FeedReactor: Reactor {
         FeedMutation
     > {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            underFeedLock(feed, listed: listed) { record in
-                syncIfDue(record, printing: printing, respectsEvery: respectsEvery)
-            }
+            waitingForOwner(
+                underFeedLock(feed, listed: listed) { record in
+                    syncIfDue(record, printing: printing, respectsEvery: respectsEvery)
+                })
         }
     }
 
     /// `syncAll` of feeds just listed with their records.
     package func syncAll(listed feeds: [ListedFeed], printing: Bool, respectsEvery: Bool) -> Observable<FeedMutation> {
         Observable.from(feeds).flatMap(.merge(maxConcurrent: environment.options.jobs)) { feed in
-            underFeedLock(feed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) }
+            waitingForOwner(
+                underFeedLock(feed) { record in syncIfDue(record, printing: printing, respectsEvery: respectsEvery) })
         }
     }
 
@@ -170,6 +174,7 @@ public struct FeedReactor: Reactor {
     package func sync(_ record: FeedRecord, printing: Bool, budget: EntryBudget? = nil) -> Observable<FeedMutation> {
         if let failure = record.unknownKindFailure { return .fail(failure) }
         if let until = retryNotBefore(record) { return .just(.skipped(feed: record.name, until: until)) }
+        do { try checkOwner(of: record.name) } catch { return .fail(error) }  // the owner's to fetch
         let steps: Observable<SyncStep>
         if record.registration.kind.isStream {
             steps = .concat([retentionNotice(record), syncStream(record)])

@@ -1,4 +1,5 @@
 import CSQLite
+import FeedBase
 import FeedModel
 import FeedStoreContract
 import FoundationEssentials
@@ -37,6 +38,8 @@ public final class FeedStore: Sendable {
     let retentionMemo = RetentionMemo()
     /// The keys of the remembered ids, as far as this store added or last read them.
     let rememberedFilter = RememberedFilter()
+    /// The feeds this process owns (`attemptOwnership`): their owner is no other run.
+    let ownedFeeds = Locked<Set<String>>([])
 
     private init(
         path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration,
@@ -250,6 +253,24 @@ public final class FeedStore: Sendable {
     /// The feed's lock if no other run holds it, without waiting; nil when one does.
     public func attemptLock(feedNamed feed: String) throws(FeedFailure) -> FeedLock? {
         try FeedLock.attempt(path: lockPath(for: "feed-" + StoreFile.fileNameSafe(feed)))
+    }
+
+    /// A feed's owner lock: held by the `follow` that follows it (`FeedOwnerLock`).
+    public func attemptOwnership(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? {
+        let owned = ownedFeeds
+        guard
+            let lock = try FeedOwnerLock.attempt(
+                path: lockPath(for: "follow-" + StoreFile.fileNameSafe(feed)),
+                holder: "feedcli follow (pid \(getpid()))", release: { owned.withLock { _ = $0.remove(feed) } })
+        else { return nil }
+        owned.withLock { _ = $0.insert(feed) }
+        return lock
+    }
+
+    /// The run that owns `feed`, in words, when it is not this one.
+    public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? {
+        if ownedFeeds.withLock({ $0.contains(feed) }) { return nil }
+        return FeedOwnerLock.owner(path: lockPath(for: "follow-" + StoreFile.fileNameSafe(feed)))
     }
 
     private func lockPath(for name: String) -> String {

@@ -62,6 +62,14 @@ public protocol FeedStoring: Sendable {
     /// cheap enough to read every second; nil when the store cannot tell. A `follow` of every
     /// feed reads the feeds again when it changes (a feed added, removed or changed meanwhile).
     func changeMark() throws(FeedFailure) -> Int64?
+    /// Makes this run the owner of `feed` when no other run is: a `follow` holds it for its
+    /// session, and no other run fetches the feed meanwhile (`ownerElsewhere`). Nil when another
+    /// run owns it. Owning is apart from the feed's lock, which the owner still takes for each
+    /// round or commit.
+    func attemptOwnership(feed: String) throws(FeedFailure) -> (any HeldFeedLock)?
+    /// The run that owns `feed`, in words for a message ("feedcli follow (pid 4242)"), when it
+    /// is not this one; nil when no run does.
+    func ownerElsewhere(feed: String) throws(FeedFailure) -> String?
 }
 
 extension FeedStoring {
@@ -69,6 +77,11 @@ extension FeedStoring {
 
     /// A store that cannot tell has its feeds read again at a slower pace.
     public func changeMark() throws(FeedFailure) -> Int64? { nil }
+
+    /// A store of one process (in memory): no other run can own a feed.
+    public func attemptOwnership(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? { OwnershipOfOneProcess() }
+
+    public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? { nil }
 
     /// Runs `body` holding the feed's lock (taken as `lock(feed:)` takes it, waiting as
     /// configured), and lets it go when `body` returns or throws: a command that changes a feed
@@ -103,3 +116,6 @@ extension FeedStoring {
         return entries.filter { !stored.contains($0.id) && seen.insert($0.id).inserted }
     }
 }
+
+/// The ownership of a feed in a store no other process reaches: nothing to let go.
+private final class OwnershipOfOneProcess: HeldFeedLock {}
