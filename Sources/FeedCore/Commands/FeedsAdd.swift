@@ -21,6 +21,8 @@ public struct FeedsAdd: FeedcliCommand {
     @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token.", valueName: "VAR"))
     var tokenEnv: String?
     @Flag(help: "Change an existing feed.") var replace = false
+    @Flag(help: "Take what the feed holds now as read: only later entries are new (a stream starts live).")
+    var fromNow = false
     @Option(
         help: ArgumentHelp(
             "A plain sync skips the feed while its last fetch is younger (30m, 2h, 1d), or always (never).",
@@ -71,6 +73,13 @@ public struct FeedsAdd: FeedcliCommand {
                 "feedcli: \(replace ? "replaced" : "added") \(name): \(TerminalText.safe(found))\n")
         }
         for warning in try Self.warnings(adding: chosen, to: store.feeds()) { context.warn(warning, feed: name) }
+        guard fromNow else { return 0 }
+        let note = { (text: String) in _ = try? context.stderr.write("feedcli: \(TerminalText.safe(text))\n") }
+        for (feed, failure) in try context.startFromNow([name], removesFailed: !replace, said: note) {
+            context.report(failure, feed: feed)
+            note(replace ? "\(feed) was changed; its entries were not taken as read" : "\(feed) was not added (--from-now)")
+            return failure.exitCode
+        }
         return 0
     }
 

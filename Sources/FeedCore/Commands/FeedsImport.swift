@@ -21,6 +21,8 @@ public struct FeedsImport: FeedcliCommand {
     @Argument(
         help: ArgumentHelp("The OPML or urls file.", valueName: "file"), completion: .file(extensions: ["opml", "xml"]))
     var file: String
+    @Flag(help: "Take what each feed holds now as read: only later entries are new (streams start live).")
+    var fromNow = false
     @OptionGroup var store: StoreOptions
 
     public init() {}
@@ -141,6 +143,15 @@ public struct FeedsImport: FeedcliCommand {
         note(
             "imported \(adding.count) of \(outlines.count) feeds from \(file) (\(present) already there, \(skipped) skipped)"
         )
+        var failures: [FeedFailure] = []
+        if fromNow, !adding.isEmpty {
+            for (feed, failure) in try context.startFromNow(adding.map(\.feed.name), removesFailed: true, said: note) {
+                context.report(failure, feed: feed)
+                note("\(feed) was not added (--from-now): import the file again once it answers")
+                failures.append(failure)
+            }
+        }
+        if let worst = FeedFailure.mostSerious(failures) { return worst.exitCode }
         // Something skipped is the file's data not being what feedcli can add (65).
         return skipped == 0 ? 0 : FeedFailure.badData("a feed was skipped").exitCode
     }
