@@ -7,7 +7,8 @@
 #   /usr/share/bash-completion/completions/feedcli        bash completion
 #   /usr/share/zsh/vendor-completions/_feedcli            zsh completion (Debian's folder for it)
 #   /usr/share/fish/vendor_completions.d/feedcli.fish     fish completion
-#   /usr/share/doc/feedcli/{README.md.gz,changelog.gz,copyright}
+#   /usr/share/doc/feedcli/{README.md.gz,REFERENCE.md.gz,changelog.gz,copyright}
+#                                                         (REFERENCE: what the README links to)
 #   /usr/lib/systemd/user/feedcli-follow.service          `follow` as a user service
 # It depends only on what Debian 12 ships: libcurl4 (linked) and libjq1 (loaded by the jq worker
 # when a json feed or a --filter runs), recommends ca-certificates for https, and suggests libpq5
@@ -34,6 +35,7 @@ gzip -9n < docs/feedcli.1 > "$root/usr/share/man/man1/feedcli.1.gz"
 "$binary" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_feedcli"
 "$binary" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/feedcli.fish"
 gzip -9n < README.md > "$root/usr/share/doc/feedcli/README.md.gz"
+gzip -9n < docs/REFERENCE.md > "$root/usr/share/doc/feedcli/REFERENCE.md.gz"
 gzip -9n < CHANGELOG.md > "$root/usr/share/doc/feedcli/changelog.gz"
 cat > "$root/usr/share/doc/feedcli/copyright" <<'COPYRIGHT'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/

@@ -69,7 +69,7 @@ steps=(
   "feedcli feeds add picked http://127.0.0.1:$port/jsonfeed/inessential.json --kind jsonfeed --filter '.title != null'"
   "feedcli sync picked | wc -l"
   "feedcli list --jsonl | wc -l"
-  "ls /usr/share/man/man1/feedcli.1.gz /usr/share/bash-completion/completions/feedcli /usr/share/zsh/vendor-completions/_feedcli /usr/share/fish/vendor_completions.d/feedcli.fish"
+  "ls /usr/share/man/man1/feedcli.1.gz /usr/share/bash-completion/completions/feedcli /usr/share/zsh/vendor-completions/_feedcli /usr/share/fish/vendor_completions.d/feedcli.fish /usr/share/doc/feedcli/REFERENCE.md.gz"
 )
 for step in "${steps[@]}"; do
   echo "\$ $step"
@@ -82,6 +82,8 @@ unit=/usr/lib/systemd/user/feedcli-follow.service
 echo "\$ systemd-analyze --user verify $unit"
 command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd >/dev/null; }
 mkdir -p "$work/runtime" && chmod 700 "$work/runtime"
-verify=$(XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$root$unit" 2>&1)
+# Its ExecStart names /usr/bin/feedcli, which is in the root, not on the host: a copy names it there.
+sed "s|/usr/bin/feedcli|$root/usr/bin/feedcli|g" "$root$unit" > "$work/feedcli-follow.service"
+verify=$(XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$work/feedcli-follow.service" 2>&1)
 [ -z "$verify" ] || { echo "$verify" | sed 's/^/  /'; echo "test-package.sh: the unit does not verify" >&2; exit 1; }
 echo "# the package installs and runs in a clean Debian 12 root"

@@ -90,7 +90,6 @@ struct FollowEveryFeedTests {
     @Test func aFeedAddedOrRemovedByAnotherProcessIsFollowedOrDroppedWithinSeconds() async throws {
         try await add("ev", base + "/sse?count=1&hold=60", "--kind", "sse")
         let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl", "--max-time", "25s"]))
-        follow.readInBackground()
         try await Task.sleep(for: .seconds(1))
         let added = Date()
         try await add("late", base + "/polled/late?per=2&max=2", "--kind", "linked")

@@ -27,7 +27,6 @@ struct FollowOwnsItsFeedsTests {
         try await add("news", base + "/polled/news?per=2", "--kind", "linked")
         try await add("ev", base + "/sse?count=2&hold=60", "--kind", "sse")
         let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
-        follow.readInBackground()
         #expect(await follow.waitUntilItHoldsOpen(fileEndingWith: ".locks/follow-news.lock"))
         #expect(await follow.waitUntilItHoldsOpen(fileEndingWith: ".locks/follow-ev.lock"))
         let pid = follow.process.processIdentifier

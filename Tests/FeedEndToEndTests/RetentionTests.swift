@@ -55,6 +55,24 @@ struct RetentionTests {
         #expect(back["keep"] as? String == "10000" && back["remember"] as? String == "forever", "\(back)")
     }
 
+    /// `feeds set` changes several feeds, or every feed, at once; a name it does not know
+    /// changes none of them.
+    @Test func feedsSetChangesSeveralFeedsOrAllOfThem() async throws {
+        let session = StoreSession()
+        for name in ["a", "b", "c"] { try await session.add(name, base + "/sse?count=1", kind: "linked") }
+        let unknown = try await session.run(["feeds", "set", "a", "nosuch", "--keep", "5"])
+        #expect(unknown.status == 66, "\(unknown.stderr)")
+        #expect(try await session.requireStatus("a")["keep"] as? String == "all", "a typo changes nothing")
+        #expect(try await session.feedcli("feeds", "set", "a", "b", "--keep", "5").status == 0)
+        #expect(try await session.requireStatus("b")["keep"] as? String == "5")
+        #expect(try await session.requireStatus("c")["keep"] as? String == "all")
+        let all = try await session.feedcli("feeds", "set", "--all", "--keep", "30d")
+        #expect(all.status == 0, "\(all.stderr)")
+        for name in ["a", "b", "c"] { #expect(try await session.requireStatus(name)["keep"] as? String == "30d") }
+        #expect(try await session.run(["feeds", "set", "--keep", "5"]).status == 64, "names or --all")
+        #expect(try await session.run(["feeds", "set", "a", "--all", "--keep", "5"]).status == 64, "not both")
+    }
+
     /// A server that ignores `Last-Event-ID` replays every event on each connection: the ones
     /// pruned are remembered, so nothing is printed twice.
     func replayedEventsThatWerePrunedAreNotDeliveredAgain(_ session: StoreSession) async throws {

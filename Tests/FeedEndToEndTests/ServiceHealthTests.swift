@@ -27,7 +27,6 @@ struct ServiceHealthTests {
         try await add("mast", base + "/sse?count=3&hold=60", "--kind", "sse", "--token-env", "FEEDCLI_TEST_UNSET_TOKEN")
         let started = Date()
         let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
-        follow.readInBackground()
         #expect(
             await follow.waitForStderr(containing: "mast: failing (78, the feed's configuration cannot work)"),
             "said while it runs: \(follow.stderrSoFar)")

@@ -83,7 +83,13 @@ public enum Feedcli {
 
         /// Reads stdout and stderr to their ends on threads of their own.
         public func readInBackground() {
-            readers.withLock { $0 = 2 }
+            // Once: a second pair of readers would split the output between them.
+            guard
+                readers.withLock({ readers in
+                    defer { readers = 2 }
+                    return readers == 0
+                })
+            else { return }
             for (pipe, box) in [(out, stdout), (err, stderr)] {
                 let handle = pipe.fileHandleForReading
                 Thread { [read] in

@@ -5,15 +5,18 @@ import FeedStore
 import FeedStoreContract
 import FoundationEssentials
 
-/// `feedcli feeds set NAME [--every DURATION|never] [--keep SPEC] [--remember DURATION] [--token-env VAR] [jq expressions]`: changes
-/// what is given (an empty expression or variable unsets one); entries, read state and cursors
-/// are kept, except that a `--filter` given also applies to the stored unread entries: those it
-/// drops are marked read, and the command says how many.
+/// `feedcli feeds set NAME… | --all [--every DURATION|never] [--keep SPEC] [--remember DURATION] [--token-env VAR] [jq expressions]`:
+/// changes what is given, in each feed named (or every feed with `--all`; an unknown name is 66
+/// before any feed changes; an empty expression or variable unsets one); entries, read state
+/// and cursors are kept, except that a `--filter` given also applies to the stored unread
+/// entries: those it drops are marked read, and the command says how many.
 public struct FeedsSet: FeedcliCommand {
     public static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a feed in place: how often a plain sync fetches it, what it keeps, its jq expressions.")
-    @Argument(help: "The feed.", completion: .feedNames) var name: String
+        abstract:
+            "Change feeds in place: how often a plain sync fetches them, what they keep, their jq expressions.")
+    @Argument(help: "The feeds.", completion: .feedNames) var names: [String] = []
+    @Flag(help: "Every feed.") var all = false
     @Option(help: ArgumentHelp("30m, 2h, 1d, or never; '' fetches it on every sync again.", valueName: "duration"))
     var every: String?
     @Option(help: ArgumentHelp("Environment variable holding the feed's bearer token ('' for none).", valueName: "VAR"))
@@ -32,7 +35,10 @@ public struct FeedsSet: FeedcliCommand {
         if kind != nil {
             throw ValidationError(
                 "feeds set does not change a feed's kind: add it again with "
-                    + "feeds add \(name) URL --kind KIND --replace (its entries are kept)")
+                    + "feeds add \(names.first ?? "NAME") URL --kind KIND --replace (its entries are kept)")
+        }
+        if names.isEmpty == !all {
+            throw ValidationError(all ? "give feed names or --all, not both" : "give the feeds to change, or --all")
         }
         if jq.authors.count > 1 {
             throw ValidationError("--author is given once (a nostr feed's authors change with feeds add --replace)")
@@ -48,7 +54,21 @@ public struct FeedsSet: FeedcliCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore()
-        let record = try store.feed(named: name)
+        // Every feed looked up (and its change checked) before any changes: a typo changes nothing.
+        let records = all ? try store.feeds() : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
+        let changes = jq.expressions
+        if changes.hasMapping, let other = records.first(where: { !$0.registration.kind.usesExpressions }) {
+            throw FeedFailure.usage(
+                "--items, --id, --next-url and the other mapping options are for json feeds; "
+                    + "\(other.name) is \(other.registration.kind.rawValue)")
+        }
+        for record in records { try change(record, store: store, context: context) }
+        return 0
+    }
+
+    /// Changes one feed as the options say.
+    private func change(_ record: FeedRecord, store: any StateStore, context: CommandContext) throws {
+        let name = record.name
         if let tokenEnv {
             // '' unsets it.
             let variable = tokenEnv.isEmpty ? nil : tokenEnv
@@ -86,7 +106,6 @@ public struct FeedsSet: FeedcliCommand {
         // '' fetches it on every sync again.
         if let every { try store.setEvery(feed: name, every.isEmpty ? nil : EveryDuration.parse(every)) }
         if retention.isGiven { try store.setRetention(feed: name, retention.applied(to: record.retention)) }
-        return 0
     }
 
     /// The stored unread entries of the feed that its (new) filter drops, and how many are unread.
