@@ -80,7 +80,10 @@ struct FeedHealthLinesTests {
         fail("ev", .interrupted, tries: 1)
         #expect(lines(health, state).isEmpty)
         fail("ev", .temporary("HTTP 503"), tries: 2)
-        #expect(lines(health, state) == ["feedcli: ev: failing (75, temporary: tried again): temporary failure, try later: HTTP 503"])
+        #expect(
+            lines(health, state) == [
+                "feedcli: ev: failing (75, temporary: tried again): temporary failure, try later: HTTP 503"
+            ])
         var next = FeedReactorState()
         next.revision = state.revision + 1
         #expect(lines(health, next).isEmpty, "a new action: the last one's failures are not recovered, only forgotten")

@@ -122,7 +122,8 @@ struct ExecTests {
         let run = try await feedcli("follow", "--max-entries", "2", "--exec", command)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 2, "said as it happened, and not again at the end: \(run.stderr)")
-        #expect(lines.first?.contains("ev: failing (75, temporary: tried again): --exec command exited 3 for ev @") == true)
+        #expect(
+            lines.first?.contains("ev: failing (75, temporary: tried again): --exec command exited 3 for ev @") == true)
         #expect(lines.last?.hasPrefix("feedcli: ev: recovered after 1 failure, ") == true, "\(run.stderr)")
         #expect(JSONLines.ids(written("lines")) == ["1", "2"], "the refused entry again, then the next")
         #expect(Date().timeIntervalSince(started) >= 0.9, "after a wait of 1 s")

@@ -100,7 +100,9 @@ struct FollowEveryFeedTests {
         }
         #expect(seen && Date().timeIntervalSince(added) < 5, "followed within 5 s of its adding")
         try await add("gone", base + "/polled/gone?per=1&every=1", "--kind", "linked", "--every", "1s")
-        for _ in 0..<150 where try await polledRequests("gone").isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        for _ in 0..<150 where try await polledRequests("gone").isEmpty {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let removal = try await session.run(["feeds", "remove", "gone"])
         #expect(removal.status == 0, "\(removal.stderr)")
         try await Task.sleep(for: .seconds(3))

@@ -19,7 +19,9 @@ struct FromNowTests {
 
     @Test func aPolledFeedsFortyEightEntriesAreTakenAsReadAndOnlyTheNextIsNew() async throws {
         // The server's first answer holds 48 items, its second one more.
-        let added = try await session.run(["feeds", "add", "fn", base + "/polled/fn?per=48&max=49", "--kind", "linked", "--from-now"])
+        let added = try await session.run([
+            "feeds", "add", "fn", base + "/polled/fn?per=48&max=49", "--kind", "linked", "--from-now",
+        ])
         #expect(added.status == 0 && added.stdout.isEmpty, "\(added.stderr)")
         #expect(added.stderr.contains("fn: 48 entries there now taken as read"), "\(added.stderr)")
         let listed = JSONLines.objects(try await session.run(["list", "--jsonl"]).stdout)
@@ -29,12 +31,16 @@ struct FromNowTests {
     }
 
     @Test func aStreamThatReplaysFromItsStartBeginsAfterWhatItHeld() async throws {
-        let added = try await session.run(["feeds", "add", "ev", base + "/sse?count=3&hold=0", "--kind", "sse", "--from-now"])
+        let added = try await session.run([
+            "feeds", "add", "ev", base + "/sse?count=3&hold=0", "--kind", "sse", "--from-now",
+        ])
         #expect(added.status == 0, "\(added.stderr)")
         let quiet = try await session.run(["follow", "--until-idle", "2s", "--jsonl"])
         #expect(quiet.status == 0 && quiet.stdout.isEmpty, "nothing of what it held: \(quiet.stdout) \(quiet.stderr)")
         // The server now has two more events (its URL says the last id): only they are new.
-        let more = try await session.run(["feeds", "add", "ev", base + "/sse?count=5&hold=0", "--kind", "sse", "--replace"])
+        let more = try await session.run([
+            "feeds", "add", "ev", base + "/sse?count=5&hold=0", "--kind", "sse", "--replace",
+        ])
         #expect(more.status == 0, "\(more.stderr)")
         let follow = try await session.run(["follow", "--until-idle", "2s", "--jsonl"])
         #expect(follow.status == 0 && JSONLines.ids(follow.stdout) == ["4", "5"], "\(follow.stdout) \(follow.stderr)")

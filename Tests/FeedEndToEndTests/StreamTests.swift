@@ -352,7 +352,8 @@ struct StreamTests {
         try await session.add("ev", base + "/sse?count=1&hold=60", kind: "sse")
         let holder = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "ev", "--jsonl"]))
         #expect(
-            await holder.waitUntilItHoldsOpen(fileEndingWith: ".locks/follow-ev.lock"), "the first follow owns the feed")
+            await holder.waitUntilItHoldsOpen(fileEndingWith: ".locks/follow-ev.lock"), "the first follow owns the feed"
+        )
         let started = ContinuousClock.now
         let second = try await session.feedcli("follow", "ev", "--max-time", "2s", "--jsonl")
         let took = ContinuousClock.now - started
@@ -361,8 +362,10 @@ struct StreamTests {
         #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stdout.isEmpty)
         #expect(
-            second.stderr.components(separatedBy: "followed by feedcli follow (pid \(holder.process.processIdentifier))")
-                .count == 2, "said once, naming the run: \(second.stderr)")
+            second.stderr.components(
+                separatedBy: "followed by feedcli follow (pid \(holder.process.processIdentifier))"
+            )
+            .count == 2, "said once, naming the run: \(second.stderr)")
         #expect(second.stderr.contains("another run followed ev for the whole of this run"), "\(second.stderr)")
         #expect(took < .seconds(15), "within its own limit (2 s and a start), took \(took)")
         // Once the first lets go, a follow takes the feed at once (the first printed event 1).

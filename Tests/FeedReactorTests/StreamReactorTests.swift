@@ -124,7 +124,8 @@ struct StreamReactorTests {
         #expect((state.feeds["s"]?.failuresInARow ?? 0) >= 4)
         #expect(try store.feed(named: "s").lastErrorCode == 75, "status shows it")
         #expect(scheduler.requestedDelays.contains(.seconds(10)))
-        let watches = [FeedReactor.watchInterval, FeedReactor.unmarkedWatchInterval]  // follow of every feed's look at the store
+        // The looks of a follow of every feed at the store.
+        let watches = [FeedReactor.watchInterval, FeedReactor.unmarkedWatchInterval]
         let waits = scheduler.requestedDelays.filter {
             $0 != .seconds(10) && $0 != .milliseconds(200) && !watches.contains($0)
         }

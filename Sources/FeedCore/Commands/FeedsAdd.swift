@@ -77,7 +77,9 @@ public struct FeedsAdd: FeedcliCommand {
         let note = { (text: String) in _ = try? context.stderr.write("feedcli: \(TerminalText.safe(text))\n") }
         for (feed, failure) in try context.startFromNow([name], removesFailed: !replace, said: note) {
             context.report(failure, feed: feed)
-            note(replace ? "\(feed) was changed; its entries were not taken as read" : "\(feed) was not added (--from-now)")
+            note(
+                replace
+                    ? "\(feed) was changed; its entries were not taken as read" : "\(feed) was not added (--from-now)")
             return failure.exitCode
         }
         return 0

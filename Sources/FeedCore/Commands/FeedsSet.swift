@@ -55,7 +55,8 @@ public struct FeedsSet: FeedcliCommand {
     public func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore()
         // Every feed looked up (and its change checked) before any changes: a typo changes nothing.
-        let records = all ? try store.feeds() : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
+        let records =
+            all ? try store.feeds() : try names.map { name throws(FeedFailure) in try store.feed(named: name) }
         let changes = jq.expressions
         if changes.hasMapping, let other = records.first(where: { !$0.registration.kind.usesExpressions }) {
             throw FeedFailure.usage(

@@ -88,7 +88,9 @@ extension FeedReactor {
             do {
                 // Numbered before printing whatever the output shows (a handle in plain text,
                 // `FEEDCLI_HANDLE` to a command, nothing in JSON): one run, one sequence of steps.
-                if allowed > 0 { batch.entries = try numbered(batch.entries, feed: feed, backfill: batch.complete.isBackfill) }
+                if allowed > 0 {
+                    batch.entries = try numbered(batch.entries, feed: feed, backfill: batch.complete.isBackfill)
+                }
             } catch {
                 budget?.spend(0, of: allowed)
                 throw error
@@ -98,7 +100,8 @@ extension FeedReactor {
                 ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
             budget?.spend(report.delivered, of: allowed)
             keptNumbers.record(
-                delivered: batch.entries.prefix(report.delivered), undelivered: batch.entries.dropFirst(report.delivered),
+                delivered: batch.entries.prefix(report.delivered),
+                undelivered: batch.entries.dropFirst(report.delivered),
                 feed: feed)
         }
         var mutations: [FeedMutation] = []

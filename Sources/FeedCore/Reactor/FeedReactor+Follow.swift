@@ -199,7 +199,9 @@ extension FeedReactor {
             ended.replace(
                 with: session.ended.subscribe { _ in
                     settle(
-                        .failure(.temporary("another run followed \(name) for the whole of this run: nothing of it was read")))
+                        .failure(
+                            .temporary("another run followed \(name) for the whole of this run: nothing of it was read")
+                        ))
                 })
             @Sendable func tryAgain() {
                 poll.replace(

@@ -49,10 +49,12 @@ extension FeedReactor {
                 watch.replace(
                     with: scheduler.schedule(after: interval) {
                         let now = try? store.changeMark()
-                        let changed = now == nil || mark.withLock { mark in
-                            defer { mark = now }
-                            return mark != now
-                        }
+                        let changed =
+                            now == nil
+                            || mark.withLock { mark in
+                                defer { mark = now }
+                                return mark != now
+                            }
                         // A store that cannot be read now is looked at again at the next turn.
                         if changed, let records = try? store.feeds() {
                             for record in followed.reconciled(with: Self.followedByAll(records)) {

@@ -19,7 +19,9 @@ extension FeedReactor {
 
     /// Throws `OwnedElsewhere` when another run owns `feed`.
     func checkOwner(of feed: String) throws {
-        if let owner = try environment.store.ownerElsewhere(feed: feed) { throw OwnedElsewhere(feed: feed, owner: owner) }
+        if let owner = try environment.store.ownerElsewhere(feed: feed) {
+            throw OwnedElsewhere(feed: feed, owner: owner)
+        }
     }
 
     /// `work` (a feed's work under its lock), again once the run that owns the feed let it go,
@@ -40,7 +42,8 @@ extension FeedReactor {
             }
             let said = FeedMutation.warned(
                 feed: owned.feed,
-                "\(owned.owner) follows it; waiting for that run to let it go (up to --wait, \(wait.components.seconds) s)")
+                "\(owned.owner) follows it; waiting for that run to let it go (up to --wait, \(wait.components.seconds) s)"
+            )
             // Completes once the owner let go; at `--wait`, the feed's failure instead.
             let timedOut = Mutex(false)
             let gone = Observable<FeedMutation> { observer in

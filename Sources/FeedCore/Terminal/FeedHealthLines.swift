@@ -77,12 +77,15 @@ public final class FeedHealthLines: Sendable {
                 failing.tries = status.failuresInARow
                 if now.timeIntervalSince(failing.lastSaid) >= reminderInterval {
                     failing.lastSaid = now
-                    lines.append((reminderLine(name, failure, since: failing.since, tries: failing.tries), priority(of: failure)))
+                    lines.append(
+                        (reminderLine(name, failure, since: failing.since, tries: failing.tries), priority(of: failure))
+                    )
                 }
                 memory.failing[name] = failing
             case (nil, let failing?):
                 memory.failing[name] = nil
-                lines.append((recoveryLine(name, failures: failing.tries, after: now.timeIntervalSince(failing.since)), 5))
+                lines.append(
+                    (recoveryLine(name, failures: failing.tries, after: now.timeIntervalSince(failing.since)), 5))
             case (nil, nil):
                 continue
             }

@@ -239,7 +239,8 @@ package struct StreamSync: Sendable {
                             return group
                         }.flatMap(.concat) { .from(try syncSteps(of: $0, progress: progress)) }
                     })
-                guard groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
+                guard
+                    groups.contains(where: { $0.signals.contains { if case .connected = $0 { true } else { false } } })
                 else { return steps }
                 // Connected: said, then first what the stream sent while no connection was open
                 // (the events that arrive meanwhile wait; an entry met in both is delivered once).
