@@ -188,8 +188,23 @@ class Handler(socketserver.StreamRequestHandler):
             self.wfile.write(frame(0x1, line.encode()))
         self.wfile.flush()
         if "hold" in query:
-            time.sleep(float(query["hold"]))
-        self.wfile.write(frame(0x8, struct.pack(">H", 1000))); self.wfile.flush()
+            end = time.time() + float(query["hold"])
+            if query.get("answer"):  # a pong for each ping while it holds, as every real server
+                import select
+                while time.time() < end:
+                    if not select.select([self.connection], [], [], 0.1)[0]:
+                        continue
+                    try:
+                        opcode, masked, data = read_frame(self.rfile)
+                    except Exception:
+                        return
+                    if opcode == 0x9:
+                        self.wfile.write(frame(0xA, data)); self.wfile.flush()
+                    elif opcode == 0x8:
+                        return
+            else:
+                time.sleep(float(query["hold"]))
+        self.wfile.write(frame(0x8, struct.pack(">H", int(query.get("closecode", "1000"))))); self.wfile.flush()
         self.drain()
 
     def nostr(self, query, number):

@@ -191,6 +191,27 @@ struct ExportTests {
         #expect(try await session.feedcli("export", "--format", "atom", "--self", "javascript:x").status == 64)
     }
 
+    /// A JSON Feed added with its kind given (no detection, so no title at `feeds add`) is
+    /// named by the title its documents carry once a sync reads one.
+    @Test func aJSONFeedOfAGivenKindGetsItsTitleFromItsSync() async throws {
+        let document = try String(
+            contentsOf: Fixtures.root.appendingPathComponent("jsonfeed/DaringFireball.json"), encoding: .utf8)
+        let server = try LoopbackServer { _, connection in
+            connection.respond(200, headers: [("Content-Type", "application/feed+json")], text: document)
+        }
+        let (session, _) = try await session(feeds: [:])
+        #expect(
+            try await session.feedcli("feeds", "add", "fireball", server.baseURL + "/j", "--kind", "jsonfeed").status
+                == 0)
+        let before = try await session.feedcli("feeds", "export", "--opml")
+        #expect(!before.stdout.contains("Daring Fireball"), "nothing asked the URL yet")
+        #expect(try await session.feedcli("sync", "fireball").status == 0)
+        let opml = try await session.feedcli("feeds", "export", "--opml")
+        #expect(opml.stdout.contains(#"title="Daring Fireball""#), "\(opml.stdout)")
+        let atom = try await session.feedcli("export", "fireball", "--format", "atom")
+        #expect(atom.stdout.contains("<title>Daring Fireball</title>"), "\(atom.stdout.prefix(300))")
+    }
+
     /// The source feed's own title (Daring Fireball's real JSON Feed, found by `feeds add`) names
     /// it in every export: the document of one feed, the author of an entry that has none, the
     /// `<source>` of an entry among several feeds, OPML's `title`; a copy and an import keep it.

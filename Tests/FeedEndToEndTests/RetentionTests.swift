@@ -103,14 +103,29 @@ struct RetentionTests {
         let session = StoreSession()
         try await session.add("ev", base + "/sse?count=400", kind: "sse")
         #expect(try await session.feedcli("sync", "ev").status == 0)
-        // As a store made before retention: no auto-vacuum, and a stream feed that never chose.
+        // As a store made before retention: no auto-vacuum, a stream feed that never chose, and
+        // a schema a migration behind (v17 undone), which a reading command brings up to date.
         #expect(
             try await editStore(
-                at: session.state, "UPDATE feed SET keep = NULL, remember = NULL; PRAGMA auto_vacuum = NONE; VACUUM"))
-        let read = try await session.feedcli("status")
-        #expect(
-            read.status == 0 && !read.stderr.contains("converting"),
-            "a reading command converts nothing: \(read.stderr)")
+                at: session.state,
+                """
+                UPDATE feed SET keep = NULL, remember = NULL;
+                CREATE TABLE remembered_id (key INTEGER PRIMARY KEY, until INTEGER);
+                CREATE TABLE remembered_staged (key INTEGER PRIMARY KEY, until INTEGER);
+                DROP TABLE remembered;
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v17:%';
+                PRAGMA auto_vacuum = NONE; VACUUM
+                """))
+        for command in [["status"], ["list", "--json"], ["list", "--jsonl", "--limit", "3"], ["feeds", "list"]] {
+            let read = try await session.run(command)
+            #expect(
+                read.status == 0 && !read.stderr.contains("converting"),
+                "a reading command converts nothing: \(command) \(read.stderr)")
+        }
+        let mode = try await Feedcli.shell(
+            #"python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA auto_vacuum").fetchone()[0])' "$S""#,
+            environment: ["S": session.state])
+        #expect(mode.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "unconverted: \(mode.stdout)")
         let write = try await session.feedcli("sync", "ev")
         #expect(write.status == 0, "\(write.stderr)")
         #expect(write.stderr.components(separatedBy: "converting the store").count == 2, "said once: \(write.stderr)")
@@ -122,9 +137,22 @@ struct RetentionTests {
         #expect(try await session.requireStatus("ev")["keep"] as? String == "all")
 
         #expect(try await session.feedcli("feeds", "set", "ev", "--keep", "10").status == 0)
+        func onDisk() -> Int {
+            [session.state, session.state + "-wal"].reduce(0) {
+                $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0)
+            }
+        }
+        let sizeBefore = onDisk()
         let compact = try await session.feedcli("store", "compact")
         #expect(compact.status == 0, "\(compact.stderr)")
         #expect(compact.stderr.contains("pruned 390 entries"), "\(compact.stderr)")
+        // It ends with the journal copied back and cut to nothing, and says the sizes.
+        let journal = (try? FileManager.default.attributesOfItem(atPath: session.state + "-wal")[.size] as? Int) ?? 0
+        #expect(journal == 0, "the journal is checkpointed and truncated: \(journal) bytes")
+        #expect(
+            compact.stderr.firstMatch(of: /; [0-9.]+ [A-Za-z]+ before, [0-9.]+ [A-Za-z]+ now/) != nil,
+            "the size before and after: \(compact.stderr)")
+        #expect(onDisk() < sizeBefore, "smaller than before: \(onDisk()) of \(sizeBefore) bytes")
         let status = try await session.requireStatus("ev")
         #expect(status["entries"] as? Int == 10 && status["pruned"] as? Int == 390)
         let integrity = try await Feedcli.shell(

@@ -271,4 +271,27 @@ struct WebSocketFeedTests {
         let status = try await onServer.requireStatus("pg")
         #expect(status["last_event_id"] is String && status["entries"] as? Int == posts.count)
     }
+
+    /// A `sync` ends after 2 s without an event, even on a server that answers every ping (as
+    /// every real one does): a pong is the connection's upkeep, not an event.
+    @Test func aSyncEndsWhenNoEventCameForTwoSecondsThoughTheServerAnswersPings() async throws {
+        try await addJetstream("held", "?hold=20&answer=1")
+        let started = ContinuousClock.now
+        let run = try await session.feedcli("sync", "held", "--jsonl")
+        let took = ContinuousClock.now - started
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.isEmpty, "what the server sent")
+        #expect(took < .seconds(12), "idle after 2 s without an event, not at the server's close: \(took)")
+    }
+
+    /// A close with a code other than 1000 or 1001 says something went wrong at the server:
+    /// said on stderr, not only with `-v`.
+    @Test func aCloseWithAnErrorCodeIsSaid() async throws {
+        try await addJetstream("erred", "?closecode=1011")
+        let run = try await session.feedcli("sync", "erred", "--jsonl")
+        #expect(run.stderr.contains("the server closed the connection (1011)"), "\(run.stderr)")
+        try await addJetstream("fine", "?closecode=1000")
+        let quiet = try await session.feedcli("sync", "fine", "--jsonl")
+        #expect(!quiet.stderr.contains("closed the connection"), "a normal close is not: \(quiet.stderr)")
+    }
 }

@@ -86,6 +86,18 @@ public struct SteppingStore: FeedStoring {
         try base.setRetention(feed: feed, retention)
     }
 
+    public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
+        try base.setSourceTitle(feed: feed, title)
+    }
+
+    public func changeMark() throws(FeedFailure) -> Int64? { try base.changeMark() }
+
+    public func attemptOwnership(feed: String) throws(FeedFailure) -> (any HeldFeedLock)? {
+        try base.attemptOwnership(feed: feed)
+    }
+
+    public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? { try base.ownerElsewhere(feed: feed) }
+
     public func knownIDs(feed: String, among ids: [String]) throws(FeedFailure) -> Set<String> {
         try base.knownIDs(feed: feed, among: ids)
     }

@@ -219,6 +219,10 @@ public final class MemoryStore: FeedStoring {
     }
 
     /// `feeds set --keep/--remember`, as the stores take it.
+    public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
+        _ = try update(feed, write: "title") { contents in contents.records[feed]?.title = title }
+    }
+
     public func setRetention(feed: String, _ retention: Retention) throws(FeedFailure) {
         _ = try update(feed, write: "retention") { contents in
             contents.records[feed]?.retention = retention

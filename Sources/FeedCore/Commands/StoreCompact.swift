@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import FoundationEssentials
+import Glibc
 
 /// `feedcli store compact`: every feed pruned to what it keeps now, at once (commits prune in
 /// bounded steps), and the store rewritten to its smallest size. Says on stderr what it pruned
@@ -31,8 +32,11 @@ public struct StoreCompact: FeedcliCommand {
 
     /// A SQLite store's size on disk, its journal included; nil for a database or no file.
     static func size(ofStoreAt path: String) -> Int? {
-        guard let store = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int else { return nil }
-        let journal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        return store + journal
+        func size(_ path: String) -> Int? {
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_size) : nil
+        }
+        guard let store = size(path) else { return nil }
+        return store + (size(path + "-wal") ?? 0)
     }
 }

@@ -13,6 +13,8 @@ package struct FeedPage: Sendable {
     package var skipped = SkippedItems()
     /// Items the feed's `--filter` kept out of `items`.
     package var filtered = 0
+    /// The feed's own title, when the page names one (a JSON Feed's `title`).
+    package var title: String?
 }
 
 /// How one kind reads a page from a response. The walker is shared; only this differs.

@@ -31,7 +31,7 @@ package struct JSONFeedKind: PageFormat {
         return FeedPage(
             items: read.items,
             next: document.value["next_url"]?.string.flatMap { URLReference.resolve($0, against: url) },
-            skipped: read.skipped)
+            skipped: read.skipped, title: document.value["title"]?.string)
     }
 
     /// The parts of a feed or an item `authorName` reads.
@@ -41,8 +41,10 @@ package struct JSONFeedKind: PageFormat {
     ])
 
     /// The parts of a document besides its items that `page` reads, and those `FeedShape` reads.
-    package static let pageProjection = JSONProjection.members(["version", "next_url"]).union(authorProjection)
-        .union(FeedShape.projection)
+    package static let pageProjection = JSONProjection.members(["version", "next_url", "title"]).union(
+        authorProjection
+    )
+    .union(FeedShape.projection)
 
     /// The parts of an item `item` reads.
     package static let itemProjection = JSONProjection.members([

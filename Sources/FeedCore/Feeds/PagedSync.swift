@@ -47,9 +47,14 @@ package struct PagedSync: Sendable {
                 validators: outcome.validators, cut: cut,
                 counts: (outcome.skippedCount, outcome.filteredCount, outcome.keptCount))
             let budget = maxPages - outcome.pagesRequested
-            let step: SyncStep = top.count == 1 ? .batch(top.batch(0)) : .batches(top)
-            guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else { return .just(step) }
-            return .concat([.just(step), backfill(from: resume, budget: budget, pageOffset: outcome.pagesRequested)])
+            var steps: [SyncStep] = [top.count == 1 ? .batch(top.batch(0)) : .batches(top)]
+            // A feed that names itself in every document (a JSON Feed) is named by it, also when
+            // its kind was given rather than found out (detection reads the title too).
+            if let title = FeedSettings.sourceTitle(outcome.pages.first?.title), title != record.title {
+                steps.insert(.sourceTitle(title), at: 0)
+            }
+            guard outcome.unfollowedNext == nil, let resume = record.resumeURL, budget > 0 else { return .from(steps) }
+            return .concat([.from(steps), backfill(from: resume, budget: budget, pageOffset: outcome.pagesRequested)])
         }
     }
 

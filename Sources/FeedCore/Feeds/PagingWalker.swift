@@ -53,6 +53,8 @@ package struct PagingWalker: Sendable {
         var url = ""
         /// Why the page's next link was not followed (not a usable http(s) URL), for a warning.
         var unusableNext: String?
+        /// The feed's own title, when the page names one.
+        var title: String?
     }
 
     package let fetcher: any FeedFetching
@@ -137,7 +139,7 @@ package struct PagingWalker: Sendable {
             fresh: fresh, validators: pageValidators,
             unfollowedNext: !reachedStored && number >= maxPages ? next : nil,
             skipped: page.skipped, filtered: page.filtered, kept: page.items.count,
-            url: response.effectiveURL, unusableNext: unusable)
+            url: response.effectiveURL, unusableNext: unusable, title: page.title)
         guard goesOn, let next else { return .just(.page(walked)) }
         return .concat([
             .just(.page(walked)),

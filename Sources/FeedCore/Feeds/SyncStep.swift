@@ -10,6 +10,8 @@ package indirect enum SyncStep: Sendable {
     case batches(FetchedBatches)
     /// Something the user should hear about that does not fail the feed (one stderr line).
     case warning(String)
+    /// The feed names itself otherwise than the store has it (a JSON Feed's `title`).
+    case sourceTitle(String)
     /// A stream's connection is open and answered as a stream.
     case connected
     /// A stream's connection could not be made (or ended before it answered); the stream tries

@@ -91,8 +91,21 @@ package enum WebSocketStream {
             for message in greeting { try connection.send(.text, payload: message) }
             var lastFrame = ContinuousClock.now
             var pinged = false
+            // A follow proves a silent connection with a ping (its pong counts); a sync ends
+            // after `idle.timeout` without an event, however many pings and pongs came.
+            let proves = idle.pongWait > .zero
             while !isDisposed() {
                 let events = try connection.receive(waitingUpTo: slice)
+                if !proves {
+                    if events.contains(where: \.isEvent) { lastFrame = ContinuousClock.now }
+                    let delivery = try deliver(events, connection: connection, backlog: backlog, observer: observer)
+                    if delivery == .closedByServer { return observer.complete() }
+                    if delivery == .readerGone { break }
+                    if ContinuousClock.now - lastFrame >= idle.timeout {
+                        throw HTTPError(.idle, message: "no event for \(idle.timeout.milliseconds) ms")
+                    }
+                    continue
+                }
                 guard !events.isEmpty else {
                     let quiet = ContinuousClock.now - lastFrame
                     if !pinged, quiet >= idle.timeout {
@@ -172,5 +185,16 @@ package enum WebSocketStream {
             }
         }
         return flush() ? .delivered : .readerGone
+    }
+}
+
+extension WebSocketFraming.Event {
+    /// Whether the frame carries something of the stream (a message, a close), not the
+    /// connection's upkeep (a ping, a pong).
+    fileprivate var isEvent: Bool {
+        switch self {
+        case .ping, .pong: false
+        default: true
+        }
     }
 }

@@ -104,6 +104,10 @@ extension PostgresStore {
         try update(feed: feed, "UPDATE feed SET token_env = $1 WHERE name = $2", [PostgresValue(variable)])
     }
 
+    public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
+        try update(feed: feed, "UPDATE feed SET title = $1 WHERE name = $2", [.text(title)])
+    }
+
     public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
         try update(
             feed: feed, "UPDATE feed SET every_seconds = $1::bigint WHERE name = $2",

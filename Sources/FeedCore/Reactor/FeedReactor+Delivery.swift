@@ -50,6 +50,9 @@ extension FeedReactor {
                 }
             case .warning(let message):
                 return .just(.warned(feed: feed, message))
+            case .sourceTitle(let title):
+                try store.setSourceTitle(feed: feed, title)
+                return .empty()
             case .connected:
                 return .just(.connected(feed: feed))
             case .connectionFailed(let failure):

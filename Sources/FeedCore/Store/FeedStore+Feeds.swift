@@ -164,6 +164,12 @@ extension FeedStore {
         }
     }
 
+    public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
+        try statements { db in
+            try db.statement("UPDATE feed SET title = ? WHERE name = ?").run([.text(title), .text(feed)])
+        }
+    }
+
     /// Sets (or, with nil, unsets) how often a plain `sync` fetches the feed.
     public func setEvery(feed: String, _ every: Duration?) throws(FeedFailure) {
         try write { db in

@@ -203,7 +203,12 @@ extension FeedStore {
             while try forgetExpired(db, now: now) > 0 {}
             return outcome
         }
-        try statements { db in try db.execute("VACUUM") }
+        try statements { db in
+            try db.execute("VACUUM")
+            // The VACUUM went through the journal: copied back and cut to nothing, so the store
+            // ends its smallest (other runs wait for the store's lock, so nothing reads now).
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         return outcome
     }
 }

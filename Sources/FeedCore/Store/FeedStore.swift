@@ -225,7 +225,11 @@ public final class FeedStore: Sendable {
                     if isNew { try db.execute("PRAGMA auto_vacuum = INCREMENTAL") }
                     if !isWAL { try db.execute("PRAGMA journal_mode = WAL") }
                     try migrator.migrate(db)
-                    if !isNew, !(try Self.givesBackSpace(db)) { try convertToIncrementalVacuum(db, notice: notice) }
+                    // Converted by the first command that writes: a reading command brings the
+                    // schema up to date (it reads through it) but never rewrites a big store.
+                    if access == .readWrite, !isNew, !(try Self.givesBackSpace(db)) {
+                        try convertToIncrementalVacuum(db, notice: notice)
+                    }
                 }
             }
         } catch {

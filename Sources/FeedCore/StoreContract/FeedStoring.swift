@@ -62,6 +62,8 @@ public protocol FeedStoring: Sendable {
     /// cheap enough to read every second; nil when the store cannot tell. A `follow` of every
     /// feed reads the feeds again when it changes (a feed added, removed or changed meanwhile).
     func changeMark() throws(FeedFailure) -> Int64?
+    /// Records the title the feed's source gives itself (what exports and OPML name it by).
+    func setSourceTitle(feed: String, _ title: String) throws(FeedFailure)
     /// Makes this run the owner of `feed` when no other run is: a `follow` holds it for its
     /// session, and no other run fetches the feed meanwhile (`ownerElsewhere`). Nil when another
     /// run owns it. Owning is apart from the feed's lock, which the owner still takes for each

@@ -50,8 +50,11 @@ extension StreamReader {
                 case .next(.closed(let code, let reason)):
                     let said =
                         code.map { " (\($0)\(reason.isEmpty ? "" : ": " + Excerpt.of(reason, limit: 120)))" } ?? ""
-                    observer.next(
-                        StreamChunk([.ignored(why: "the server closed the connection\(said)", lastEventID: nil)]))
+                    let why = "the server closed the connection\(said)"
+                    // A normal close (1000) or a server going away (1001) is a stream's life
+                    // (`-v`); any other code says something went wrong there: said on stderr.
+                    let normal = code == nil || code == 1000 || code == 1001
+                    observer.next(StreamChunk([normal ? .ignored(why: why, lastEventID: nil) : .notice(why)]))
                 case .failed(let error):
                     observer.fail(error)
                 case .completed:
