@@ -26,11 +26,12 @@ Writes its port to PORTFILE once listening. Paths:
                           the statuses 1001..1009 newer than X, two at a time (the oldest two),
                           newest first, as Mastodon pages with min_id.
   /timeline-log           the min_id of every timeline request, as a JSON array.
-  /polled/NAME?per=K&max=M&retry_first=S&evil=PATH
+  /polled/NAME?per=K&max=M&retry_first=S&fail_for=S&evil=PATH
                           a polled feed (not a stream): a JSON array of items `{"id":"NAME-i",
                           "title","url"}`, newest first, K more at each request of NAME (at most M);
                           with retry_first=S the first request of NAME answers 429 with
-                          `Retry-After: S`; with evil=PATH item 1's title holds shell syntax that
+                          `Retry-After: S`; with fail_for=S every request answers 503 for the
+                          server's first S seconds; with evil=PATH item 1's title holds shell syntax that
                           would create PATH (and PATH2) if a shell ever ran it, and control characters.
   /polled-log             [NAME, seconds since the server started] of every /polled request.
 """
@@ -150,6 +151,11 @@ class Handler(BaseHTTPRequestHandler):
             POLLED_LOG.append([name, time.time() - STARTED])
             requests = POLLED.get(name, 0) + 1
             POLLED[name] = requests
+        if "fail_for" in query and time.time() - STARTED < float(query["fail_for"]):
+            self.send_response(503)  # a server down for its first S seconds
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if "retry_first" in query and requests == 1:
             self.send_response(429)
             self.send_header("Retry-After", query["retry_first"])
