@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "CJQ", dependencies: ["CDynamicLibrary"]),
         // The jq worker's confinement (seccomp, no privileges) and its shared progress.
         .target(name: "CWorkerSandbox"),
+        // A spawned program's descriptors (a GNU extension Swift's view of glibc leaves out).
+        .target(name: "CProcessSpawn"),
         // PostgreSQL's client library, loaded on first use as jq's is (libpq-fe.h from libpq-dev
         // at build time, libpq5 at run time only for a store at a URL).
         .target(name: "CPostgres", dependencies: ["CDynamicLibrary"]),
@@ -116,7 +118,7 @@ let package = Package(
         .target(name: "FeedRendering", dependencies: ["FeedBase", "FeedModel"], path: "Sources/FeedCore/Rendering"),
         .target(
             name: "FeedTerminal",
-            dependencies: ["FeedBase", "FeedModel", "FeedReactor", "FeedRendering"],
+            dependencies: ["CProcessSpawn", "FeedBase", "FeedModel", "FeedReactor", "FeedRendering"],
             path: "Sources/FeedCore/Terminal"
         ),
         .target(

@@ -107,6 +107,38 @@ struct ExecTests {
             next.status == 0 && JSONLines.ids(written("lines")) == ["k-1"], "next hands over one entry: \(next.stderr)")
     }
 
+    /// A title (or URL, or id) over 128 KiB cannot keep the command from starting: the kernel
+    /// refuses an environment string that long (E2BIG), so each value is cut to 4 KiB, on whole
+    /// characters; the whole entry is on the command's stdin.
+    @Test func anEntryWithAHugeTitleStillStartsTheCommand() async throws {
+        let title = String(repeating: "é", count: 100_000)  // 200,000 bytes
+        let body =
+            #"[{"id":"big","title":"\#(title)","url":"https://example.org/\#(String(repeating: "x", count: 140_000))"}]"#
+        let server = try LoopbackServer { _, connection in connection.respond(200, text: body) }
+        try await add("big", server.baseURL + "/items", "--kind", "linked")
+        let command =
+            #"cat > "$OUT/entry"; printf '%s' "$FEEDCLI_TITLE" > "$OUT/title"; printf '%s' "$FEEDCLI_URL" > "$OUT/url""#
+        let run = try await feedcli("sync", "--exec", command)
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = written("title")
+        #expect(
+            shown.utf8.count <= 4096 && shown.utf8.count > 4000 && shown.allSatisfy { $0 == "é" }, "\(shown.utf8.count)"
+        )
+        #expect(written("url").utf8.count <= 4096)
+        #expect(written("entry").contains(title), "the whole entry on stdin")
+        #expect(try await entries("big") == 1)
+    }
+
+    /// The command inherits no descriptor but 0, 1 and 2: not the connection to the feed's
+    /// server (open while a stream is followed), not a socket of feedcli's own.
+    @Test func theCommandInheritsOnlyItsStandardDescriptors() async throws {
+        try await add("ev", base + "/sse?count=1&hold=60", "--kind", "sse")
+        let run = try await feedcli("follow", "--max-entries", "1", "--exec", #"exec > "$OUT/fds"; ls /proc/$$/fd"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        let descriptors = written("fds").split(separator: "\n").map(String.init).sorted()
+        #expect(descriptors == ["0", "1", "2"], "\(descriptors)")
+    }
+
     @Test func execWithAFormatForStdoutOrABadTimeoutIsAUsageError() async throws {
         #expect(try await feedcli("sync", "--exec", "true", "--jsonl").status == 64)
         #expect(try await feedcli("follow", "--exec", "true", "--json").status == 64)

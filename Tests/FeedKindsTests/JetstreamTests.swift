@@ -9,6 +9,9 @@ import Testing
 /// production traffic (`Fixtures/streams/jetstream-v1.jsonl`, 152 events; PROVENANCE.md).
 @Suite("Jetstream events")
 struct JetstreamTests {
+    /// The clock the readers run at: after every event of the captures (an event past the clock
+    /// is never a position).
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
     let capture: [[UInt8]] = {
         let url = Fixtures.root.appendingPathComponent("streams/jetstream-v1.jsonl")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -21,7 +24,7 @@ struct JetstreamTests {
         var reader = JetstreamMessages(position: position)
         var signals: [StreamSignal] = []
         for (index, message) in messages.enumerated() {
-            signals += reader.signals(of: message, number: index + 1, now: Date(timeIntervalSince1970: 0))
+            signals += reader.signals(of: message, number: index + 1, now: Self.now)
         }
         return (signals, reader)
     }
@@ -103,14 +106,33 @@ struct JetstreamTests {
         #expect(read([Array(first.utf8)]).signals.allSatisfy { if case .notice = $0 { false } else { true } })
     }
 
+    /// A `time_us` from the far future (year 2255) is an entry as any, but never the position: a
+    /// server live-tails from a future cursor, and a real gap after it would never be said; a
+    /// position stored past the clock asks from now.
+    @Test func anEventFromTheFarFutureIsAnEntryButNeverThePosition() throws {
+        let now = Int64(Self.now.timeIntervalSince1970) * 1_000_000
+        func post(_ time: Int64, _ rkey: String) -> [UInt8] {
+            Array(
+                #"{"did":"did:plc:a","time_us":\#(time),"kind":"commit","commit":{"operation":"create","collection":"app.bsky.feed.post","rkey":"\#(rkey)","record":{"text":"t"}}}"#
+                    .utf8)
+        }
+        let (signals, reader) = read([post(now - 1_000_000, "a"), post(8_999_999_995_000_000, "b")])
+        #expect(signals.filter { if case .item = $0 { true } else { false } }.count == 2, "\(signals)")
+        #expect(reader.position == now - 1_000_000, "the far-future event moved nothing")
+        let url = "wss://j/subscribe"
+        #expect(
+            Jetstream.url(url, resumingFrom: "8999999995000000", now: Self.now) == url + "?cursor=\(now - 5_000_000)")
+    }
+
     @Test func aConnectionAsksFromFiveSecondsBeforeThePosition() {
         let url = "wss://j/subscribe?wantedCollections=app.bsky.feed.post"
-        #expect(Jetstream.url(url, resumingFrom: nil) == url)
-        #expect(Jetstream.url(url, resumingFrom: "1783175888403568") == url + "&cursor=1783175883403568")
+        #expect(Jetstream.url(url, resumingFrom: nil, now: Self.now) == url)
+        #expect(Jetstream.url(url, resumingFrom: "1783175888403568", now: Self.now) == url + "&cursor=1783175883403568")
         #expect(
-            Jetstream.url(url, resumingFrom: "\(Int64.min)") == url + "&cursor=0", "no overflow from a damaged position"
+            Jetstream.url(url, resumingFrom: "\(Int64.min)", now: Self.now) == url + "&cursor=0",
+            "no overflow from a damaged position"
         )
-        #expect(Jetstream.url(url, resumingFrom: "not a number") == url)
+        #expect(Jetstream.url(url, resumingFrom: "not a number", now: Self.now) == url)
     }
 
     @Test func feedsAddPutsAccountsAndCollectionsInTheURL() {

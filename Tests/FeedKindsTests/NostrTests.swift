@@ -10,6 +10,9 @@ import Testing
 /// (`Fixtures/streams/nostr-events.jsonl`, the first 200 of nostrify's fixtures; PROVENANCE.md).
 @Suite("Nostr relay messages")
 struct NostrTests {
+    /// The clock the readers run at: after every event of the captures (an event past the clock
+    /// is never a position).
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
     let events: [String] = {
         let url = Fixtures.root.appendingPathComponent("streams/nostr-events.jsonl")
         return ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -25,7 +28,7 @@ struct NostrTests {
         var reader = NostrMessages(position: position)
         var signals: [StreamSignal] = []
         for (index, message) in messages.enumerated() {
-            signals += reader.signals(of: message, number: index + 1, now: Date(timeIntervalSince1970: 0))
+            signals += reader.signals(of: message, number: index + 1, now: Self.now)
         }
         return (signals, reader)
     }
@@ -40,6 +43,46 @@ struct NostrTests {
                 (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["created_at"] as? Int)
         }.max()
         #expect(reader.position == newest.map(Int64.init))
+    }
+
+    /// A plain event whose id checks out: `created_at` as given.
+    private func event(createdAt: Int64, content: String) throws -> String {
+        let pubkey = String(repeating: "ab", count: 32)
+        let serialised = #"[0,"\#(pubkey)",\#(createdAt),1,[],"\#(content)"]"#
+        let id = Digest.hex(try #require(Digest.sha256(Array(serialised.utf8))))
+        return
+            #"{"id":"\#(id)","pubkey":"\#(pubkey)","created_at":\#(createdAt),"kind":1,"tags":[],"content":"\#(content)","sig":"00"}"#
+    }
+
+    /// One event from the far future (year 9999) must not blind the feed: it is an entry, but
+    /// never the position every later `REQ` asks `since` from; a position stored past the clock
+    /// (by a feedcli that took one) asks from now.
+    @Test func anEventFromTheFarFutureIsAnEntryButNeverThePosition() throws {
+        let now = Int64(Self.now.timeIntervalSince1970)
+        let (signals, reader) = read([
+            message(try event(createdAt: now - 60, content: "a minute ago")),
+            message(try event(createdAt: 253_402_300_799, content: "from the year 9999")),
+        ])
+        #expect(signals.filter { if case .item = $0 { true } else { false } }.count == 2, "\(signals)")
+        #expect(reader.position == now - 60, "the far-future event moved nothing")
+        let request = String(
+            decoding: Nostr.request(NostrFilter(), resumingFrom: "253402300199", now: Self.now), as: UTF8.self)
+        #expect(request.contains(#""since":\#(now - 600)"#), "\(request)")
+    }
+
+    /// NIP-01 ids are lowercase hex: the same event resent with its id in upper case is a
+    /// skipped item, not a second entry.
+    @Test func anIDInUpperCaseIsASkippedItem() throws {
+        let original = try event(createdAt: Int64(Self.now.timeIntervalSince1970), content: "once")
+        let id = try #require(original.firstMatch(of: /"id":"([0-9a-f]+)"/)?.1)
+        let shouted = original.replacingOccurrences(of: String(id), with: id.uppercased())
+        let (signals, _) = read([message(original), message(shouted)])
+        #expect(signals.filter { if case .item = $0 { true } else { false } }.count == 1)
+        guard case .skipped(_, let why)? = signals.last else {
+            Issue.record("\(signals)")
+            return
+        }
+        #expect(why.hasSuffix("its id is not in lowercase hex (NIP-01)"), "\(why)")
     }
 
     @Test func anEventWhoseIDDoesNotCheckOutIsANamedSkippedItem() throws {
@@ -131,7 +174,7 @@ struct NostrTests {
                 .init(name: "p", value: "cd"),
             ], since: .seconds(3600))
         let resumed = String(
-            decoding: Nostr.request(filter, resumingFrom: "1711469125", now: Date(timeIntervalSince1970: 0)),
+            decoding: Nostr.request(filter, resumingFrom: "1711469125", now: Self.now),
             as: UTF8.self)
         #expect(
             resumed

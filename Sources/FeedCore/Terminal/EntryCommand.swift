@@ -81,12 +81,20 @@ package struct EntryCommand: Sendable {
     /// from a server cannot carry a newline or an escape sequence into a log or a terminal.
     package static func variableValue(_ text: String) -> String {
         var result = ""
-        result.unicodeScalars.append(
-            contentsOf: text.unicodeScalars.filter { scalar in
-                !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
-            })
+        var bytes = 0
+        for scalar in text.unicodeScalars where !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+            // Whole characters only, within the bound: the kernel refuses to start a program
+            // one of whose environment strings is over 128 KiB (E2BIG), and a server's title
+            // must never keep the command from starting (the whole entry is on its stdin).
+            bytes += UTF8.width(scalar)
+            guard bytes <= maxVariableBytes else { break }
+            result.unicodeScalars.append(scalar)
+        }
         return result
     }
+
+    /// The most bytes of a value in the command's environment (`FEEDCLI_TITLE` and the others).
+    package static let maxVariableBytes = 4096
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         var offset = 0

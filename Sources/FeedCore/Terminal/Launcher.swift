@@ -1,3 +1,4 @@
+import CProcessSpawn
 import FoundationEssentials
 import Glibc
 
@@ -86,7 +87,8 @@ package enum Launcher {
     /// Starts `arguments` (the program found through `PATH`) with the signal dispositions a
     /// shell would give it, not feedcli's own (SIGINT and SIGTERM blocked, SIGPIPE ignored), and
     /// `stdin` as its standard input when given, in a process group of its own when `ownGroup`;
-    /// its pid, or nil when it cannot start (errno then says why).
+    /// its pid, or nil when it cannot start (errno then says why). It inherits no descriptor
+    /// but 0, 1 and 2.
     package static func start(
         _ arguments: [String], environment: [String: String], stdin: Int32? = nil,
         ownGroup: Bool = false
@@ -115,6 +117,9 @@ package enum Launcher {
             posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
             posix_spawn_file_actions_addclose(&actions, stdin)
         }
+        // The program gets 0, 1 and 2 and nothing else of feedcli's: not a feed's connection,
+        // not a socket of its own (a descriptor some library opened without close-on-exec).
+        process_spawn_close_from(&actions, STDERR_FILENO + 1)
         var pid = pid_t()
         // ETXTBSY: a script written a moment ago can still be open for writing in a process
         // another thread forked meanwhile (the descriptor closes at its exec); retry briefly.

@@ -16,13 +16,25 @@ package enum Jetstream {
     /// How far before the position a connection asks the server to replay from (µs).
     package static let replayOverlap: Int64 = 5_000_000
 
+    /// How far past the local clock a `time_us` may be and still become the position (µs): an
+    /// event from the far future would make every later connection ask from there, and the
+    /// server live-tails from a future cursor (a gap after it would never be said).
+    package static let clockSkew: Int64 = 600_000_000
+
+    /// The latest position an event received at `now` may set.
+    package static func latestPosition(at now: Date) -> Int64 {
+        Int64((now.timeIntervalSince1970 * 1_000_000).rounded(.down)) + clockSkew
+    }
+
     /// The collection a feed follows when neither `--collection` nor its URL names one.
     package static let defaultCollection = "app.bsky.feed.post"
 
     /// The URL a connection asks: the feed's own, with `cursor` = the position minus the
-    /// overlap when there is a position (none: from now on).
-    package static func url(_ feedURL: String, resumingFrom position: String?) -> String {
-        guard let position = position.flatMap({ Int64($0) }) else { return feedURL }
+    /// overlap when there is a position (none: from now on). A stored position past the clock
+    /// (from a feedcli that took one) asks from now.
+    package static func url(_ feedURL: String, resumingFrom position: String?, now: Date) -> String {
+        guard let stored = position.flatMap({ Int64($0) }) else { return feedURL }
+        let position = min(stored, latestPosition(at: now) - clockSkew)
         let (cursor, overflow) = position.subtractingReportingOverflow(replayOverlap)
         return URLQuery.setting("cursor", to: String(overflow ? 0 : max(cursor, 0)), in: feedURL)
     }
@@ -106,6 +118,14 @@ package struct JetstreamMessages: WebSocketMessageReading {
         guard case .object = event, let time = event["time_us"]?.text.flatMap({ Int64($0) }) else {
             return [.skipped(line: number, why: "it is not a Jetstream event (no time_us)")]
         }
+        guard time <= Jetstream.latestPosition(at: now) else {
+            // An entry as any, but never the position (`-v` names it).
+            return Self.signals(ofEvent: event, message: message, position: position.map(String.init), now: now) + [
+                .ignored(
+                    why: "an event's time_us \(Self.shown(time)) is past the clock: not a position to resume from",
+                    lastEventID: position.map(String.init))
+            ]
+        }
         var signals: [StreamSignal] = []
         if !sawEvent, let resumedFrom, time > resumedFrom {
             signals.append(
@@ -116,22 +136,25 @@ package struct JetstreamMessages: WebSocketMessageReading {
         }
         sawEvent = true
         position = max(position ?? time, time)
-        let positionText = position.map(String.init)
+        return signals + Self.signals(ofEvent: event, message: message, position: position.map(String.init), now: now)
+    }
+
+    /// An event as an entry (a commit that creates a record) or as something that is not one,
+    /// with the position after it.
+    private static func signals(ofEvent event: JSON, message: [UInt8], position: String?, now: Date) -> [StreamSignal] {
         let kind = event["kind"]?.string ?? "?"
         let operation = event[["commit", "operation"]]?.string
         if kind == "commit", operation == "create", event[["commit", "collection"]]?.string != nil,
             event[["commit", "rkey"]]?.string != nil,
             event["did"]?.string != nil
         {
-            signals.append(.item(StreamItem(json: message, lastEventID: positionText, arrivedAt: now)))
-        } else {
-            let what =
-                kind == "commit"
-                ? "a commit that \(operation.map { $0 + "s" } ?? "does something unknown to")"
-                    + " \(event[["commit", "collection"]]?.string ?? "a record")" : "an \(kind) event"
-            signals.append(.ignored(why: "\(what) of \(event["did"]?.string ?? "no one")", lastEventID: positionText))
+            return [.item(StreamItem(json: message, lastEventID: position, arrivedAt: now))]
         }
-        return signals
+        let what =
+            kind == "commit"
+            ? "a commit that \(operation.map { $0 + "s" } ?? "does something unknown to")"
+                + " \(event[["commit", "collection"]]?.string ?? "a record")" : "an \(kind) event"
+        return [.ignored(why: "\(what) of \(event["did"]?.string ?? "no one")", lastEventID: position)]
     }
 
     /// A `time_us` as the time it is.

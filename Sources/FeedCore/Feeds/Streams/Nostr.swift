@@ -13,6 +13,9 @@ import FoundationEssentials
 package enum Nostr {
     /// The one subscription a connection holds.
     package static let subscriptionID = "feedcli"
+    /// How far past the local clock a `created_at` may be and still become the position (s).
+    package static let clockSkew: Int64 = 600
+
     /// How far before the position a connection asks from (seconds).
     package static let replayOverlap: Int64 = 600
 
@@ -20,7 +23,9 @@ package enum Nostr {
     /// or, before anything is stored, now minus the feed's `--since`.
     package static func request(_ filter: NostrFilter, resumingFrom position: String?, now: Date) -> [UInt8] {
         let since: Int64
-        if let position = position.flatMap({ Int64($0) }) {
+        if let stored = position.flatMap({ Int64($0) }) {
+            // A stored position past the clock (from a feedcli that took one) asks from now.
+            let position = min(stored, Int64(now.timeIntervalSince1970.rounded(.down)))
             let (value, overflow) = position.subtractingReportingOverflow(replayOverlap)
             since = overflow ? 0 : max(value, 0)
         } else {
@@ -67,7 +72,11 @@ package enum Nostr {
         }
         bytes.append(UInt8(ascii: "]"))
         guard let digest = Digest.sha256(bytes) else { return "SHA-256 (libcrypto) is not available to check its id" }
-        return Digest.hex(digest) == id.lowercased() ? nil : "its id is not the SHA-256 of its content (NIP-01)"
+        let expected = Digest.hex(digest)
+        if expected == id { return nil }
+        // The same id in another case would be a second entry: NIP-01 ids are lowercase hex.
+        return expected == id.lowercased()
+            ? "its id is not in lowercase hex (NIP-01)" : "its id is not the SHA-256 of its content (NIP-01)"
     }
 
     /// `value` as NIP-01 serialises it (no white space; in strings only `\n`, `"`, `\\`, `\r`,
@@ -151,14 +160,24 @@ package struct NostrMessages: WebSocketMessageReading {
                 let id = event.value["id"]?.string.map { " " + Excerpt.of($0, limit: 64) } ?? ""
                 return [.skipped(line: number, why: "event\(id): \(why)")]
             }
+            var signals: [StreamSignal] = []
             if let created = event.value["created_at"]?.text.flatMap({ Int64($0) }) {
-                position = max(position ?? created, created)
+                // An event from past the clock is an entry as any, never the position: every
+                // later REQ would ask `since` then, and a relay would send nothing again.
+                if created <= Int64(now.timeIntervalSince1970.rounded(.down)) + Nostr.clockSkew {
+                    position = max(position ?? created, created)
+                } else {
+                    signals.append(
+                        .ignored(
+                            why: "an event's created_at \(created) is past the clock: not a position to resume from",
+                            lastEventID: position.map(String.init)))
+                }
             }
             return [
                 .item(
                     StreamItem(
                         json: Array(event.source.text.utf8), lastEventID: position.map(String.init), arrivedAt: now))
-            ]
+            ] + signals
         case "EOSE":
             return [.endOfReplay]
         case "NOTICE":

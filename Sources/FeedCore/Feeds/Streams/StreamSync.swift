@@ -265,7 +265,7 @@ package struct StreamSync: Sendable {
                 Nostr.request(registration.expressions.nostr ?? NostrFilter(), resumingFrom: position, now: now())
             ]
         default:
-            url = Jetstream.url(registration.url, resumingFrom: position)
+            url = Jetstream.url(registration.url, resumingFrom: position, now: now())
             greeting = []
         }
         let parts = fetcher.webSocket(
