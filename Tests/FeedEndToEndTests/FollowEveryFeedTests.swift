@@ -117,6 +117,18 @@ struct FollowEveryFeedTests {
         #expect(ids.contains("late-1") && ids.contains("late-2") && ids.contains("1"), "\(ids)")
     }
 
+    /// Streams are not requests in flight: six streams of one server are six connections, all
+    /// read, and a polled feed of the same server is fetched beside them when due.
+    @Test func sixStreamsOfOneHostAreAllReadAndItsPolledFeedGoesOn() async throws {
+        for number in 1...6 { try await add("s\(number)", base + "/sse?count=1&hold=60&n=\(number)", "--kind", "sse") }
+        try await add("beside", base + "/polled/beside?per=1", "--kind", "linked", "--every", "1s")
+        let run = try await session.feedcli("follow", "--max-time", "5s", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let feeds = Set(JSONLines.objects(run.stdout).compactMap { $0["feed"] as? String })
+        #expect(feeds.isSuperset(of: (1...6).map { "s\($0)" }), "every stream read: \(feeds.sorted())")
+        #expect(try await polledRequests("beside").count >= 3, "the polled feed fetched when due, beside them")
+    }
+
     /// A `follow` restarted (by its service) fetches a polled feed only once it is due.
     @Test func aPolledFeedIsNotFetchedAtTheStartWhenItIsNotDue() async throws {
         try await add("slow", base + "/polled/slow?per=1", "--kind", "linked")
