@@ -50,4 +50,19 @@ struct ServiceHealthTests {
         let status = try await session.requireStatus("down")
         #expect((status["last_error"] as? String)?.isEmpty == false, "status shows it: \(status)")
     }
+
+    /// A stream whose server takes the connection and never answers (neither the request nor
+    /// the upgrade) is a timeout for `sync` as for `follow`: 75, recorded, said.
+    @Test func aSyncOfAStreamWhoseServerNeverAnswersIsATimeout() async throws {
+        let silent = try RefusingPort(listening: true)
+        try await add("sse", "http://127.0.0.1:\(silent.port)/sse", "--kind", "sse")
+        try await add("jet", "ws://127.0.0.1:\(silent.port)/subscribe", "--kind", "jetstream")
+        for feed in ["sse", "jet"] {
+            let run = try await session.run(["sync", feed, "--jsonl"])
+            #expect(run.status == 75, "\(feed): \(run.stderr)")
+            #expect(run.stderr.contains("timed out"), "\(feed): said: \(run.stderr)")
+            let status = try await session.requireStatus(feed)
+            #expect((status["last_error"] as? String)?.contains("timed out") == true, "recorded: \(status)")
+        }
+    }
 }

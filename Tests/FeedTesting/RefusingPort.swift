@@ -19,7 +19,9 @@ public final class RefusingPort: Sendable {
     public let port: UInt16
     private let socketDescriptor: Int32
 
-    public init() throws {
+    /// `listening`: the port listens and never accepts: the kernel completes each connection
+    /// (into the backlog) and nothing ever answers it, a server that accepts and says nothing.
+    public init(listening: Bool = false) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackServer.ServerError("socket failed: errno \(errno)") }
         var address = sockaddr_in()
@@ -45,6 +47,10 @@ public final class RefusingPort: Sendable {
         }
         port = UInt16(bigEndian: named.sin_port)
         socketDescriptor = fd
+        if listening, listen(fd, 16) != 0 {
+            close(fd)
+            throw LoopbackServer.ServerError("listen failed: errno \(errno)")
+        }
     }
 
     deinit {

@@ -67,12 +67,26 @@ package struct StreamSync: Sendable {
 
     /// One connection from the stored position, read until `idle` passes without a byte (then
     /// it ends as a stream that went quiet should: with what it read) or `stop` fires.
+    ///
+    /// Silence before the stream answered at all (a server that accepts the connection and
+    /// never answers the request or the upgrade) is no quiet stream: it is a timeout (75).
     package func once(idle: Duration, stop: Observable<Void>) -> Observable<SyncStep> {
         let progress = Locked(startingProgress())
-        return connection(idle: idle, stop: stop, progress: progress, once: true).catch { error in
-            if let http = error as? HTTPError, http.kind == .idle { return .empty() }
-            throw error
-        }
+        let answered = Locked(false)
+        let unanswered = HTTPError(.timedOut, message: "timed out: the server took the connection and sent no answer")
+        return Observable.concat([
+            connection(idle: idle, stop: stop, progress: progress, once: true)
+                .handleEvents(onNext: { step in
+                    if case .connected = step { answered.withLock { $0 = true } }
+                })
+                .catch { error in
+                    guard let http = error as? HTTPError, http.kind == .idle else { throw error }
+                    guard answered.value else { throw unanswered }
+                    return .empty()
+                },
+            // Ended (by `--timeout`) while still waiting for the answer: a timeout as well.
+            .deferred { answered.value ? .empty() : .fail(unanswered) },
+        ])
     }
 
     /// Connections one after another until `stop` fires, each from the last event id seen. The
