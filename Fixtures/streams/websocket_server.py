@@ -27,7 +27,7 @@ Paths:
   /nostr      a relay (NIP-01) over the real events of nostr-events.jsonl: reads the client's REQ,
               sends ["EVENT", id, e] for each event its filter matches (kinds, authors, #tags,
               since), then ["EOSE", id], then holds the connection. Query: `echo=1` first sends
-              the REQ back as a NOTICE; `tamper=1` changes the content of the first matching
+              the REQ back as a NOTICE; `notices=N` first sends N NOTICEs; `tamper=1` changes the content of the first matching
               event (its id no longer checks out); `closed=REASON` sends ["CLOSED", id, REASON]
               after EOSE; `drop=N` ends the first connection abruptly after N events.
 """
@@ -213,6 +213,8 @@ class Handler(socketserver.StreamRequestHandler):
         subscription, wanted = request[1], request[2]
         if query.get("echo"):
             self.send_json(["NOTICE", data.decode()])
+        for index in range(int(query.get("notices", "0"))):  # a flood of them
+            self.send_json(["NOTICE", "notice %d" % (index + 1)], flush=False)
         def matches(event):
             if "kinds" in wanted and event["kind"] not in wanted["kinds"]:
                 return False

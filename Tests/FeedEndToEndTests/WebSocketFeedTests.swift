@@ -294,4 +294,19 @@ struct WebSocketFeedTests {
         let quiet = try await session.feedcli("sync", "fine", "--jsonl")
         #expect(!quiet.stderr.contains("closed the connection"), "a normal close is not: \(quiet.stderr)")
     }
+
+    /// A relay that floods notices gets at most ten lines a connection on stderr, then one line
+    /// counting the rest.
+    @Test func aFloodOfNoticesIsTenLinesAndACount() async throws {
+        let add = try await session.run([
+            "feeds", "add", "loud", base + "/nostr?notices=5000", "--kind", "nostr", "--since", "36500d",
+        ])
+        #expect(add.status == 0, "\(add.stderr)")
+        let run = try await session.feedcli("sync", "loud", "--jsonl")
+        #expect(run.status == 0, "\(run.stderr.prefix(500))")
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("the relay says: notice") }
+        #expect(said.count == 10, "\(said.count) notices said")
+        #expect(run.stderr.contains("and 4990 more notices on this connection, not said"), "\(run.stderr.suffix(300))")
+        #expect(run.stderr.utf8.count < 4000, "bounded: \(run.stderr.utf8.count) bytes")
+    }
 }

@@ -17,7 +17,11 @@ extension StreamReader {
         webSocket parts: Observable<WebSocketPart>, position: String?, endsAtReplay: Bool
     ) -> Observable<StreamChunk> {
         Observable { observer in
-            let state = Locked((reader: messageReader(position: position), count: 0))
+            let state = Locked((reader: messageReader(position: position), count: 0, notices: NoticeLimit()))
+            /// The line counting the notices not said, once the connection's read ends.
+            @Sendable func sayUnsaid() {
+                if let line = state.withLock({ $0.notices.unsaidLine() }) { observer.next(StreamChunk([line])) }
+            }
             let shown = Redaction.maskingSecrets(in: url)
             return parts.subscribe { event in
                 switch event {
@@ -38,9 +42,10 @@ extension StreamReader {
                             state.count += 1
                             signals += state.reader.signals(of: message, number: state.count, now: now)
                         }
-                        return signals
+                        return state.notices.limiting(signals)
                     }
-                    deliver(signals, receipt: receipt, endsAtReplay: endsAtReplay, to: observer)
+                    deliver(
+                        signals, receipt: receipt, endsAtReplay: endsAtReplay, to: observer, beforeTheEnd: sayUnsaid)
                 case .next(.skipped(let why)):
                     let number = state.withLock { state -> Int in
                         state.count += 1
@@ -54,10 +59,15 @@ extension StreamReader {
                     // A normal close (1000) or a server going away (1001) is a stream's life
                     // (`-v`); any other code says something went wrong there: said on stderr.
                     let normal = code == nil || code == 1000 || code == 1001
-                    observer.next(StreamChunk([normal ? .ignored(why: why, lastEventID: nil) : .notice(why)]))
+                    let signals = state.withLock { state in
+                        state.notices.limiting([normal ? .ignored(why: why, lastEventID: nil) : .notice(why)])
+                    }
+                    if !signals.isEmpty { observer.next(StreamChunk(signals)) }
                 case .failed(let error):
+                    sayUnsaid()
                     observer.fail(error)
                 case .completed:
+                    sayUnsaid()
                     observer.complete()
                 }
             }
@@ -67,7 +77,8 @@ extension StreamReader {
     /// Passes `signals` on, ending the read at a `CLOSED` (failed) or, with `endsAtReplay`, at
     /// the end of the stored events (completed), after what came before it.
     private func deliver(
-        _ signals: [StreamSignal], receipt: StreamReceipt?, endsAtReplay: Bool, to observer: Observer<StreamChunk>
+        _ signals: [StreamSignal], receipt: StreamReceipt?, endsAtReplay: Bool, to observer: Observer<StreamChunk>,
+        beforeTheEnd: () -> Void
     ) {
         let end = signals.firstIndex { signal in
             switch signal {
@@ -82,6 +93,7 @@ extension StreamReader {
         }
         let before = Array(signals[..<end])
         if !before.isEmpty { observer.next(StreamChunk(before, receipt: receipt)) }
+        beforeTheEnd()
         if case .closed(let why) = signals[end] {
             observer.fail(FeedFailure.unavailable("\(Redaction.maskingSecrets(in: url)): \(why)"))
         } else {
@@ -95,5 +107,30 @@ extension StreamReader {
         case .nostr: NostrMessages(position: position)
         default: JetstreamMessages(position: position)
         }
+    }
+}
+
+/// What a server may say on stderr over one connection: at most `said` notices (a relay's
+/// `NOTICE`, a close code), then one line counting the rest, so that a flood of them cannot fill
+/// a disk or a journal.
+struct NoticeLimit: Sendable {
+    static let said = 10
+    private var notices = 0
+
+    /// `signals` without the notices past the limit (counted).
+    mutating func limiting(_ signals: [StreamSignal]) -> [StreamSignal] {
+        signals.filter { signal in
+            guard case .notice = signal else { return true }
+            notices += 1
+            return notices <= Self.said
+        }
+    }
+
+    /// The line counting the notices not said; nil when none was held back (said once).
+    mutating func unsaidLine() -> StreamSignal? {
+        let unsaid = notices - Self.said
+        guard unsaid > 0 else { return nil }
+        notices = Self.said
+        return .notice("and \(unsaid) more notice\(unsaid == 1 ? "" : "s") on this connection, not said")
     }
 }
