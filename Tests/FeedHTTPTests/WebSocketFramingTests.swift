@@ -119,6 +119,14 @@ struct WebSocketFramingTests {
         #expect(
             handshake.refusal(status: 101, headers: Array(agreed.prefix(2)))?.contains("no Sec-WebSocket-Accept")
                 == true)
+        // A subprotocol or an extension feedcli did not ask for: the connection fails (RFC 6455
+        // 4.1), before a compressed frame could arrive.
+        #expect(
+            handshake.refusal(status: 101, headers: agreed + [("Sec-WebSocket-Protocol", "chat")])?.contains(
+                "subprotocol (chat) that was not asked for") == true)
+        #expect(
+            handshake.refusal(status: 101, headers: agreed + [("sec-websocket-extensions", "permessage-deflate")])?
+                .contains("extension (permessage-deflate) that was not asked for") == true)
         #expect(WebSocketHandshake().key != WebSocketHandshake().key)
         #expect(Data(base64Encoded: WebSocketHandshake().key)?.count == 16)
     }

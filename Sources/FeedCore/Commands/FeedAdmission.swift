@@ -15,8 +15,15 @@ enum FeedAdmission {
     /// link is (host, port, length, control characters), so that `http://[::1` or port 99999 is
     /// refused here rather than at the first sync.
     private static func whyRefused(_ url: String, webSocket: Bool = false) -> String? {
-        guard let why = FeedRegistration.whyUnusableLink(url, webSocket: webSocket) else { return nil }
         let shown = Redaction.maskingSecrets(in: url)
+        guard let why = FeedRegistration.whyUnusableLink(url, webSocket: webSocket) else {
+            // A WebSocket connection sends no credentials of a URL (it would be dropped without
+            // a word): refused here, with the way that works.
+            if webSocket, let user = URLComponents(string: url)?.user, !user.isEmpty {
+                return "a ws or wss URL's user:password is not sent: \(shown); give a token with --token-env VAR"
+            }
+            return nil
+        }
         if FeedRegistration.isValidURL(url, webSocket: webSocket) { return "the URL \(shown) \(why)" }
         if webSocket { return "not a ws or wss URL: \(shown)" }
         if FeedRegistration.isValidURL(url, webSocket: true) {

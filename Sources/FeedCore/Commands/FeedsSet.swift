@@ -63,6 +63,11 @@ public struct FeedsSet: FeedcliCommand {
                 "--items, --id, --next-url and the other mapping options are for json feeds; "
                     + "\(other.name) is \(other.registration.kind.rawValue)")
         }
+        if retention.isGiven,
+            let why = records.lazy.compactMap({ self.retention.applied(to: $0.retention).whyRedelivers }).first
+        {
+            throw FeedFailure.usage(why)
+        }
         for record in records { try change(record, store: store, context: context) }
         return 0
     }

@@ -55,6 +55,14 @@ package struct WebSocketHandshake: Sendable {
             return "the server's answer has no Sec-WebSocket-Accept"
         }
         guard accept == expected else { return "the server's Sec-WebSocket-Accept does not match the key sent" }
+        // feedcli asks for no subprotocol and no extension: one the server picks anyway is a
+        // language the connection was never agreed to speak (RFC 6455 4.1: fail it).
+        if let protocolName = value("Sec-WebSocket-Protocol"), !protocolName.isEmpty {
+            return "the server chose a subprotocol (\(Excerpt.of(protocolName, limit: 60))) that was not asked for"
+        }
+        if let extensions = value("Sec-WebSocket-Extensions"), !extensions.isEmpty {
+            return "the server chose an extension (\(Excerpt.of(extensions, limit: 60))) that was not asked for"
+        }
         return nil
     }
 }

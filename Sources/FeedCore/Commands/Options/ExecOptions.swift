@@ -12,6 +12,7 @@ public struct ExecOptions: ParsableArguments {
     public var exec: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How long CMD may run for one entry before it is killed and counts as failed "
                 + "(60s, 5m; a number is seconds).", valueName: "duration"))
@@ -22,7 +23,9 @@ public struct ExecOptions: ParsableArguments {
     /// The timeout as a duration; nil when it is not one.
     public var timeout: Duration? {
         if let seconds = Int(execTimeout) { return (1...86_400).contains(seconds) ? .seconds(seconds) : nil }
-        guard let duration = EveryDuration.parse(execTimeout), duration != EveryDuration.never else { return nil }
+        guard let duration = EveryDuration.parse(execTimeout), duration != EveryDuration.never,
+            duration > .zero, duration <= .seconds(86_400)
+        else { return nil }  // at most a day, whatever its spelling (2d, 25h, 1441m are over it)
         return duration
     }
 

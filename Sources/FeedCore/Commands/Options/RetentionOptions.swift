@@ -4,12 +4,16 @@ import FeedModel
 /// `--keep SPEC` and `--remember DURATION` of `feeds add` and `feeds set` (the contract's
 /// "Running for months").
 public struct RetentionOptions: ParsableArguments {
+    // `.unconditional`: `--keep -1` is a value the option refuses in its own words, not a
+    // missing value followed by an unknown option.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "What the feed keeps: all, the newest N (10000), or what was stored within a duration (30d, 12h). "
                 + "Default: all for polled feeds, 7d for streams.", valueName: "spec"))
     var keep: String?
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How long the id of an entry --keep let go is remembered, so it is never delivered again "
                 + "(90d, 1d, forever). Default: 90d for polled feeds, 1d for streams.", valueName: "duration"))
@@ -24,6 +28,11 @@ public struct RetentionOptions: ParsableArguments {
         }
         if let remember, Retention.Remember(remember) == nil {
             throw ValidationError("--remember takes a duration like 90d, 12h or 0s, or forever (at most 36500d)")
+        }
+        if let keep = keep.flatMap(Retention.Keep.init), let remember = remember.flatMap(Retention.Remember.init),
+            let why = Retention(keep: keep, remember: remember).whyRedelivers
+        {
+            throw ValidationError(why)
         }
     }
 

@@ -22,7 +22,9 @@ public struct WebSocketOptions: ParsableArguments {
         name: .customLong("tag"),
         help: ArgumentHelp("nostr: only events with this tag, like t=nostr (repeatable).", valueName: "name=value"))
     var tags: [String] = []
-    @Option(help: ArgumentHelp("nostr: how far back the first connection asks (default 1d).", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,  // `--since -1d` is refused in this option's words
+        help: ArgumentHelp("nostr: how far back the first connection asks (default 1d).", valueName: "duration"))
     var since: String?
 
     public init() {}

@@ -41,6 +41,16 @@ public struct Retention: Sendable, Equatable {
         .for(.seconds(kind.isStream ? 86_400 : 90 * 86_400))
     }
 
+    /// Why this retention would deliver entries again and again, when it would: a count kept
+    /// with ids remembered for no time at all (every sync of a feed whose server lists more
+    /// than that count finds the pruned ones new again). Nil when it would not.
+    public var whyRedelivers: String? {
+        guard case .newest(let count) = keep, remember == .for(.zero) else { return nil }
+        return "--keep \(count) with --remember 0s delivers the entries pruned past the newest \(count) again at "
+            + "every sync (their ids are forgotten at once): remember them for as long as the server lists them "
+            + "(--remember 1d), or keep a duration (--keep 30d)"
+    }
+
     /// The longest duration either option takes (100 years): any longer is `all` or `forever`.
     static let longest = 36_500 * 86_400
 }
