@@ -25,7 +25,8 @@ struct NostrTests {
     private func read(_ messages: [[UInt8]], from position: String? = nil) -> (
         signals: [StreamSignal], reader: NostrMessages
     ) {
-        var reader = NostrMessages(position: position)
+        // Every kind: the capture holds reactions and others beside text notes.
+        var reader = NostrMessages(position: position, filter: NostrFilter(kinds: []))
         var signals: [StreamSignal] = []
         for (index, message) in messages.enumerated() {
             signals += reader.signals(of: message, number: index + 1, now: Self.now)
@@ -83,6 +84,27 @@ struct NostrTests {
             return
         }
         #expect(why.hasSuffix("its id is not in lowercase hex (NIP-01)"), "\(why)")
+    }
+
+    /// A relay may send what the `REQ` did not ask for: an event of another kind, another
+    /// author, or without the tag the feed asks for is a skipped item, never an entry.
+    @Test func anEventOutsideTheFeedsFilterIsASkippedItem() throws {
+        let event = try event(createdAt: Int64(Self.now.timeIntervalSince1970), content: "filtered")
+        func why(_ filter: NostrFilter) -> String? {
+            var reader = NostrMessages(position: nil, filter: filter)
+            let signals = reader.signals(of: message(event), number: 1, now: Self.now)
+            if case .skipped(_, let why)? = signals.first { return why }
+            return nil
+        }
+        #expect(why(NostrFilter()) == nil, "kind 1, anyone's, no tag asked: an entry")
+        #expect(why(NostrFilter(kinds: [7]))?.hasSuffix("its kind 1 is not one the feed asks for") == true)
+        #expect(
+            why(NostrFilter(authors: [String(repeating: "cd", count: 32)]))?.hasSuffix(
+                "its author is not one the feed asks for") == true)
+        #expect(why(NostrFilter(authors: [String(repeating: "AB", count: 32)])) == nil, "keys in any case")
+        #expect(
+            why(NostrFilter(tags: [.init(name: "t", value: "nostr")]))?.hasSuffix(
+                "it has no #t tag the feed asks for") == true)
     }
 
     @Test func anEventWhoseIDDoesNotCheckOutIsANamedSkippedItem() throws {

@@ -61,10 +61,11 @@ extension FeedReactor {
         let store = environment.store
         let logger = environment.logger
         let format = registration.pageFormat(jq: environment.options.jq) ?? LinkedFeed()
-        let reader = StreamReader(
+        var reader = StreamReader(
             format: registration.kind.streamFormat ?? .serverSentEvents,
             eventTypes: registration.effectiveExpressions.events,
             maxEventSize: environment.options.maxBodySize, url: registration.url, now: environment.now)
+        reader.nostrFilter = registration.expressions.nostr
         var stream = StreamSync(
             fetcher: environment.fetcher, format: format, reader: reader, record: record,
             scheduler: environment.scheduler, random: environment.random, now: environment.now,

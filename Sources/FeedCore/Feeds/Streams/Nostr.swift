@@ -53,6 +53,30 @@ package enum Nostr {
         return writer.bytes
     }
 
+    /// Why `event` is not one the feed's filter asks for (its kind, its author, its tags), which a
+    /// relay may send all the same; nil when it is.
+    package static func whyOutside(_ filter: NostrFilter, _ event: JSON) -> String? {
+        if let kind = event["kind"]?.text.flatMap({ Int($0) }), !filter.kinds.isEmpty, !filter.kinds.contains(kind) {
+            return "its kind \(kind) is not one the feed asks for"
+        }
+        if !filter.authors.isEmpty,
+            !filter.authors.contains(where: { $0.lowercased() == event["pubkey"]?.string })
+        {
+            return "its author is not one the feed asks for"
+        }
+        let tags = event["tags"]?.array ?? []
+        for name in Set(filter.tags.map(\.name)) {
+            let wanted = filter.tags.filter { $0.name == name }.map(\.value)
+            let has = tags.contains { tag in
+                guard let parts = tag.array, parts.count >= 2, parts[0].string == name, let value = parts[1].string
+                else { return false }
+                return wanted.contains(value)
+            }
+            if !has { return "it has no #\(name) tag the feed asks for" }
+        }
+        return nil
+    }
+
     /// Why `event` is not an event its id vouches for: its `id` must be the SHA-256 of its
     /// NIP-01 serialisation `[0,pubkey,created_at,kind,tags,content]`; nil when it is.
     package static func whyUnverified(_ event: JSON) -> String? {
@@ -134,9 +158,12 @@ package enum Nostr {
 package struct NostrMessages: WebSocketMessageReading {
     /// The newest `created_at` received (the stored position, to begin with).
     private(set) var position: Int64?
+    /// The feed's filter: an event outside it is a skipped item, whatever the relay sent.
+    let filter: NostrFilter
 
-    package init(position: String?) {
+    package init(position: String?, filter: NostrFilter = NostrFilter()) {
         self.position = position.flatMap { Int64($0) }
+        self.filter = filter
     }
 
     package mutating func signals(of message: [UInt8], number: Int, now: Date) -> [StreamSignal] {
@@ -156,7 +183,7 @@ package struct NostrMessages: WebSocketMessageReading {
                 return [.ignored(why: "an event of another subscription", lastEventID: position.map(String.init))]
             }
             let event = parts.element(2)
-            if let why = Nostr.whyUnverified(event.value) {
+            if let why = Nostr.whyUnverified(event.value) ?? Nostr.whyOutside(filter, event.value) {
                 let id = event.value["id"]?.string.map { " " + Excerpt.of($0, limit: 64) } ?? ""
                 return [.skipped(line: number, why: "event\(id): \(why)")]
             }

@@ -104,7 +104,7 @@ extension StreamReader {
     /// The kind's reader of messages, from `position`.
     private func messageReader(position: String?) -> any WebSocketMessageReading {
         switch format {
-        case .nostr: NostrMessages(position: position)
+        case .nostr: NostrMessages(position: position, filter: nostrFilter ?? NostrFilter())
         default: JetstreamMessages(position: position)
         }
     }

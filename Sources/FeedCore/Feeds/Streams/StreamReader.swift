@@ -18,6 +18,9 @@ package struct StreamReader: Sendable {
     package var maxEventSize: Int
     package var url: String
     package var now: @Sendable () -> Date
+    /// A Nostr feed's filter, which each event is checked against again (a relay may send what
+    /// the `REQ` did not ask for).
+    package var nostrFilter: NostrFilter?
 
     package init(
         format: StreamFormat, eventTypes: [String]?, maxEventSize: Int, url: String, now: @escaping @Sendable () -> Date
