@@ -9,7 +9,7 @@ extension LaunchPlan {
     func run(_ invocation: Invocation) -> Int32 {
         switch self {
         case .mistake(let message):
-            try? FileDescriptorSink.standardError.write("feedcli: \(message)\n")
+            try? invocation.diagnostics.write("feedcli: \(message)\n")
             return 64
         case .completionScript(let shell):
             do { try FileDescriptorSink.standardOutput.write(CompletionScripts.script(for: shell)) } catch { return 74 }
@@ -42,7 +42,7 @@ extension LaunchPlan {
             guard code != .success, code.rawValue != 130, !message.isEmpty else {
                 Feedcli.exit(withError: SignalHandling.interrupted ? ExitCode(130) : error)
             }
-            try? FileDescriptorSink.standardError.write(UsageErrorStyle.styled(message) + "\n")
+            try? invocation.diagnostics.write(UsageErrorStyle.styled(message) + "\n")
             return code.rawValue
         }
     }

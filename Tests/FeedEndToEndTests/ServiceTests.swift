@@ -60,6 +60,16 @@ struct ServiceTests {
         #expect(
             !lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<6>feedcli: ") },
             "-v lines are information: \(verbose.stderr)")
+        // Usage errors (the parser's, a mistyped command) are failures too; a store not made
+        // yet is said as a notice (the command exits 0).
+        let usage = try await Feedcli.shell(
+            journal + #"exec "$FEEDCLI" list --bogus --state "$S""#, environment: ["S": session.state])
+        #expect(usage.status == 64 && usage.stderr.hasPrefix("<3>feedcli: list: unknown option"), "\(usage.stderr)")
+        let mistyped = try await Feedcli.shell(journal + #"exec "$FEEDCLI" lsit"#)
+        #expect(mistyped.status == 64 && mistyped.stderr.hasPrefix("<3>feedcli: "), "\(mistyped.stderr)")
+        let missing = try await Feedcli.shell(
+            journal + #"exec "$FEEDCLI" list --state "$S""#, environment: ["S": session.state + ".none"])
+        #expect(missing.status == 0 && missing.stderr.hasPrefix("<5>feedcli: no store at "), "\(missing.stderr)")
         let elsewhere = try await Feedcli.shell(
             #"JOURNAL_STREAM=1:2 exec "$FEEDCLI" next nope --state "$S""#, environment: ["S": session.state])
         #expect(

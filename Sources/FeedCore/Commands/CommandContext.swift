@@ -101,7 +101,7 @@ public struct CommandContext: Sendable {
     /// What a reading command reads where there is no store yet: an empty one, said on stderr.
     private func standIn(for location: String) throws(FeedFailure) -> any StateStore {
         let shown = TerminalText.safe(Redaction.maskingSecrets(in: location))
-        try? stderr.write("feedcli: no store at \(shown) yet (next, sync and feeds add create it)\n")
+        notice("no store at \(shown) yet (next, sync and feeds add create it)")
         return try FeedStore.empty(standingFor: Redaction.maskingSecrets(in: location))
     }
 
@@ -129,6 +129,12 @@ public struct CommandContext: Sendable {
         return EntryPrinter.ReaderPatience(after: wait) { message in
             try? stderr.write("feedcli: \(TerminalText.safe(message))\n")
         }
+    }
+
+    /// Says something on stderr that is neither a failure nor a warning (`<5>` in the journal).
+    package func notice(_ message: String) {
+        let line = Array(("feedcli: " + TerminalText.safe(message) + "\n").utf8)
+        if let journal = stderr as? JournalLines { try? journal.write(line, priority: 5) } else { try? stderr.write(line) }
     }
 
     /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say

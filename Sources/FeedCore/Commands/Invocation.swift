@@ -10,6 +10,16 @@ import Logging
 /// standard output and error, and the interruption that Ctrl-C and SIGTERM trigger. A command's context is made of these and its options, once
 /// (`context(_:)`).
 public struct Invocation: Sendable {
+    /// Where diagnostics go: stderr, as its reader needs them. Under systemd (`$JOURNAL_STREAM`
+    /// names stderr) the journal stamps each line and wants its priority; into a log file, each
+    /// line says when it was written. Every line feedcli writes on stderr goes through it, the
+    /// parser's usage errors included.
+    public var diagnostics: any OutputSink {
+        if JournalLines.isJournal(2, environment: environment) { return JournalLines(sink: standardError) }
+        if standardError.isRegularFile { return TimestampedLines(sink: standardError, now: { Date() }) }
+        return standardError
+    }
+
     public var environment: [String: String]
     public var standardOutput: FileDescriptorSink
     public var standardError: FileDescriptorSink
@@ -76,16 +86,7 @@ public struct Invocation: Sendable {
         } else {
             ahead = PostgresConnectionAhead.begin(url: location, timeout: wait)
         }
-        // Under systemd, the journal stamps each line and wants its priority; into a log
-        // file, each line says when it was written.
-        let stderr: any OutputSink
-        if JournalLines.isJournal(2, environment: environment) {
-            stderr = JournalLines(sink: standardError)
-        } else if standardError.isRegularFile {
-            stderr = TimestampedLines(sink: standardError, now: { Date() })
-        } else {
-            stderr = standardError
-        }
+        let stderr = diagnostics
         var logger = Logger(label: "feedcli", factory: { _ in SwiftLogNoOpLogHandler() })
         if verbose > 0 {
             logger = Logger(label: "feedcli") { _ in DiagnosticLogHandler(sink: stderr) }
