@@ -134,7 +134,11 @@ public struct CommandContext: Sendable {
     /// Says something on stderr that is neither a failure nor a warning (`<5>` in the journal).
     package func notice(_ message: String) {
         let line = Array(("feedcli: " + TerminalText.safe(message) + "\n").utf8)
-        if let journal = stderr as? JournalLines { try? journal.write(line, priority: 5) } else { try? stderr.write(line) }
+        if let journal = stderr as? JournalLines {
+            try? journal.write(line, priority: 5)
+        } else {
+            try? stderr.write(line)
+        }
     }
 
     /// Reports a failure on stderr: `feedcli: message`. stderr is the last place to say

@@ -33,6 +33,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private var heldFeeds: Set<String> = []
     /// Feeds this process owns (`attemptOwnership`), for the same reason.
     private var ownedFeeds: Set<String> = []
+    /// The feeds other sessions own, as last read, and when (`ownerElsewhere`).
+    private var owners: (readAt: ContinuousClock.Instant, byFeed: [String: String])?
 
     /// Whether the schema's version was read and found writable; until then every call reads it
     /// first (`open` sent the question). A failure stays: every later call throws it.
@@ -207,23 +209,35 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 
     /// The session that holds `feed`'s owner lock, when it is not this one: its backend's pid
-    /// and client address, as the server knows them.
+    /// and client address, as the server knows them. Read for every feed of the store at once
+    /// and kept for `ownersFreshFor` (a sync of a thousand feeds asks once, not a thousand times).
     public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? {
         try withConnection { (db: PostgresConnection) throws(FeedFailure) -> String? in
             guard !ownedFeeds.contains(feed) else { return nil }
+            let now = ContinuousClock.now
+            if let owners, now - owners.readAt < Self.ownersFreshFor { return owners.byFeed[feed] }
             let answer = try db.execute(
                 """
-                SELECT a.pid::text, COALESCE(host(a.client_addr), 'a local socket')
-                FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-                    AND l.classid = ($1::int)::oid AND l.objid = (hashtext($2))::oid
-                LIMIT 1
-                """, Self.ownerKey(feed))
-            guard answer.count == 1 else { return nil }
-            let row = answer.row(0)
-            return "a feedcli follow (PostgreSQL backend \(row.text(0) ?? "?") from \(row.text(1) ?? "?"))"
+                SELECT f.name, a.pid::text, COALESCE(host(a.client_addr), 'a local socket')
+                FROM pg_locks l
+                JOIN pg_stat_activity a ON a.pid = l.pid
+                JOIN feed f ON l.objid = (hashtext(f.name))::oid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = ($1::int)::oid
+                    AND l.pid <> pg_backend_pid()
+                """, [.text(String(PostgresLocks.ownerClass))])
+            var byFeed: [String: String] = [:]
+            for index in 0..<answer.count {
+                let row = answer.row(index)
+                guard let name = row.text(0) else { continue }
+                byFeed[name] = "a feedcli follow (PostgreSQL backend \(row.text(1) ?? "?") from \(row.text(2) ?? "?"))"
+            }
+            owners = (now, byFeed)
+            return byFeed[feed]
         }
     }
+
+    /// How long a read of the feeds' owners stands (`ownerElsewhere`).
+    private static let ownersFreshFor: Duration = .seconds(1)
 
     private static func ownerKey(_ feed: String) -> [PostgresValue] {
         [.text(String(PostgresLocks.ownerClass)), .text(feed)]
