@@ -10,22 +10,14 @@ import Testing
 @Suite("follow owns its feeds", .serialized, .timeLimit(.minutes(3)))
 struct FollowOwnsItsFeedsTests {
     let server: PythonServer
-    let base: String
     let session = StoreSession()
+    var base: String { server.base }
 
-    init() async throws {
-        server = try await PythonServer.streams()
-        base = "http://127.0.0.1:\(server.port)"
-    }
-
-    func add(_ name: String, _ url: String, _ options: String...) async throws {
-        let run = try await session.run(["feeds", "add", name, url] + options)
-        #expect(run.status == 0, "\(run.stderr)")
-    }
+    init() async throws { server = try await PythonServer.streams() }
 
     @Test func aSyncBesideAFollowOfItsFeedIsBusyNamingTheFollowAndTakesNothing() async throws {
-        try await add("news", base + "/polled/news?per=2", "--kind", "linked")
-        try await add("ev", base + "/sse?count=2&hold=60", "--kind", "sse")
+        try await session.add("news", base + "/polled/news?per=2", kind: "linked")
+        try await session.add("ev", base + "/sse?count=2&hold=60", kind: "sse")
         let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
         #expect(await follow.waitUntilItHoldsOpen(fileEndingWith: ".locks/follow-news.lock"))
         #expect(await follow.waitUntilItHoldsOpen(fileEndingWith: ".locks/follow-ev.lock"))

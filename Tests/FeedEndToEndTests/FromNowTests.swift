@@ -9,13 +9,10 @@ import Testing
 @Suite("--from-now: the backlog taken as read", .serialized, .timeLimit(.minutes(3)))
 struct FromNowTests {
     let server: PythonServer
-    let base: String
     let session = StoreSession()
+    var base: String { server.base }
 
-    init() async throws {
-        server = try await PythonServer.streams()
-        base = "http://127.0.0.1:\(server.port)"
-    }
+    init() async throws { server = try await PythonServer.streams() }
 
     @Test func aPolledFeedsFortyEightEntriesAreTakenAsReadAndOnlyTheNextIsNew() async throws {
         // The server's first answer holds 48 items, its second one more.

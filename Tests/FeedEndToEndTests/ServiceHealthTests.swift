@@ -9,22 +9,15 @@ import Testing
 @Suite("A service tells: failures said as they happen", .serialized, .timeLimit(.minutes(3)))
 struct ServiceHealthTests {
     let server: PythonServer
-    let base: String
     let session = StoreSession()
+    var base: String { server.base }
 
-    init() async throws {
-        server = try await PythonServer.streams()
-        base = "http://127.0.0.1:\(server.port)"
-    }
-
-    func add(_ name: String, _ url: String, _ options: String...) async throws {
-        let run = try await session.run(["feeds", "add", name, url] + options)
-        #expect(run.status == 0, "\(run.stderr)")
-    }
+    init() async throws { server = try await PythonServer.streams() }
 
     @Test func aFeedWhoseTokenVariableIsMissingIsSaidAtOnceAndTheOthersGoOn() async throws {
-        try await add("live", base + "/sse?count=3&hold=60", "--kind", "sse")
-        try await add("mast", base + "/sse?count=3&hold=60", "--kind", "sse", "--token-env", "FEEDCLI_TEST_UNSET_TOKEN")
+        try await session.add("live", base + "/sse?count=3&hold=60", kind: "sse")
+        try await session.add(
+            "mast", base + "/sse?count=3&hold=60", kind: "sse", "--token-env", "FEEDCLI_TEST_UNSET_TOKEN")
         let started = Date()
         let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl"]))
         #expect(
@@ -41,7 +34,7 @@ struct ServiceHealthTests {
 
     @Test func aStreamThatCannotConnectIsSaidOnceWhileItIsTriedAgain() async throws {
         let closed = try RefusingPort()
-        try await add("down", "http://127.0.0.1:\(closed.port)/sse", "--kind", "sse")
+        try await session.add("down", "http://127.0.0.1:\(closed.port)/sse", kind: "sse")
         let run = try await session.run(["follow", "--max-time", "4s"])
         #expect(run.status == 75, "still failing at the end: \(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
@@ -55,8 +48,8 @@ struct ServiceHealthTests {
     /// the upgrade) is a timeout for `sync` as for `follow`: 75, recorded, said.
     @Test func aSyncOfAStreamWhoseServerNeverAnswersIsATimeout() async throws {
         let silent = try RefusingPort(listening: true)
-        try await add("sse", "http://127.0.0.1:\(silent.port)/sse", "--kind", "sse")
-        try await add("jet", "ws://127.0.0.1:\(silent.port)/subscribe", "--kind", "jetstream")
+        try await session.add("sse", "http://127.0.0.1:\(silent.port)/sse", kind: "sse")
+        try await session.add("jet", "ws://127.0.0.1:\(silent.port)/subscribe", kind: "jetstream")
         for feed in ["sse", "jet"] {
             let run = try await session.run(["sync", feed, "--jsonl"])
             #expect(run.status == 75, "\(feed): \(run.stderr)")

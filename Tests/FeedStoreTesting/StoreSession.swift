@@ -22,8 +22,9 @@ public struct StoreSession {
         try await Feedcli.run(Feedcli.onStore(state, arguments))
     }
 
-    public func add(_ name: String, _ url: String, kind: String) async throws {
-        let run = try await feedcli("feeds", "add", name, url, "--kind", kind)
+    /// `feeds add NAME URL --kind KIND` and `options`; throws what it said when it fails.
+    public func add(_ name: String, _ url: String, kind: String, _ options: String...) async throws {
+        let run = try await run(["feeds", "add", name, url, "--kind", kind] + options)
         if run.status != 0 { throw FeedAddFailed(stderr: run.stderr) }
     }
 

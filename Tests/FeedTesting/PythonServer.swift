@@ -3,6 +3,9 @@ import Foundation
 /// A python3 server the tests start (the fixture server, a TLS server): it writes its port to a
 /// file once listening, and is killed when this value is let go.
 public final class PythonServer: Sendable {
+    /// The server's address for HTTP, `http://127.0.0.1:PORT`.
+    public var base: String { "http://127.0.0.1:\(port)" }
+
     public let process = Process()
     public let port: Int
 
