@@ -182,6 +182,25 @@ struct ExecTests {
         #expect(handles == ["@1", "@2"], "the numbers of the first try, none used up by the three refusals")
     }
 
+    /// What the command took is committed as it goes (at least every 200 ms), not once the
+    /// whole group went through it: a kill loses none of the entries whose command finished.
+    @Test func whatTheCommandTookIsCommittedAsItGoes() async throws {
+        try await add("ev", base + "/sse?count=6&hold=60", "--kind", "sse")
+        let command = #"sleep 0.5; echo "$FEEDCLI_ID" >> "$OUT/done""#
+        let started = try Feedcli.start(
+            Feedcli.onStore(session.state, ["follow", "--exec", command]), environment: ["OUT": out.path])
+        for _ in 0..<400 where written("done").split(separator: "\n").count < 3 {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try await Task.sleep(for: .milliseconds(300))  // the third's commit, at most 200 ms after it
+        let finished = written("done").split(separator: "\n").count
+        started.process.send(SIGKILL)
+        _ = await started.finish()
+        let stored = try await entries("ev")
+        #expect(finished >= 3 && stored >= finished - 1, "\(stored) stored of \(finished) taken before the kill")
+        #expect(stored < 6, "killed before the end: \(stored)")
+    }
+
     @Test func sigtermWhileACommandRunsCommitsItsEntryOnlyIfTheCommandTookIt() async throws {
         try await add("ev", base + "/sse?count=3&hold=60", "--kind", "sse")
         let command = #"cat >> "$OUT/lines"; touch "$OUT/started"; sleep 3"#

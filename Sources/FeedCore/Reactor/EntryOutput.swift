@@ -9,10 +9,15 @@ public protocol EntryOutput: Sendable {
     /// Runs `body`, in which this thread's deliveries form one block: no other thread's
     /// delivery comes in between (a feed delivered and committed in several batches).
     func exclusively<T>(_ body: () throws -> T) rethrows -> T
+    /// Whether each entry takes the output a while (a command run for it): what it took is then
+    /// committed as it goes, at least every `FeedReactor.commitInterval`, not once the whole
+    /// batch went through it.
+    var takesTimePerEntry: Bool { get }
 }
 
 extension EntryOutput {
     public func exclusively<T>(_ body: () throws -> T) rethrows -> T { try body() }
+    public var takesTimePerEntry: Bool { false }
 }
 
 /// How a delivery went: the first `delivered` entries were written completely; the rest were not.

@@ -98,6 +98,11 @@ extension FeedReactor {
                 budget?.spend(0, of: allowed)
                 throw error
             }
+            if environment.output.takesTimePerEntry, allowed > 1, !marksDelivered {
+                // A command per entry: what it took is committed as it goes (at most every
+                // `commitInterval`), so a kill loses none of what finished.
+                return try deliverCommittingAsItGoes(batch, allowed: allowed, feed: feed, budget: budget)
+            }
             report =
                 allowed > 0
                 ? environment.output.deliver(Array(batch.entries.prefix(allowed))) : DeliveryReport(delivered: 0)
@@ -120,6 +125,52 @@ extension FeedReactor {
             ? "the entry was not stored; the next run fetches it again"
             : "\(report.delivered) of \(batch.entries.count) new entries of \(feed) were printed and stored; "
                 + "the other \(batch.entries.count - report.delivered) come again with the next sync"
+        return (mutations, Self.stop(failure, unprinted: unprinted))
+    }
+
+    /// How long what an output that takes time per entry has taken may wait for its commit (the
+    /// contract's rule for a follow's groups: every 100 entries or 200 ms).
+    package static let commitInterval: Duration = .milliseconds(200)
+
+    /// `printThenCommit` through an output that takes time per entry: entries handed over one at
+    /// a time, what was taken committed whenever `commitInterval` passed (the feed's counts and
+    /// position with the last commit only: a part commits its entries and the cursor after them),
+    /// until all went or one was refused.
+    private func deliverCommittingAsItGoes(
+        _ batch: FetchedBatch, allowed: Int, feed: String, budget: EntryBudget?
+    ) throws -> (mutations: [FeedMutation], stop: FeedFailure?) {
+        var mutations: [FeedMutation] = []
+        var committed = 0
+        var taken = 0
+        var failure: DeliveryReport.Failure?
+        var since = ContinuousClock.now
+        func commit() throws {
+            guard taken > committed, var commit = batch.commit(delivered: taken) else { return }
+            if taken < batch.entries.count {  // counts once, with the whole batch
+                commit.skipped = .add(0)
+                commit.filtered = .add(0)
+                commit.kept = .add(0)
+            }
+            let outcome = try environment.store.commitFetch(
+                feed: feed, entries: Array(batch.entries[committed..<taken]), commit)
+            mutations.append(.stored(feed: feed, count: outcome.entries.count, outcome.record))
+            committed = taken
+            since = ContinuousClock.now
+        }
+        while taken < allowed, failure == nil {
+            let report = environment.output.deliver([batch.entries[taken]])
+            taken += report.delivered
+            failure = report.failure
+            if ContinuousClock.now - since >= Self.commitInterval { try commit() }
+        }
+        budget?.spend(taken, of: allowed)
+        keptNumbers.record(
+            delivered: batch.entries.prefix(taken), undelivered: batch.entries.dropFirst(taken), feed: feed)
+        try commit()
+        guard let failure else { return (mutations, nil) }
+        let unprinted =
+            "\(taken) of \(batch.entries.count) new entries of \(feed) were handed over and stored; "
+            + "the other \(batch.entries.count - taken) come again with the next sync"
         return (mutations, Self.stop(failure, unprinted: unprinted))
     }
 

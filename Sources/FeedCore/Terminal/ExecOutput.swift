@@ -47,6 +47,9 @@ public final class ExecOutput: EntryOutput {
         }
     }
 
+    /// A command per entry: what it took is committed as it goes.
+    public var takesTimePerEntry: Bool { true }
+
     public func exclusively<T>(_ body: () throws -> T) rethrows -> T {
         try block.withLock(body)
     }
