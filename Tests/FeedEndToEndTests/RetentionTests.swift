@@ -163,6 +163,36 @@ struct RetentionTests {
             "\(integrity.stdout)\(integrity.stderr)")
     }
 
+    /// On a disk too full to convert a store from before retention (the conversion writes a
+    /// copy), the ways to free space still work: `feeds set --keep` changes the feed, and the
+    /// store is left as it was with a line saying how much room the conversion needs. A small
+    /// tmpfs stands for the full disk (root only: skipped, saying so, where none can be mounted).
+    @Test func onAFullDiskAStoreFromBeforeRetentionStillTakesKeep() async throws {
+        let session = StoreSession()
+        try await session.add("ev", base + "/sse?count=2000", kind: "sse")
+        #expect(try await session.feedcli("sync", "ev").status == 0)
+        #expect(try await editStore(at: session.state, "UPDATE feed SET keep = NULL; PRAGMA auto_vacuum = NONE; VACUUM"))
+        let script = #"""
+            set -e
+            dir=$(mktemp -d)
+            size=$(( $(stat -c %s "$S") + 196608 ))
+            mount -t tmpfs -o size=$size tmpfs "$dir" 2>/dev/null || { echo "no tmpfs"; exit 0; }
+            trap 'umount "$dir"' EXIT
+            cp "$S" "$dir/feedcli.sqlite"
+            head -c 150000 /dev/zero > "$dir/filler" || true
+            "$FEEDCLI" feeds set ev --keep 10 --state "$dir/feedcli.sqlite"; echo "status $?"
+            "$FEEDCLI" status ev --json --state "$dir/feedcli.sqlite" | python3 -c 'import json,sys; print("keep", json.load(sys.stdin)[0]["keep"])'
+            """#
+        let run = try await Feedcli.shell(script, environment: ["S": session.state])
+        guard !run.stdout.contains("no tmpfs") else {
+            print("onAFullDiskAStoreFromBeforeRetentionStillTakesKeep: skipped, no tmpfs can be mounted here")
+            return
+        }
+        #expect(run.stdout.contains("status 0"), "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("keep 10"), "\(run.stdout)")
+        #expect(run.stderr.contains("was not converted: the disk is too full"), "\(run.stderr)")
+    }
+
     /// Killed at random moments while a follow prunes every commit: the store opens, its
     /// integrity holds, its counts match its rows (nothing half-pruned), and every event is
     /// printed at least once over the runs.

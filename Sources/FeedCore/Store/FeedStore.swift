@@ -240,10 +240,24 @@ public final class FeedStore: Sendable {
     /// Turns on incremental auto-vacuum in a store made before retention: `VACUUM` rewrites the
     /// file with the mode set, through the journal, so a run killed meanwhile leaves the store as
     /// it was (and the next run converts it). Once per store, said in one line.
+    ///
+    /// `VACUUM` needs room for a copy of the store (and its journal): on a disk too full for it,
+    /// the store is left unconverted and the command goes on, saying how much room is needed, so
+    /// that `feeds set --keep` and `store compact`, the ways to free space, still work.
     private func convertToIncrementalVacuum(_ db: SQLiteConnection, notice: (String) -> Void) throws {
         notice("converting the store at \(path) to give freed space back (once; a large store takes a while)")
-        try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
-        try db.execute("VACUUM")
+        do {
+            try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try db.execute("VACUUM")
+        } catch {
+            guard error.code == SQLITE_FULL else { throw error }
+            var info = stat()
+            let size = stat(resolvedPath, &info) == 0 ? Int(info.st_size) : 0
+            notice(
+                "the store at \(path) was not converted: the disk is too full (the conversion writes a copy "
+                    + "of the store, about \(ByteCount.of(2 * size)) with its journal); it works as it is, and "
+                    + "a later command converts it once there is room (feeds set --keep frees space)")
+        }
     }
 
     /// Serializes runs on one feed across processes (see `FeedLock`). Feed names are encoded in
