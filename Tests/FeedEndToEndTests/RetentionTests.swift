@@ -171,7 +171,8 @@ struct RetentionTests {
         let session = StoreSession()
         try await session.add("ev", base + "/sse?count=2000", kind: "sse")
         #expect(try await session.feedcli("sync", "ev").status == 0)
-        #expect(try await editStore(at: session.state, "UPDATE feed SET keep = NULL; PRAGMA auto_vacuum = NONE; VACUUM"))
+        #expect(
+            try await editStore(at: session.state, "UPDATE feed SET keep = NULL; PRAGMA auto_vacuum = NONE; VACUUM"))
         let script = #"""
             set -e
             dir=$(mktemp -d)
