@@ -258,6 +258,25 @@ struct StateStoreContractTests {
         #expect(taken != nil, "let go, it is free")
     }
 
+    /// The store's change mark, which a `follow` of every feed reads every second or two: it
+    /// moves when another run adds, changes or removes a feed.
+    @Test(arguments: Kind.allCases)
+    func theChangeMarkMovesWhenAnotherRunChangesTheFeeds(kind: Kind) async throws {
+        let (first, second) = try await stores(kind)
+        let before = try #require(try first.changeMark())
+        #expect(try first.changeMark() == before, "nothing changed")
+        try second.addFeed(
+            FeedRegistration(name: "added", url: "https://example.com/f", kind: .linked), settings: FeedSettings(),
+            replace: false)
+        let added = try #require(try first.changeMark())
+        #expect(added != before, "a feed added elsewhere")
+        try second.setEvery(feed: "added", .seconds(3600))
+        let changed = try #require(try first.changeMark())
+        #expect(changed != added, "a feed changed elsewhere")
+        try second.removeFeed(named: "added")
+        #expect(try first.changeMark() != changed, "a feed removed elsewhere")
+    }
+
     /// A `follow` owns a feed apart from its lock: another run sees the owner (in words) and
     /// cannot own it too; the owner does not see itself; the feed's lock stays free for a commit
     /// or a reader; let go, the feed has no owner.

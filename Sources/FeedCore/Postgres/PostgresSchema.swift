@@ -107,6 +107,23 @@ package enum PostgresSchema {
             ALTER TABLE feed ADD COLUMN title text;
             """
         ),
+        // A count of the changes to the feeds' settings (added, removed, changed: `feeds add`,
+        // `remove`, `set`, `import`, from any machine), which a `follow` of every feed reads
+        // every second or two to see the store change (`changeMark`) without reading the feeds.
+        // A commit of entries or a fetch's bookkeeping does not move it.
+        (
+            "v5: a generation of the feeds' settings",
+            """
+            CREATE TABLE feed_generation (generation bigint NOT NULL);
+            INSERT INTO feed_generation (generation) VALUES (0);
+            CREATE FUNCTION feed_settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN UPDATE feedcli.feed_generation SET generation = generation + 1; RETURN NULL; END
+            $$;
+            CREATE TRIGGER feed_settings_changed
+                AFTER INSERT OR DELETE OR UPDATE OF url, kind, token_env, expressions, every_seconds, keep, remember
+                ON feed FOR EACH STATEMENT EXECUTE FUNCTION feed_settings_changed();
+            """
+        ),
     ]
 
     /// Brings the database's schema to the current version; the built-in feed is registered by

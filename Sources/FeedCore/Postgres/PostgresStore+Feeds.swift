@@ -104,6 +104,14 @@ extension PostgresStore {
         try update(feed: feed, "UPDATE feed SET token_env = $1 WHERE name = $2", [PostgresValue(variable)])
     }
 
+    /// The generation of the feeds' settings (schema v5): it moves when a feed is added,
+    /// removed or changed, from any machine, and not when entries are committed.
+    public func changeMark() throws(FeedFailure) -> Int64? {
+        try withConnection { (db: PostgresConnection) throws(FeedFailure) -> Int64? in
+            try db.execute("SELECT generation FROM feed_generation").firstInteger()
+        }
+    }
+
     public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
         try update(feed: feed, "UPDATE feed SET title = $1 WHERE name = $2", [.text(title)])
     }
