@@ -201,6 +201,20 @@ struct ExecTests {
         #expect(stored < 6, "killed before the end: \(stored)")
     }
 
+    /// A refusal's `last_error` is over once the entry's delivery goes through: `status` does
+    /// not go on showing it.
+    @Test func aRefusalIsForgottenOnceTheDeliveryGoesThrough() async throws {
+        try await add("one", base + "/polled/one?per=1&max=1", "--kind", "linked")
+        #expect(try await feedcli("sync", "one", "--jsonl").status == 0)
+        let refused = try await feedcli("next", "one", "--exec", "exit 3")
+        #expect(refused.status == 75, "\(refused.stderr)")
+        let failing = try await session.requireStatus("one")["last_error"] as? String
+        #expect(failing?.hasPrefix("--exec command exited 3") == true, "\(failing ?? "nil")")
+        let taken = try await feedcli("next", "one", "--exec", "cat > /dev/null")
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(try await session.requireStatus("one")["last_error"] is NSNull, "forgotten")
+    }
+
     @Test func sigtermWhileACommandRunsCommitsItsEntryOnlyIfTheCommandTookIt() async throws {
         try await add("ev", base + "/sse?count=3&hold=60", "--kind", "sse")
         let command = #"cat >> "$OUT/lines"; touch "$OUT/started"; sleep 3"#

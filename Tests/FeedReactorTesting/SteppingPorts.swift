@@ -86,6 +86,10 @@ public struct SteppingStore: FeedStoring {
         try base.setRetention(feed: feed, retention)
     }
 
+    public func clearLastError(feed: String) throws(FeedFailure) -> FeedRecord {
+        try base.clearLastError(feed: feed)
+    }
+
     public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
         try base.setSourceTitle(feed: feed, title)
     }

@@ -219,6 +219,13 @@ public final class MemoryStore: FeedStoring {
     }
 
     /// `feeds set --keep/--remember`, as the stores take it.
+    public func clearLastError(feed: String) throws(FeedFailure) -> FeedRecord {
+        try update(feed, write: "cleared error") { contents in
+            contents.records[feed]?.lastError = nil
+            contents.records[feed]?.lastErrorCode = nil
+        }
+    }
+
     public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
         _ = try update(feed, write: "title") { contents in contents.records[feed]?.title = title }
     }

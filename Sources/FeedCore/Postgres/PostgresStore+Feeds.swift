@@ -112,6 +112,11 @@ extension PostgresStore {
         }
     }
 
+    public func clearLastError(feed: String) throws(FeedFailure) -> FeedRecord {
+        try update(feed: feed, "UPDATE feed SET last_error = NULL, last_error_code = NULL WHERE name = $1", [])
+        return try self.feed(named: feed)
+    }
+
     public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
         try update(feed: feed, "UPDATE feed SET title = $1 WHERE name = $2", [.text(title)])
     }

@@ -136,7 +136,13 @@ public struct FeedReactor: Reactor {
                 unprinted: "the entry \(entry.feed)/\(entry.id) was not marked read; "
                     + "the next `feedcli next` delivers it again")
         }
-        let record = try environment.store.markDelivered(feed: entry.feed, id: entry.id)
+        var record = try environment.store.markDelivered(feed: entry.feed, id: entry.id)
+        // The refusal this delivery's command made before is over: `status` must not show it.
+        if record.lastErrorCode == FeedFailure.commandFailed("").exitCode,
+            record.lastError?.hasPrefix(FeedFailure.commandRefusalPrefix) == true
+        {
+            record = try environment.store.clearLastError(feed: entry.feed)
+        }
         return .from([.delivered(entry), .loaded(record)])
     }
 

@@ -164,6 +164,15 @@ extension FeedStore {
         }
     }
 
+    public func clearLastError(feed: String) throws(FeedFailure) -> FeedRecord {
+        try write { db in
+            try Self.updateRecord(
+                db, "UPDATE feed SET last_error = NULL, last_error_code = NULL WHERE name = ?",
+                arguments: [.text(feed)],
+                name: feed)
+        }
+    }
+
     public func setSourceTitle(feed: String, _ title: String) throws(FeedFailure) {
         try statements { db in
             try db.statement("UPDATE feed SET title = ? WHERE name = ?").run([.text(title), .text(feed)])

@@ -62,6 +62,9 @@ public protocol FeedStoring: Sendable {
     /// cheap enough to read every second; nil when the store cannot tell. A `follow` of every
     /// feed reads the feeds again when it changes (a feed added, removed or changed meanwhile).
     func changeMark() throws(FeedFailure) -> Int64?
+    /// Forgets the feed's last error (a delivery its `--exec` command refused went through at
+    /// last); the record after it.
+    func clearLastError(feed: String) throws(FeedFailure) -> FeedRecord
     /// Records the title the feed's source gives itself (what exports and OPML name it by).
     func setSourceTitle(feed: String, _ title: String) throws(FeedFailure)
     /// Makes this run the owner of `feed` when no other run is: a `follow` holds it for its

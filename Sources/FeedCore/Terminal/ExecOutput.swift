@@ -38,7 +38,8 @@ public final class ExecOutput: EntryOutput {
                     ?? command.run(line: line, variables: variables)
                 guard outcome.succeeded else {
                     let why =
-                        "--exec command \(Self.describe(outcome, timeout: command.timeout)) for \(entry.feed) \(entry.handle) "
+                        FeedFailure.commandRefusalPrefix
+                        + "\(Self.describe(outcome, timeout: command.timeout)) for \(entry.feed) \(entry.handle) "
                         + "(id \(EntryCommand.variableValue(entry.id))): it and the entries after it are not committed"
                     return DeliveryReport(delivered: index, failure: .refused(why))
                 }

@@ -69,6 +69,10 @@ public enum FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// How a refusal of an `--exec` command begins (`commandFailed`'s message, and so the feed's
+    /// `last_error` it leaves): a delivery that goes through later forgets it.
+    public static let commandRefusalPrefix = "--exec command "
+
     /// Temporary failures are the ones a later run may not see again.
     public var isTemporary: Bool { self.exitCode == 75 }
 
