@@ -22,7 +22,9 @@ Paths:
               at line N whatever the cursor (a replay window that has moved on); `pace=S` waits S
               seconds before each event; `pings=N` sends N pings before each event (a ping
               storm); `hold=S` keeps the connection open S seconds after the last event
-              (default: close 1000 at once).
+              (default: close 1000 at once), answering each ping with a pong when `answer=1`;
+              `closecode=N` closes with that code; `big=N&size=S` sends N posts of S MiB each
+              in place of the capture.
               Each connection's query is logged: GET /log answers them as a JSON array.
   /nostr      a relay (NIP-01) over the real events of nostr-events.jsonl: reads the client's REQ,
               sends ["EVENT", id, e] for each event its filter matches (kinds, authors, #tags,
@@ -170,6 +172,17 @@ class Handler(socketserver.StreamRequestHandler):
                 return False
             return not collections or event["kind"] != "commit" or event["commit"]["collection"] in collections
         lines = [line for line in lines if passes(line)]
+        if "big" in query:  # N events of S MiB each (a post whose text is that long)
+            size = int(float(query.get("size", "15")) * 1024 * 1024)
+            base = json.loads(lines[0])
+            lines = []
+            for index in range(int(query["big"])):
+                event = dict(base)
+                event["time_us"] = base["time_us"] + index
+                event["commit"] = dict(base["commit"], rkey="big%d" % index, operation="create",
+                                       collection="app.bsky.feed.post",
+                                       record={"text": "x" * size, "$type": "app.bsky.feed.post"})
+                lines.append(json.dumps(event))
         if "gap" in query and number > 1:
             lines = lines[int(query["gap"]):]
         elif "cursor" in query:
