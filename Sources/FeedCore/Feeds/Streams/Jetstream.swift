@@ -111,7 +111,7 @@ package struct JetstreamMessages: WebSocketMessageReading {
     package mutating func signals(of message: [UInt8], number: Int, now: Date) -> [StreamSignal] {
         let event: JSON
         do {
-            event = try JSONParser.value(of: message, Jetstream.eventProjection)  // in place: no copy of a 15 MiB message
+            event = try JSONParser.value(of: message, Jetstream.eventProjection)  // in place: no copy of the message
         } catch {
             return [.skipped(line: number, why: "it is not JSON (\(error))")]
         }
