@@ -16,7 +16,7 @@ import PackageDescription
 //   FeedPostgres  the store in PostgreSQL, for several machines     (on FeedStoreContract)
 //   FeedReactor   actions, mutations, state; its output port       (on FeedKinds, FeedStoreContract: no HTTP, no engine)
 //   FeedRendering text, JSON, Atom, OPML of model values            (on FeedModel only)
-//   FeedTerminal  stdout/stderr sinks, the printer, pager, progress (on FeedReactor, FeedRendering)
+//   FeedTerminal  stdout/stderr sinks, the printer, pager, progress (on FeedReactor, FeedRendering, CProcessSpawn)
 //   FeedCore      the commands: the composition root                (on all of the above)
 //   FeedCLI       the executable: argument parsing, signals, exit status
 
