@@ -29,7 +29,8 @@ package final class SQLiteStatement {
     /// The bytes of the text and blob values bound last, which SQLite reads in place
     /// (`SQLITE_STATIC`) rather than copying each into an allocation of its own. Invariant: SQLite
     /// holds pointers into it only from one `bind` to the next, which clears them before this
-    /// buffer is replaced; it is freed only after the statement is finalized.
+    /// buffer is replaced; it is freed after the statement is finalized, or (past `keptRoom`)
+    /// once its run is done, with the bindings cleared first.
     private var bound = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     package init(handle: OpaquePointer, connection: SQLiteConnection) {
@@ -87,7 +88,24 @@ package final class SQLiteStatement {
         }
         guard needed > bound.count || bound.baseAddress == nil else { return }
         bound.deallocate()
-        bound = .allocate(byteCount: max(256, needed * 2), alignment: 1)
+        // Twice what is needed while it is small (rows grow a little, and each growth is a
+        // new allocation); what a large value needs exactly: a 15 MiB entry must not leave
+        // 60 MiB behind it.
+        bound = .allocate(byteCount: needed <= Self.keptRoom ? max(256, needed * 2) : needed, alignment: 1)
+    }
+
+    /// The most room for bound values a statement keeps between runs: a larger one (a huge
+    /// entry's text and source) is let go once its run is done, so that one big entry does not
+    /// hold its size for as long as the statement is cached (a follow's whole life).
+    static let keptRoom = 1 << 20
+
+    /// Lets go of the room a large value took, its bindings cleared first (no binding may
+    /// point into freed memory).
+    private func releaseLargeRoom() {
+        guard bound.count > Self.keptRoom else { return }
+        sqlite3_clear_bindings(handle)
+        bound.deallocate()
+        bound = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     }
 
     /// Binds `value`'s bytes with an explicit length (never up to a NUL), copied into `bound` at
@@ -122,6 +140,7 @@ package final class SQLiteStatement {
     /// Runs the statement to its end, ignoring rows.
     package func run(_ arguments: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(arguments)
+        defer { releaseLargeRoom() }
         while try step() != nil {}
         sqlite3_reset(handle)
     }
