@@ -73,6 +73,8 @@ let package = Package(
         .target(name: "CWorkerSandbox"),
         // A spawned program's descriptors (a GNU extension Swift's view of glibc leaves out).
         .target(name: "CProcessSpawn"),
+        // glibc's allocator settings (malloc.h), for the executable.
+        .target(name: "CProcessMemory"),
         // PostgreSQL's client library, loaded on first use as jq's is (libpq-fe.h from libpq-dev
         // at build time, libpq5 at run time only for a store at a URL).
         .target(name: "CPostgres", dependencies: ["CDynamicLibrary"]),
@@ -134,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "FeedCLI",
             dependencies: [
-                "FeedCore", "FeedModel", "FeedJQ", "FeedTerminal",
+                "CProcessMemory", "FeedCore", "FeedModel", "FeedJQ", "FeedTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -309,4 +309,22 @@ struct WebSocketFeedTests {
         #expect(run.stderr.contains("and 4990 more notices on this connection, not said"), "\(run.stderr.suffix(300))")
         #expect(run.stderr.utf8.count < 4000, "bounded: \(run.stderr.utf8.count) bytes")
     }
+
+    /// Huge messages one after another cost what one costs: the memory of each is given back
+    /// (glibc's threshold for mapping an allocation on its own rose with each free, and five
+    /// 15 MiB messages then held about twice what one needs).
+    @Test func hugeMessagesOneAfterAnotherCostWhatOneCosts() async throws {
+        func peak(_ count: Int) async throws -> Int {
+            let session = StoreSession()
+            try await addJetstream("big", "?big=\(count)&size=15", on: session)
+            let run = try await PageMemoryTests.peak(
+                Feedcli.onStore(session.state, ["sync", "big", "--jsonl", "--max-size", "16777216"]))
+            #expect(run.status == 0)
+            #expect(try await session.requireStatus("big")["entries"] as? Int == count)
+            return run.kib
+        }
+        let one = try await peak(1)
+        let five = try await peak(5)
+        #expect(five - one < 40 * 1024, "five messages \(five / 1024) MiB, one \(one / 1024) MiB")
+    }
 }
