@@ -12,8 +12,8 @@ enum FeedCLI {
     static func main() {
         // An allocation of 4 MiB or more (a huge message, its entry, its row) is mapped on its
         // own and given back when freed. glibc's default threshold rises with each such free,
-        // after which the next ones came from arenas that keep what they held: five 15 MiB
-        // WebSocket messages, one after another, left the process holding twice what one needs.
+        // after which the next ones come from arenas that keep what they held: huge messages one
+        // after another would hold memory no longer used (the WebSocket memory bound).
         _ = process_memory_map_from(4 << 20)
         // Started again as its own jq worker, feedcli serves jq expressions and exits here.
         JQWorkerMain.serveIfAsked()
