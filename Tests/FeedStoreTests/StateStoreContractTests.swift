@@ -286,9 +286,9 @@ struct StateStoreContractTests {
         #expect(try second.ownerElsewhere(feed: "posts") == nil, "no owner yet")
         var owner: (any HeldFeedLock)? = try first.attemptOwnership(feed: "posts")
         #expect(owner != nil)
-        // PostgreSQL reads the owners of every feed at once, and that read stands for a second.
+        // Both engines read the owners of every feed at once, and that read stands for a second.
         var seen = try second.ownerElsewhere(feed: "posts")
-        for _ in 0..<300 where seen == nil && kind == .postgres {
+        for _ in 0..<300 where seen == nil {
             try await Task.sleep(for: .milliseconds(10))
             seen = try second.ownerElsewhere(feed: "posts")
         }
@@ -300,7 +300,7 @@ struct StateStoreContractTests {
         withExtendedLifetime(owner) {}
         owner = nil
         var free = try second.ownerElsewhere(feed: "posts") == nil
-        for _ in 0..<300 where !free && kind == .postgres {
+        for _ in 0..<300 where !free {
             try await Task.sleep(for: .milliseconds(10))
             free = try second.ownerElsewhere(feed: "posts") == nil
         }

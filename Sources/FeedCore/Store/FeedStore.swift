@@ -40,6 +40,8 @@ public final class FeedStore: Sendable {
     let rememberedFilter = RememberedFilter()
     /// The feeds this process owns (`attemptOwnership`): their owner is no other run.
     let ownedFeeds = Locked<Set<String>>([])
+    /// The owners' lock files as last listed, and when (`ownerElsewhere`).
+    private let listedOwners = Locked<(at: ContinuousClock.Instant, names: Set<String>)?>(nil)
 
     private init(
         path: String, resolvedPath: String, database: SQLiteDatabase, wait: Duration,
@@ -285,10 +287,28 @@ public final class FeedStore: Sendable {
         return lock
     }
 
-    /// The run that owns `feed`, in words, when it is not this one.
+    /// The run that owns `feed`, in words, when it is not this one. The owners' files are
+    /// listed once a second at most (a sync of a thousand feeds lists the folder once, not a
+    /// thousand times); only a feed that has one is looked at (its lock, its words).
     public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? {
         if ownedFeeds.withLock({ $0.contains(feed) }) { return nil }
-        return FeedOwnerLock.owner(path: lockPath(for: "follow-" + StoreFile.fileNameSafe(feed)))
+        let name = "follow-" + StoreFile.fileNameSafe(feed)
+        guard ownerFiles().contains(name + ".lock") else { return nil }
+        return FeedOwnerLock.owner(path: lockPath(for: name))
+    }
+
+    /// The names of the owners' lock files in the locks folder, as listed within the last second.
+    private func ownerFiles() -> Set<String> {
+        let now = ContinuousClock.now
+        return listedOwners.withLock { listed in
+            if let listed, now - listed.at < .seconds(1) { return listed.names }
+            let names = Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: resolvedPath + ".locks")) ?? []).filter {
+                    $0.hasPrefix("follow-")
+                })
+            listed = (now, names)
+            return names
+        }
     }
 
     private func lockPath(for name: String) -> String {
