@@ -291,9 +291,10 @@ public final class FeedStore: Sendable {
     /// listed once a second at most (a sync of a thousand feeds lists the folder once, not a
     /// thousand times); only a feed that has one is looked at (its lock, its words).
     public func ownerElsewhere(feed: String) throws(FeedFailure) -> String? {
-        if ownedFeeds.withLock({ $0.contains(feed) }) { return nil }
+        let files = ownerFiles()
+        guard !files.isEmpty, !ownedFeeds.withLock({ $0.contains(feed) }) else { return nil }  // no follow runs
         let name = "follow-" + StoreFile.fileNameSafe(feed)
-        guard ownerFiles().contains(name + ".lock") else { return nil }
+        guard files.contains(name + ".lock") else { return nil }
         return FeedOwnerLock.owner(path: lockPath(for: name))
     }
 
