@@ -97,10 +97,12 @@ package enum WebSocketStream {
             while !isDisposed() {
                 let events = try connection.receive(waitingUpTo: slice)
                 if !proves {
-                    if events.contains(where: \.isEvent) { lastFrame = ContinuousClock.now }
                     let delivery = try deliver(events, connection: connection, backlog: backlog, observer: observer)
                     if delivery == .closedByServer { return observer.complete() }
                     if delivery == .readerGone { break }
+                    // Measured from the delivery's end: its wait for the reader (a huge message
+                    // before it still being stored) is not the server's silence.
+                    if events.contains(where: \.isEvent) { lastFrame = ContinuousClock.now }
                     if ContinuousClock.now - lastFrame >= idle.timeout {
                         throw HTTPError(.idle, message: "no event for \(idle.timeout.milliseconds) ms")
                     }
