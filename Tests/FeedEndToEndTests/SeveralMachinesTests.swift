@@ -38,6 +38,38 @@ struct SeveralMachinesTests {
         return (session, walk, gate, server)
     }
 
+    /// A `follow` of every feed on one machine sees a feed another machine adds (the store's
+    /// generation of the feeds' settings, schema v5) and owns what it follows: a `sync` of one of
+    /// them elsewhere is busy, naming the follow's session.
+    @Test func aFollowSeesAFeedAddedElsewhereAndOwnsWhatItFollows() async throws {
+        let server = try await PythonServer.streams()
+        let session = try await StoreSession.onPostgres()
+        try await session.add("ev", server.base + "/sse?count=2&hold=60", kind: "sse")
+        let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl", "--max-time", "20s"]))
+        // Owned once it runs: a sync of the stream from another machine is busy.
+        var busy = try await session.run(["sync", "ev", "--wait", "0", "--jsonl"])
+        for _ in 0..<100 where busy.status != 75 {
+            try await Task.sleep(for: .milliseconds(100))
+            busy = try await session.run(["sync", "ev", "--wait", "0", "--jsonl"])
+        }
+        #expect(
+            busy.status == 75 && busy.stderr.contains("ev is followed by a feedcli follow (PostgreSQL backend"),
+            "\(busy.stderr)")
+        #expect(busy.stdout.isEmpty)
+        let added = Date()
+        try await session.add("late", server.base + "/polled/late?per=1&max=1", kind: "linked")
+        var seen = false
+        for _ in 0..<150 where !seen {
+            seen = (try await session.requireStatus("late")["entries"] as? Int ?? 0) > 0
+            if !seen { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(seen && Date().timeIntervalSince(added) < 6, "followed within seconds of its adding")
+        follow.process.send(SIGTERM)
+        let run = await follow.finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Set(JSONLines.ids(run.stdout)) == ["1", "2", "late-1"], "\(run.stdout)")
+    }
+
     @Test func fortyConcurrentNextOnFortyMachinesDeliverEachEntryOnceInTotal() async throws {
         let server = try PostsServer(available: 40)
         let session = try await StoreSession.onPostgres()
