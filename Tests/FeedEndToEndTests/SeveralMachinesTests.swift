@@ -46,15 +46,19 @@ struct SeveralMachinesTests {
         let session = try await StoreSession.onPostgres()
         try await session.add("ev", server.base + "/sse?count=2&hold=60", kind: "sse")
         let follow = try Feedcli.start(Feedcli.onStore(session.state, ["follow", "--jsonl", "--max-time", "20s"]))
-        // Owned once it runs: a sync of the stream from another machine is busy.
-        var busy = try await session.run(["sync", "ev", "--wait", "0", "--jsonl"])
-        for _ in 0..<100 where busy.status != 75 {
-            try await Task.sleep(for: .milliseconds(100))
-            busy = try await session.run(["sync", "ev", "--wait", "0", "--jsonl"])
+        // Owned once it prints (it owns a feed before it connects): a sync of the stream from
+        // another machine is then busy. (While a delivery holds the feed's lock, a sync may find
+        // the feed busy otherwise: asked again.)
+        for _ in 0..<200 where JSONLines.ids(follow.stdoutSoFar).count < 2 {
+            try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(
-            busy.status == 75 && busy.stderr.contains("ev is followed by a feedcli follow (PostgreSQL backend"),
-            "\(busy.stderr)")
+        let followed = "ev is followed by a feedcli follow (PostgreSQL backend"
+        var busy = try await session.run(["sync", "ev", "--wait", "1", "--jsonl"])
+        for _ in 0..<20 where !busy.stderr.contains(followed) {
+            try await Task.sleep(for: .milliseconds(200))
+            busy = try await session.run(["sync", "ev", "--wait", "1", "--jsonl"])
+        }
+        #expect(busy.status == 75 && busy.stderr.contains(followed), "\(busy.stderr)")
         #expect(busy.stdout.isEmpty)
         let added = Date()
         try await session.add("late", server.base + "/polled/late?per=1&max=1", kind: "linked")

@@ -105,6 +105,9 @@ public enum Feedcli {
         /// What the process wrote on stderr so far (`readInBackground` must be running).
         public var stderrSoFar: String { String(decoding: stderr.value, as: UTF8.self) }
 
+        /// What the process wrote on stdout so far (`readInBackground` must be running).
+        public var stdoutSoFar: String { String(decoding: stdout.value, as: UTF8.self) }
+
         /// Whether stderr came to hold `text` within `seconds` (polled every 20 ms without
         /// holding a thread; `readInBackground` must be running).
         public func waitForStderr(containing text: String, seconds: Double = 20) async -> Bool {
