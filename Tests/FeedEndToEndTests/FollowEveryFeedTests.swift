@@ -126,13 +126,13 @@ struct FollowEveryFeedTests {
         #expect(run.status == 0, "\(run.stderr)")
         let feeds = Set(JSONLines.objects(run.stdout).compactMap { $0["feed"] as? String })
         #expect(feeds.isSuperset(of: (1...6).map { "s\($0)" }), "every stream read: \(feeds.sorted())")
-        #expect(try await polledRequests("beside").count >= 3, "the polled feed fetched when due, beside them")
+        #expect(try await polledRequests("beside").count >= 2, "the polled feed fetched when due, beside them")
     }
 
     /// A `follow` restarted (by its service) fetches a polled feed only once it is due.
     @Test func aPolledFeedIsNotFetchedAtTheStartWhenItIsNotDue() async throws {
         try await add("slow", base + "/polled/slow?per=1", "--kind", "linked")
-        let first = try await session.feedcli("follow", "--max-time", "2s", "--jsonl")
+        let first = try await session.feedcli("follow", "--max-entries", "1", "--jsonl")
         #expect(first.status == 0 && JSONLines.ids(first.stdout) == ["slow-1"], "\(first.stderr)")
         let second = try await session.feedcli("follow", "--max-time", "2s", "--jsonl")
         #expect(second.status == 0 && second.stdout.isEmpty, "\(second.stderr)")
