@@ -100,8 +100,8 @@ package enum WebSocketStream {
                     let delivery = try deliver(events, connection: connection, backlog: backlog, observer: observer)
                     if delivery == .closedByServer { return observer.complete() }
                     if delivery == .readerGone { break }
-                    // Measured from the delivery's end: its wait for the reader (a huge message
-                    // before it still being stored) is not the server's silence.
+                    // Quiet counts from the delivery's end: its wait for the reader (a huge
+                    // message before it still being stored) is not the server's silence.
                     if events.contains(where: \.isEvent) { lastFrame = ContinuousClock.now }
                     if ContinuousClock.now - lastFrame >= idle.timeout {
                         throw HTTPError(.idle, message: "no event for \(idle.timeout.milliseconds) ms")
