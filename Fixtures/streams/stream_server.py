@@ -10,10 +10,11 @@ Writes its port to PORTFILE once listening. Paths:
       open S seconds (a `:hb` comment every H seconds when H > 0); then closes. drop=K closes
       the connection abruptly after K events of this connection (a server restart). retry=MS
       sends `retry: MS` first. type=T sends each event as `event: T`. shared_id=1 gives every
-      event of a connection the same id (as EventStreams can).
+      event of a connection the same id (as EventStreams can). pad=P makes each title P KiB longer.
   /ndjson?count=N&hold=S&after=K&grow=1
                           one JSON object a line, ids K+1..N (`{"id","title","seq"}`); with grow=1
-                          the stream has two more lines at every request (3, 5, 7…).
+                          the stream has two more lines at every request (3, 5, 7…); pad=P makes
+                          each title P KiB longer.
   /status/CODE            answers CODE with an empty body (204, 401, 404, 410, 503…).
   /wrongtype              200 with Content-Type application/json.
   /fixture/NAME           the file FIXTURES_DIR/NAME, sent as text/event-stream (a real capture).
@@ -129,7 +130,8 @@ class Handler(BaseHTTPRequestHandler):
                 with LOCK:
                     LOG.append("after=%s" % query.get("after"))
                 for k in range(int(number("after", 0)) + 1, count + 1):
-                    self.send(json.dumps({"id": str(k), "title": "line %d" % k, "seq": k}) + "\n")
+                    title = "line %d" % k + "x" * (1024 * int(number("pad", 0)))
+                    self.send(json.dumps({"id": str(k), "title": title, "seq": k}) + "\n")
                 time.sleep(number("hold", 0))
             elif url.path.startswith("/fixture/"):
                 name = os.path.basename(url.path)
@@ -185,7 +187,7 @@ class Handler(BaseHTTPRequestHandler):
         for k in range(start, count + 1):
             event = "event: %s\n" % query["type"] if "type" in query else ""
             shared = "shared_id" in query
-            data = json.dumps({"id": str(k), "title": "event %d" % k})
+            data = json.dumps({"id": str(k), "title": "event %d" % k + "x" * (1024 * int(number("pad", 0)))})
             self.send("%sid: %s\ndata: %s\n\n" % (event, start if shared else k, data))
             sent += 1
             if drop and sent >= drop:

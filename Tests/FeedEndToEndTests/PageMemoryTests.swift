@@ -34,6 +34,19 @@ struct PageMemoryTests {
         return (Int32(fields[0]), fields[1])
     }
 
+    /// How much more memory a feedcli run of `arguments` on `session`'s store peaks at than a
+    /// start (`status` on the same store), in MiB, with the run's status.
+    static func growth(running arguments: [String], on session: StoreSession) async throws -> (status: Int32, mib: Int)
+    {
+        let start = try await peak(Feedcli.onStore(session.state, ["status"]))
+        let run = try await peak(Feedcli.onStore(session.state, arguments))
+        return (run.status, (run.kib - start.kib) / 1024)
+    }
+
+    /// The contract's bound on a stream's memory: `--max-size` (its default, 16 MiB) plus a
+    /// backlog of at most 64 MiB, in MiB.
+    static let streamBound = 16 + 64
+
     struct MeasureFailed: Error {
         let output: String
     }

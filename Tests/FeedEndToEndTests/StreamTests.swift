@@ -39,6 +39,21 @@ struct StreamTests {
         return false
     }
 
+    /// Events of 1 MiB, more than the backlog, cost `--max-size` and a bounded backlog: an
+    /// event joined from many chunks counts as unread until it is delivered (it counted as the
+    /// last chunk alone, and the reader ran far ahead of the store).
+    @Test(arguments: ["sse", "ndjson"])
+    func largeEventsStayWithinMaxSizeAndABacklog(kind: String) async throws {
+        let count = 60
+        try await session.add("big", base + "/\(kind)?count=\(count)&pad=1024", kind: kind)
+        // A debug build parses 60 MiB slowly beside the other tests: more than sync's 30 s.
+        let run = try await PageMemoryTests.growth(
+            running: ["sync", "big", "--jsonl", "--timeout", "150"], on: session)
+        #expect(run.status == 0)
+        #expect(try await session.requireStatus("big")["entries"] as? Int == count)
+        #expect(run.mib <= PageMemoryTests.streamBound, "\(count) events of 1 MiB: \(run.mib) MiB more than a start")
+    }
+
     @Test func followReconnectsFromTheLastEventIDAndDeliversEveryEventOnce() async throws {
         // The server drops the connection after every two events (a restart, as far as the
         // client can tell) and replays from the Last-Event-ID it is sent.

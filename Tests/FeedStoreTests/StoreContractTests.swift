@@ -56,6 +56,33 @@ struct StoreContractTests {
         }
     }
 
+    /// Values of megabytes come back byte for byte (PostgreSQL stores them in parts, cut
+    /// between scalars: a part that split a character would be refused as text), and a stored
+    /// id sent again is skipped whole, its parts with it.
+    @Test(arguments: Kind.allCases)
+    func largeValuesComeBackByteForByte(kind: Kind) async throws {
+        let store = try await store(kind)
+        let piece = "a long line of text, é and 🎉 and 中文, with a \u{0} in it; "
+        let title = String(repeating: piece, count: 20_000)
+        let text = String(repeating: "🎉x" + piece, count: 50_000)
+        let source = #"{"id":"big","text":""# + String(repeating: "é🎉 \\n ", count: 300_000) + #""}"#
+        var entry = Entry.sample("big")
+        entry.title = title
+        entry.text = text
+        entry.source = RawJSON(compactText: source)
+        #expect(text.utf8.count > 3 << 20 && source.utf8.count > 2 << 20, "larger than a part")
+        let stored = try store.commitFetch(feed: "a", entries: [entry], FetchCommit(fetchedAt: t0))
+        #expect(stored.entries.map(\.id) == ["big"])
+        var again = entry
+        again.text = "not this"
+        let repeated = try store.commitFetch(feed: "a", entries: [again], FetchCommit(fetchedAt: t0))
+        #expect(repeated.entries.isEmpty)
+        let read = try #require(try store.oldestUnread(feed: "a"))
+        #expect(read.title == title, "the title whole")
+        #expect(read.text == text, "the text whole, and only once")
+        #expect(read.source.text == source, "the source whole")
+    }
+
     @Test(arguments: Kind.allCases)
     func idsAreUniquePerFeedAndCountsFollowEachWrite(kind: Kind) async throws {
         let store = try await store(kind)

@@ -1,3 +1,4 @@
+import FeedHTTP
 import FeedModel
 import FoundationEssentials
 
@@ -30,6 +31,10 @@ package struct FetchedBatch: Sendable {
     package var complete: FetchCommit
     /// The commit when only the first `k` entries (`0 < k < entries.count`) got out.
     package var partial: @Sendable (_ delivered: Int) -> FetchCommit
+    /// A stream's receipts for the bytes the batch was read from (`StreamBacklog`): held until
+    /// it is printed and committed, so that no more is read from the server meanwhile (a huge
+    /// message is stored before the next one is taken in).
+    package var receipts: [StreamReceipt] = []
 
     package init(entries: [Entry], complete: FetchCommit, partial: @escaping @Sendable (Int) -> FetchCommit) {
         self.entries = entries

@@ -75,6 +75,13 @@ public final class StreamReceipt: Sendable, Equatable {
 
     deinit { backlog.read(count) }
 
+    /// A receipt for `count` more bytes of the same stream, counted from now: what a reader
+    /// made of bytes it held (an event joined from many chunks, handed on with the last one)
+    /// counts as unread until it is delivered. It never waits (the bytes are already read).
+    package func forMore(_ count: Int) -> StreamReceipt {
+        backlog.handOn(count)
+    }
+
     /// Receipts say nothing about the bytes: any two are alike.
     public static func == (lhs: StreamReceipt, rhs: StreamReceipt) -> Bool { true }
 }

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// RFC 6455's framing, as a client speaks it: the server's bytes read into messages, and the
 /// client's frames written (masked, as a client's must be).
 ///
@@ -129,6 +131,10 @@ package struct WebSocketFraming: Sendable {
         case .text, .binary:
             guard message == nil else { return fail(1002, "a new message before the last one ended") }
             message = (opcode, [], 0)
+            // A message in one frame (a huge one is, as a rule) takes its room at once: grown by
+            // doubling, it held its old and new buffers together, half again its size. A length
+            // past the limit takes none (its bytes are dropped as they come).
+            if frameIsFinal, remaining <= maxMessageSize { message?.bytes.reserveCapacity(remaining) }
         case .close, .ping, .pong:
             control.removeAll(keepingCapacity: true)
         }
@@ -166,8 +172,8 @@ package struct WebSocketFraming: Sendable {
             message = nil
             if current.size > maxMessageSize { return .oversized(current.size) }
             if current.opcode == .binary { return .binary(current.bytes) }
-            return String(validating: current.bytes, as: UTF8.self) == nil
-                ? .invalidText(current.size) : .text(current.bytes)
+            let valid = current.bytes.withUnsafeBytes(UTF8Check.isValid)
+            return valid ? .text(current.bytes) : .invalidText(current.size)
         }
     }
 

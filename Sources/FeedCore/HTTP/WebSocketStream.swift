@@ -95,6 +95,13 @@ package enum WebSocketStream {
             // after `idle.timeout` without an event, however many pings and pongs came.
             let proves = idle.pongWait > .zero
             while !isDisposed() {
+                // Nothing more is read from the server while the reader is a backlog behind (a
+                // huge message still being stored): the next one waits in the socket, not in
+                // memory beside it. The wait is the reader's, not the server's silence.
+                if backlog.pending > StreamBacklog.limit {
+                    guard backlog.waitForRoom() else { break }
+                    lastFrame = ContinuousClock.now
+                }
                 let events = try connection.receive(waitingUpTo: slice)
                 if !proves {
                     let delivery = try deliver(events, connection: connection, backlog: backlog, observer: observer)

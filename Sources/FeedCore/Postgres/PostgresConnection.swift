@@ -288,34 +288,14 @@ package final class PostgresConnection {
         return try check(result, sql: sql)
     }
 
-    /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call.
+    /// Calls `body` with libpq's parameter arrays for `parameters`, valid during the call
+    /// (`PostgresParameters`).
     private func withParameters<T, E: Error>(
         _ parameters: [PostgresValue],
         _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws(E)
             -> T
     ) throws(E) -> T {
-        let wires = parameters.map(\.wire)
-        let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
-            guard let wire else { return nil }
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(wire.bytes.count, 1))
-            wire.bytes.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    if let base = chars.baseAddress { buffer.initialize(from: base, count: chars.count) }
-                }
-            }
-            return buffer
-        }
-        defer { buffers.forEach { $0?.deallocate() } }
-        let values: [UnsafePointer<CChar>?] = buffers.map { buffer in buffer.map { UnsafePointer($0) } }
-        let lengths = wires.map { Int32(clamping: $0?.bytes.count ?? 0) }
-        let formats = wires.map { $0?.format ?? 0 }
-        return try values.withUnsafeBufferPointer { values throws(E) in
-            try lengths.withUnsafeBufferPointer { lengths throws(E) in
-                try formats.withUnsafeBufferPointer { formats throws(E) in
-                    try body(Int32(parameters.count), values.baseAddress, lengths.baseAddress, formats.baseAddress)
-                }
-            }
-        }
+        try PostgresParameters(parameters).withArrays(body)
     }
 
     /// The result, or the failure it stands for: a lost connection, a server going down, a

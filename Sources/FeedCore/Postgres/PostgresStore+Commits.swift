@@ -25,7 +25,7 @@ extension PostgresStore {
                 return CommitOutcome(entries: [], record: record)
             }
         }
-        if entries.count <= Self.rowsInOneCommit, !entries.contains(where: { $0.seq == 0 }) {
+        if entries.count <= Self.rowsInOneCommit, !entries.contains(where: { $0.seq == 0 || Self.hasLargeValues($0) }) {
             return try withConnection { (db: PostgresConnection) throws(FeedFailure) -> CommitOutcome in
                 try Self.commitInOneStatement(db, feed: feed, entries: entries, commit)
             }
@@ -139,7 +139,8 @@ extension PostgresStore {
         Int64
     > {
         var stored = Set<Int64>()
-        var rest = entries[...]
+        let cut = entries.map(firstParts(of:))
+        var rest = cut.map(\.entry)[...]
         while !rest.isEmpty {
             // A few statement sizes, so that a connection prepares at most four of them.
             let size = [128, 32, 8, 1].first { $0 <= rest.count } ?? 1
@@ -156,6 +157,9 @@ extension PostgresStore {
                 """
             let values = chunk.flatMap { entry in entryValues(entry, feed: entry.feed) }
             for row in try db.execute(sql, values).rows { stored.insert(Int64(try row.requiredInteger(0))) }
+        }
+        for (entry, later) in cut where !later.isEmpty && stored.contains(entry.seq) {
+            for parts in later { try parts.append(db, feed: entry.feed, seq: entry.seq) }
         }
         return stored
     }

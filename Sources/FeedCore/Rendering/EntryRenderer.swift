@@ -23,6 +23,12 @@ public enum EntryRenderer {
     /// The contract's keys in their fixed order, written straight into the buffer (no
     /// intermediate values: listing 10^6 entries is rendering-bound).
     package static func write(_ entry: Entry, to writer: inout JSONWriter) {
+        // The keys and the values as they are (escapes may add a little): one allocation for
+        // a huge entry, not a doubling.
+        func size(_ value: String?) -> Int { value?.utf8.count ?? 4 }
+        writer.reserve(
+            160 + size(entry.feed) + size(entry.id) + size(entry.title) + size(entry.text) + size(entry.author)
+                + size(entry.url) + size(entry.source.text))
         writer.raw(#"{"feed":"#)
         writer.string(entry.feed)
         writer.raw(#","id":"#)

@@ -49,7 +49,15 @@ package struct StreamReader: Sendable {
                     }
                 case .next(.bytes(let bytes, let receipt)):
                     let signals = state.withLock { $0.signals(of: bytes, reader: self) }
-                    if !signals.isEmpty { observer.next(StreamChunk(signals, receipt: receipt)) }
+                    guard !signals.isEmpty else { return }
+                    var chunk = StreamChunk(signals, receipt: receipt)
+                    let itemBytes = signals.reduce(0) { bytes, signal in
+                        if case .item(let item) = signal { bytes + item.json.count } else { bytes }
+                    }
+                    if let receipt, itemBytes > bytes.count {
+                        chunk.receipts.append(receipt.forMore(itemBytes - bytes.count))
+                    }
+                    observer.next(chunk)
                 case .failed(let error):
                     observer.fail(error)
                 case .completed:

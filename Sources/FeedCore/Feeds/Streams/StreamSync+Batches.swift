@@ -15,6 +15,17 @@ extension StreamSync {
         var isRead = false
         var items: ReadItems?
 
+        /// Takes `items` as what this group's signals read as, letting their bytes go.
+        mutating func markRead(_ items: ReadItems?) {
+            self.items = items
+            isRead = true
+            for index in signals.indices {
+                guard case .item(var item) = signals[index] else { continue }
+                item.json = []
+                signals[index] = .item(item)
+            }
+        }
+
         /// How many of its signals are items.
         var itemCount: Int { signals.count { if case .item = $0 { true } else { false } } }
 
@@ -184,6 +195,21 @@ extension StreamSync {
         inPart.stream = nil  // delivered in part: the position stays where the last whole batch left it
         inPart.resume = .keep
         let partial = inPart
-        return .batch(FetchedBatch(entries: entries, complete: complete, partial: { _ in partial }))
+        var batch = FetchedBatch(entries: entries, complete: complete, partial: { _ in partial })
+        batch.receipts = group.receipts
+        return .batch(batch)
+    }
+}
+
+extension StreamSync.ReadGroup {
+    /// A group read now: its items become `items`, and the bytes they were read from are let go
+    /// (a huge message is then held as its entry alone until it is stored, not also as the
+    /// message it came in).
+    init(
+        signals: [StreamSignal], receipts: [StreamReceipt],
+        reading read: ([StreamSignal]) throws -> StreamSync.ReadItems?
+    ) rethrows {
+        self.init(signals: signals, receipts: receipts)
+        markRead(try read(signals))
     }
 }

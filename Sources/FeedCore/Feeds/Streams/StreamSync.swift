@@ -233,10 +233,10 @@ package struct StreamSync: Sendable {
         let format = self.format
         let readGroups = chunks.map { chunk in
             try Self.groups(of: chunk.signals).map { signals in
-                let receipts = chunk.receipt.map { [$0] } ?? []
+                let receipts = chunk.receipts
                 return format.waitsForJQ
                     ? ReadGroup(signals: signals, receipts: receipts)
-                    : ReadGroup(signals: signals, receipts: receipts, isRead: true, items: try items(of: signals))
+                    : try ReadGroup(signals: signals, receipts: receipts, reading: items(of:))
             }
         }
         return fetcher.handOver(readGroups, joiningWaiting: Self.joined)
@@ -248,8 +248,7 @@ package struct StreamSync: Sendable {
                         }
                         return fetcher.blocking { () throws -> ReadGroup in
                             var group = group
-                            group.items = try items(of: group.signals)
-                            group.isRead = true
+                            group.markRead(try items(of: group.signals))
                             return group
                         }.flatMap(.concat) { .from(try syncSteps(of: $0, progress: progress)) }
                     })

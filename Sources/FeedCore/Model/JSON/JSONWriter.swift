@@ -11,6 +11,15 @@ package struct JSONWriter {
 
     package mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
+    /// Makes room for `more` bytes at once when they do not fit: a huge value written by
+    /// doubling held its old and new buffers together, half again its size. What is reserved
+    /// at least doubles the room, so reserving before each of many small values stays linear.
+    package mutating func reserve(_ more: Int) {
+        let needed = bytes.count.addingReportingOverflow(more)
+        guard !needed.overflow, needed.partialValue > bytes.capacity else { return }
+        bytes.reserveCapacity(max(needed.partialValue, bytes.capacity * 2))
+    }
+
     package mutating func string(_ text: String?) {
         guard var text else { return raw("null") }
         bytes.append(UInt8(ascii: "\""))
