@@ -32,6 +32,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case "timestamp": timestamp(text)
     case "mapping": mapping(data)
     case "html": html(text)
+    case "search-query": searchQuery(text)
     case "markup": markup(data)
     case "server-message": serverMessage(data)
     case "sse": serverSentEvents(data)
@@ -53,7 +54,7 @@ enum FuzzTargets {
         "graph", "jsonfeed", "linked", "indexed", "json", "link-header", "retry-after", "timestamp", "html", "mapping",
         "opml",
         "jq-wire", "jq-worker", "markup", "server-message", "sse", "ndjson", "websocket",
-        "jetstream", "nostr", "newsboat-urls",
+        "jetstream", "nostr", "newsboat-urls", "search-query",
     ]
 }
 
@@ -341,6 +342,28 @@ private func markup(_ data: Data) {
     if let href = FeedMarkup.jsonFeedLink(in: html) {
         precondition(!href.isEmpty, "an empty href is no link")
     }
+}
+
+/// A search query as a person types it (anything): parsed into words only, each a word of its
+/// own again (no space, quote, colon or operator an engine could read), spelt for PostgreSQL
+/// with balanced quotes; matched against the text itself and excerpted.
+private func searchQuery(_ text: String) {
+    let query = SearchQuery.parse(text)
+    for term in query.clauses.joined() {
+        precondition(!term.words.isEmpty, "a term without words")
+        for word in term.words { precondition(SearchText.folded(word) == [word], "a word that is not one: \(word)") }
+    }
+    if let spelt = PostgresSearch.query(query) {
+        precondition(spelt.filter { $0 == "'" }.count % 2 == 0, "unbalanced quotes")
+    }
+    let document = SearchDocument(title: text, text: text, author: nil, url: text, feed: "f")
+    _ = document.matches(query)
+    _ = document.score(query)
+    _ = PostgresSearch.vector(document)
+    let entry = Entry(
+        feed: "f", id: "1", title: nil, text: text, fetchedAt: "2026-12-07T00:00:00Z",
+        source: RawJSON(compactText: "{}"))
+    _ = SearchExcerpt.of(entry, query: query, marks: .brackets)
 }
 
 private func html(_ text: String) {

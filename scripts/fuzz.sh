@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket jetstream nostr newsboat-urls)
+[ ${#targets[@]} -eq 0 ] && targets=(graph jsonfeed linked indexed json link-header retry-after timestamp html mapping opml jq-wire jq-worker markup server-message sse ndjson websocket jetstream nostr newsboat-urls search-query)
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -27,12 +27,13 @@ sources=(
   Sources/FeedCore/Model/Models/{MemorySize,URLReference,StreamFormat,ByteCount,NostrFilter,NewsboatURLs}.swift
   Sources/FeedCore/Feeds/Streams/{ServerSentEvents,JSONLines,Jetstream,Nostr,WebSocketMessageReading,StreamSignal}.swift
   Sources/FeedCore/HTTP/{HTTPResponse,HTTPHeaders,RetryAfter,WebSocketFraming,Digest}.swift
-  Sources/FeedCore/Rendering/HTMLText.swift
+  Sources/FeedCore/Rendering/{HTMLText,SearchExcerpt}.swift
+  Sources/FeedCore/Model/Search/*.swift Sources/FeedCore/Postgres/PostgresSearch.swift
   Fuzz/FuzzTargets.swift
 )
 # The files come from several of FeedCore's targets and are compiled here as one module; each
 # target they import is an empty module of that name, so that their `import`s resolve.
-stubs=(FeedBase FeedModel FeedReactive FeedHTTP FeedJQ FeedKinds)
+stubs=(FeedBase FeedModel FeedReactive FeedHTTP FeedJQ FeedKinds FeedRendering)
 binary="$out/feedcli-fuzz"
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CJQ Sources/CWorkerSandbox Sources/CDynamicLibrary -newer "$binary" 2>/dev/null)" ]; then
   echo "fuzz: building $binary"
@@ -80,6 +81,9 @@ for i, item in enumerate(json.load(open("Fixtures/jsonfeed/DaringFireball.json")
     open(f"{sys.argv[1]}/item{i}.html", "w").write(item.get("content_html", ""))' "$dir" ;;
     timestamp)
       printf '2026-11-01T10:00:00+0000' > "$dir/graph"; printf '2026-11-01T10:00:00.5+05:30' > "$dir/rfc3339" ;;
+    search-query)  # what people type, and what engines read as operators
+      printf '%s' 'swift -rust "a phrase" concur* OR café' > "$dir/words"
+      printf '%s' 'title:東京 author:"Zoë" feed:b 🎉 NEAR( AND ^ * : \' > "$dir/signs" ;;
     newsboat-urls)  # a urls file as newsboat's documentation shows one
       printf '%s\n' '# feeds' 'https://daringfireball.net/feeds/json "tech" "~Daring Fireball"' \
         '"query:Unread:unread = \"yes\""' 'exec:~/bin/feed.sh' > "$dir/urls" ;;

@@ -276,3 +276,30 @@ private final class MemoryLock: HeldFeedLock {
     init(release: @escaping @Sendable () -> Void) { self.release = release }
     deinit { release() }
 }
+
+/// Search as a scan: every entry matched with `SearchDocument`, the reference both engines'
+/// indexes are held to.
+extension MemoryStore: EntrySearching {
+    public func search(_ request: SearchRequest, _ body: (SearchHit) throws -> Bool) throws(FeedFailure) {
+        let since = request.sinceStamp
+        var hits = contents.value.entries.values.joined().filter { entry in
+            (request.feeds.isEmpty || request.feeds.contains(entry.feed)) && (!request.unreadOnly || !entry.read)
+                && since.map { (entry.published ?? entry.fetchedAt) >= $0 } ?? true
+                && SearchDocument(entry).matches(request.query)
+        }.map { SearchHit(entry: $0, rank: request.ranked ? SearchDocument($0).score(request.query) : nil) }
+        hits.sort { left, right in
+            if let l = left.rank, let r = right.rank, l != r { return l > r }
+            let (lt, rt) = (
+                left.entry.published ?? left.entry.fetchedAt, right.entry.published ?? right.entry.fetchedAt
+            )
+            return lt != rt ? lt > rt : left.entry.seq > right.entry.seq
+        }
+        do {
+            for hit in hits.prefix(request.limit ?? hits.count) where try !body(hit) { break }
+        } catch let failure as FeedFailure {
+            throw failure
+        } catch {
+            throw FeedFailure.storeAccess("\(error)")
+        }
+    }
+}

@@ -11,7 +11,7 @@ public struct Feedcli: ParsableCommand {
         version: FeedcliVersion.current,
         subcommands: [
             Next.self, List.self, Sync.self, Follow.self, Show.self, Read.self, Unread.self, Open.self, Export.self,
-            Feeds.self, Store.self,
+            Search.self, Feeds.self, Store.self,
             Status.self,
         ])
 

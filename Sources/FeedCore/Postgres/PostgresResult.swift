@@ -71,6 +71,13 @@ package struct PostgresRow: StoreRow {
         return Int(value)
     }
 
+    /// A `float8` column (big-endian IEEE 754); 0 when it is not one.
+    package func double(_ column: Int32) -> Double {
+        let bytes = bytes(column)
+        guard !isNull(column), bytes.count == 8 else { return 0 }
+        return Double(bitPattern: bytes.reduce(0) { $0 << 8 | UInt64($1) })
+    }
+
     package func bool(_ column: Int32) -> Bool {
         let bytes = bytes(column)
         return !isNull(column) && bytes.count == 1 && bytes[0] != 0

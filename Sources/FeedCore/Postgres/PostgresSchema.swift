@@ -124,7 +124,43 @@ package enum PostgresSchema {
                 ON feed FOR EACH STATEMENT EXECUTE FUNCTION feed_settings_changed();
             """
         ),
+        // Each entry's words for search (`PostgresSearch`), written with the entry; the column
+        // of the entries stored before is filled by `buildSearchIndex` in the same transaction.
+        (
+            searchMigration,
+            """
+            ALTER TABLE entry ADD COLUMN search tsvector;
+            CREATE INDEX entry_search ON entry USING gin (search);
+            """
+        ),
     ]
+
+    /// The migration that adds search.
+    static let searchMigration = "v6: search"
+
+    /// Fills the `search` column of every entry stored before search, a thousand at a time.
+    static func buildSearchIndex(_ connection: PostgresConnection) throws(FeedFailure) {
+        var last = Int64.min
+        while true {
+            let rows = try connection.execute(
+                """
+                SELECT seq, feed, title, text, author, url FROM entry WHERE seq > $1::bigint AND search IS NULL
+                ORDER BY seq LIMIT 1000
+                """, [PostgresValue(last)]
+            ).rows
+            guard !rows.isEmpty else { return }
+            for row in rows {
+                let seq = Int64(try row.integer(0) ?? 0)
+                let document = SearchDocument(
+                    title: row.text(2), text: row.text(3), author: row.text(4), url: row.text(5),
+                    feed: row.text(1) ?? "")
+                try connection.execute(
+                    "UPDATE entry SET search = $1::tsvector WHERE seq = $2::bigint",
+                    [.text(PostgresSearch.vector(document)), PostgresValue(seq)])
+                last = seq
+            }
+        }
+    }
 
     /// Brings the database's schema to the current version; the built-in feed is registered by
     /// the first migration's run, as a new SQLite store has it.
@@ -143,6 +179,7 @@ package enum PostgresSchema {
                 try connection.execute(
                     "INSERT INTO migration (name, applied_at) VALUES ($1, $2)",
                     [.text(migration.name), .text(Timestamp.format(.now))])
+                if migration.name == searchMigration { try buildSearchIndex(connection) }
                 if migration.name == migrations[0].name {
                     let posts = FeedRegistration.defaultFeed
                     try connection.execute(

@@ -98,14 +98,10 @@ extension PostgresStore {
     )
 
     /// `commitInOneStatement`'s statement for `rows` entries: the bookkeeping's values `$1` to
-    /// `$17`, then each entry's eleven.
+    /// `$17`, then each entry's `entryColumnCount`.
     static func commitStatement(rows: Int) -> String {
         let values = (0..<rows).map { row in
-            "("
-                + (0..<11).map { column in
-                    "$\(bookkeepingAssignments.count + 1 + row * 11 + column)"
-                        + (column == 0 ? "::bigint" : column == 9 ? "::boolean" : "")
-                }.joined(separator: ", ") + ")"
+            entryPlaceholders(from: bookkeepingAssignments.count + 1 + row * entryColumnCount)
         }
         let lastRead = """
             (SELECT id FROM (SELECT id, seq FROM entry WHERE entry.feed = feed.name AND read
@@ -113,7 +109,7 @@ extension PostgresStore {
             """
         return """
             WITH added AS (
-                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                INSERT INTO entry (\(entryColumns))
                 VALUES \(values.joined(separator: ", ")) ON CONFLICT (feed, id) DO NOTHING RETURNING seq, id, read)
             UPDATE feed SET \(bookkeepingAssignments.sql),
                 entry_count = entry_count + (SELECT COUNT(*) FROM added),
@@ -123,12 +119,27 @@ extension PostgresStore {
             """
     }
 
-    /// An entry's eleven column values, in `INSERT INTO entry`'s order.
-    static func entryValues(_ entry: Entry, feed: String) -> [PostgresValue] {
-        [
+    /// The columns an entry is inserted with, in order (`search`: `PostgresSearch`).
+    static let entryColumns = "seq, feed, id, title, text, author, url, published, fetched_at, read, source, search"
+    static let entryColumnCount = 12
+
+    /// `(…)` of one entry's placeholders, numbered from `first`, with their casts.
+    static func entryPlaceholders(from first: Int) -> String {
+        let casts = [0: "::bigint", 9: "::boolean", 11: "::tsvector"]
+        return "("
+            + (0..<entryColumnCount).map { "$\(first + $0)" + (casts[$0] ?? "") }.joined(separator: ", ") + ")"
+    }
+
+    /// An entry's column values, in `entryColumns`' order; `indexed`: the entry its search
+    /// index is made of (the whole one, when this one is its first part).
+    static func entryValues(_ entry: Entry, feed: String, indexed: Entry? = nil) -> [PostgresValue] {
+        var whole = indexed ?? entry
+        whole.feed = feed
+        return [
             PostgresValue(entry.seq), .text(feed), .bytes(entry.id), PostgresValue(bytes: entry.title),
             PostgresValue(bytes: entry.text), PostgresValue(bytes: entry.author), PostgresValue(bytes: entry.url),
             PostgresValue(entry.published), .text(entry.fetchedAt), PostgresValue(entry.read), .text(entry.source.text),
+            .text(PostgresSearch.vector(SearchDocument(whole))),
         ]
     }
 
@@ -140,22 +151,23 @@ extension PostgresStore {
     > {
         var stored = Set<Int64>()
         let cut = entries.map(firstParts(of:))
+        // Cut entries are indexed whole.
+        var whole: [Int64: Entry] = [:]
+        for (entry, original) in zip(cut, entries) where !entry.rest.isEmpty { whole[original.seq] = original }
         var rest = cut.map(\.entry)[...]
         while !rest.isEmpty {
             // A few statement sizes, so that a connection prepares at most four of them.
             let size = [128, 32, 8, 1].first { $0 <= rest.count } ?? 1
             let chunk = rest.prefix(size)
             rest = rest.dropFirst(size)
-            let rows = (0..<size).map { row in
-                "("
-                    + (1...11).map { "$\(row * 11 + $0)" + (($0 == 1) ? "::bigint" : ($0 == 10 ? "::boolean" : "")) }
-                    .joined(separator: ", ") + ")"
-            }
+            let rows = (0..<size).map { row in entryPlaceholders(from: 1 + row * entryColumnCount) }
             let sql = """
-                INSERT INTO entry (seq, feed, id, title, text, author, url, published, fetched_at, read, source)
+                INSERT INTO entry (\(entryColumns))
                 VALUES \(rows.joined(separator: ", "))\(skippingStored ? " ON CONFLICT (feed, id) DO NOTHING" : "") RETURNING seq
                 """
-            let values = chunk.flatMap { entry in entryValues(entry, feed: entry.feed) }
+            let values = chunk.flatMap { entry in
+                entryValues(entry, feed: entry.feed, indexed: whole[entry.seq])
+            }
             for row in try db.execute(sql, values).rows { stored.insert(Int64(try row.requiredInteger(0))) }
         }
         for (entry, later) in cut where !later.isEmpty && stored.contains(entry.seq) {

@@ -83,7 +83,7 @@ extension PostgresStore {
     static let statementsAfterAFetch: [(sql: String, parameters: Int)] = [
         (knownIDsStatement, 3),
         (reserveStatement, 1),
-        (commitStatement(rows: 1), bookkeepingAssignments.count + 11),
+        (commitStatement(rows: 1), bookkeepingAssignments.count + entryColumnCount),
     ]
 
     public func entries(id reference: String, feed: String?) throws(FeedFailure) -> [Entry] {

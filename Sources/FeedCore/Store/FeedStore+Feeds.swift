@@ -200,6 +200,7 @@ extension FeedStore {
     /// Removes a feed and its entries.
     public func removeFeed(named name: String) throws(FeedFailure) {
         let removed = try write { db in
+            try SearchIndex.removeFeed(db, name)
             try db.statement("DELETE FROM feed WHERE name = ?").run([.text(name)])
             return db.changes
         }

@@ -54,17 +54,21 @@ extension FeedStore {
         }
         var outcome = PruneOutcome()
         var keys: [Int64] = []
+        var unindexed: [(Int64, SearchDocument)] = []
         try db.statement(
             """
             DELETE FROM entry WHERE seq IN (\(ReadSplitOrder.feedStored("seq", limit: "?2")))\(condition)
-            RETURNING id, read
+            RETURNING \(SearchIndex.indexedColumns), id, read
             """
         ).forEach(arguments) { row in
             outcome.pruned += 1
-            if !row.bool(1) { outcome.unread += 1 }
-            if step.remembers { keys.append(RememberedID.key(feed: feed, id: row.text(0) ?? "")) }
+            if !row.bool(7) { outcome.unread += 1 }
+            if step.remembers { keys.append(RememberedID.key(feed: feed, id: row.text(6) ?? "")) }
+            unindexed.append(SearchIndex.document(row))
             return true
         }
+        // Out of the index in the same transaction (a pruned entry is never a result).
+        for (seq, document) in unindexed { try SearchIndex.remove(db, seq: seq, document) }
         guard outcome.pruned > 0 else { return outcome }
         if !keys.isEmpty {
             let expires = RememberedGeneration.expiry(until: step.rememberUntil, now: Self.seconds(now))
@@ -201,6 +205,7 @@ extension FeedStore {
                 outcome.unread += after.prunedUnread - before.prunedUnread
             }
             while try forgetExpired(db, now: now) > 0 {}
+            try SearchIndex.optimize(db)
             return outcome
         }
         try statements { db in

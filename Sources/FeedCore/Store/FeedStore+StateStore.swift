@@ -83,6 +83,7 @@ extension FeedStore: StateStore {
                         .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published), .text(entry.fetchedAt),
                         SQLiteValue(entry.read), .text(entry.source.text),
                     ])
+                    try SearchIndex.add(db, seq: entry.seq, SearchDocument(entry))
                 } catch {
                     throw StoreFile.failure(error, path: path)
                 }

@@ -230,8 +230,16 @@ package enum StoreSchema {
                 DROP TABLE remembered_staged;
                 """)
         }
+        migrator.register("v18: search") { db in
+            // The index of every entry's words (`SearchIndex`), built here over what is stored.
+            try db.execute(SearchIndex.create)
+            try SearchIndex.build(db)
+        }
         return migrator
     }
+
+    /// The migration that builds the search index: a store that has it not yet says so first.
+    static let searchIndexMigration = "v18: search"
 
     /// Removes AUTOINCREMENT from `entry`'s definition, and its row of `sqlite_sequence`; in the
     /// migration's transaction. Nothing when the definition has none.

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// database several machines share); `StoreContractTests` holds them to one behaviour.
 ///
 /// Threading: as `FeedStoring`: calls may block; make them from a thread that may.
-public protocol StateStore: FeedStoring {
+public protocol StateStore: FeedStoring, EntrySearching {
     /// Where the store is, as a user may be shown it (a connection URL's password masked).
     var location: String { get }
     /// Whether a feed of that name is registered.

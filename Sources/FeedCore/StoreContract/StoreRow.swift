@@ -112,4 +112,7 @@ package enum StoreColumns {
     package static let recordColumnCount: Int32 = 28
 
     package static let entry = "feed, id, title, text, author, url, published, fetched_at, read, source, seq"
+
+    /// How many columns `entry` has: a query's own columns after them start here.
+    package static let entryColumnCount: Int32 = 11
 }

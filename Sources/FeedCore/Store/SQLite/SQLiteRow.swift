@@ -19,6 +19,10 @@ package struct SQLiteRow {
         sqlite3_column_int64(statement, column)
     }
 
+    package func double(_ column: Int32) -> Double {
+        sqlite3_column_double(statement, column)
+    }
+
     package func int(_ column: Int32) -> Int {
         Int(truncatingIfNeeded: sqlite3_column_int64(statement, column))
     }
