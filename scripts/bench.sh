@@ -345,6 +345,9 @@ FEEDCLI="$feedcli" bash scripts/bench-websocket.sh "$out/websocket"
 FEEDCLI="$feedcli" bash scripts/bench-retention.sh "${RETENTION_EVENTS:-2000000}"
 # The "One command that stays" rows: --exec's cost an entry, and a follow of idle polled feeds.
 FEEDCLI="$feedcli" bash scripts/bench-follow.sh 1000 6 240
+# The search rows (issue 63): a store of SEARCH_ENTRIES entries (default 1,000,000) made by sync
+# of a generated corpus; with SEARCH_POSTGRES=url, the same on PostgreSQL (scripts/bench-search.sh).
+FEEDCLI="$feedcli" N="${SEARCH_ENTRIES:-1000000}" POSTGRES="${SEARCH_POSTGRES:-}" bash scripts/bench-search.sh
 # The PostgreSQL store's rows, against the same commands on SQLite (scripts/bench-postgres.sh).
 FEEDCLI="$feedcli" BASE="$base" EMPTY="$work/empty.sqlite" HIST="$work/hist.sqlite" bash scripts/bench-postgres.sh "$out/postgres"
 echo "(journals as feedcli left them: $journals)"

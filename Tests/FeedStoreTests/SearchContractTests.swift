@@ -158,6 +158,72 @@ struct SearchContractTests {
 /// removed entry's words are gone from the FTS5 table, which stays whole.
 @Suite("Search: SQLite's index follows every removal")
 struct SearchIndexTests {
+    /// Entries stored after a search, counting up or backfilled below every other, are found by
+    /// the next one: the index catches up with what it does not hold, in steps.
+    @Test func theNextSearchFindsWhatWasStoredSinceAboveAndBelow() throws {
+        let store = try FeedStore.open(at: temporaryStorePath())
+        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
+        func found(_ query: String) throws -> [String] {
+            var ids: [String] = []
+            try store.search(SearchRequest(query: SearchQuery.parse(query), limit: nil)) { hit in
+                ids.append(hit.entry.id)
+                return true
+            }
+            return ids
+        }
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let first = (1...7).map {
+            SearchContractTests.entry("n\($0)", title: "word \($0)", text: nil, published: "2026-11-0\($0)T00:00:00Z")
+        }
+        _ = try store.commitFetch(
+            feed: "a", entries: try store.number(first, backfill: false), FetchCommit(fetchedAt: t0))
+        #expect(try found("word").count == 7)
+        let older = (1...3).map {
+            SearchContractTests.entry(
+                "o\($0)", title: "word older \($0)", text: nil, published: "2026-10-0\($0)T00:00:00Z")
+        }
+        _ = try store.commitFetch(
+            feed: "a", entries: try store.number(older, backfill: true), FetchCommit(fetchedAt: t0))
+        let newer = [SearchContractTests.entry("n8", title: "word newer", text: nil, published: "2026-11-08T00:00:00Z")]
+        _ = try store.commitFetch(
+            feed: "a", entries: try store.number(newer, backfill: false), FetchCommit(fetchedAt: t0))
+        #expect(try found("word").count == 11)
+        #expect(try found("older") == ["o3", "o2", "o1"])
+        #expect(try found("newer") == ["n8"])
+    }
+
+    /// A word most entries hold is found newest first by walking the dates (unread and read
+    /// entries merged), and gives what reading and sorting every match gives.
+    @Test func aCommonWordWalksTheDatesAndFindsTheSameNewest() throws {
+        let store = try FeedStore.open(at: temporaryStorePath())
+        try store.addFeed(FeedRegistration(name: "a", url: "http://127.0.0.1:1/a", kind: .graph), replace: false)
+        let entries = (1...400).map { n in
+            SearchContractTests.entry(
+                "e\(n)", title: n % 3 == 0 ? "rare common" : "common", text: nil,
+                published: "2026-\(String(format: "%02d", 1 + n % 12))-\(String(format: "%02d", 1 + n % 28))T00:00:00Z")
+        }
+        _ = try store.commitFetch(
+            feed: "a", entries: try store.number(entries, backfill: false),
+            FetchCommit(fetchedAt: Date(timeIntervalSince1970: 1_700_000_000)))
+        for n in stride(from: 1, through: 400, by: 4) { _ = try store.markDelivered(feed: "a", id: "e\(n)") }
+        func found(_ query: String, limit: Int?, unread: Bool = false) throws -> [String] {
+            var ids: [String] = []
+            try store.search(SearchRequest(query: SearchQuery.parse(query), unreadOnly: unread, limit: limit)) { hit in
+                ids.append(hit.entry.id)
+                return true
+            }
+            return ids
+        }
+        let all = try found("common", limit: nil)
+        #expect(all.count == 400)
+        #expect(try found("common", limit: 5) == Array(all.prefix(5)), "the walk finds the newest")
+        let unread = try found("common", limit: nil, unread: true)
+        let newestUnread = try found("common", limit: 5, unread: true)
+        #expect(unread.count == 300 && newestUnread == Array(unread.prefix(5)))
+        let rare = try found("rare", limit: nil)
+        #expect(try found("rare", limit: 3) == Array(rare.prefix(3)))
+    }
+
     @Test func prunedAndRemovedEntriesLeaveTheIndex() throws {
         let store = try FeedStore.open(at: temporaryStorePath())
         for feed in ["a", "b"] {
@@ -179,6 +245,8 @@ struct SearchIndexTests {
                 return rows
             }
         }
+        #expect(try indexed("ownership").isEmpty, "indexed by the first search, not by the commit")
+        try store.catchUpSearchIndex(notice: { _ in })
         #expect(try indexed("ownership").count == 1 && indexed("breaking").count == 1)
         try store.setRetention(feed: "a", Retention(keep: .newest(1), remember: .forever))
         _ = try store.commitFetch(
@@ -190,6 +258,8 @@ struct SearchIndexTests {
         try store.removeFeed(named: "b")
         #expect(try indexed("ownership").isEmpty, "the pruned entry's words are gone")
         #expect(try indexed("breaking").isEmpty, "the removed feed's entries' words are gone")
+        #expect(try indexed("later").isEmpty, "stored after the catch-up")
+        try store.catchUpSearchIndex(notice: { _ in })
         #expect(try indexed("later").count == 1)
         try store.read { db in
             #expect(try db.statement("SELECT COUNT(*) FROM entry_search").first { $0.int64(0) } == 1)

@@ -59,7 +59,7 @@ public struct Search: FeedcliCommand {
                 since: since.flatMap { RetentionDuration.seconds($0) }.map {
                     context.now().addingTimeInterval(-Double($0))
                 },
-                limit: limit == 0 ? nil : limit, ranked: rank)
+                limit: limit == 0 ? nil : limit, ranked: rank, notice: { [context] line in context.notice(line) })
             return try context.stream(
                 begin: [], end: { found == 0 ? [] : SearchRenderer.end(count: found, format: context.format) }
             ) { each in

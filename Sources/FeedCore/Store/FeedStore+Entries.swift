@@ -50,10 +50,7 @@ extension FeedStore {
                     .blob(entry.text), .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published),
                     .text(entry.fetchedAt), SQLiteValue(entry.read), .text(entry.source.text),
                 ])
-                if db.changes == 1 {
-                    inserted.append(entry)
-                    try SearchIndex.add(db, seq: entry.seq, SearchDocument(entry))
-                }
+                if db.changes == 1 { inserted.append(entry) }
             }
             // The feed's counts, once for the batch (a trigger a row cost a third of each insert).
             if !inserted.isEmpty {

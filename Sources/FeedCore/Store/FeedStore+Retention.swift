@@ -54,7 +54,7 @@ extension FeedStore {
         }
         var outcome = PruneOutcome()
         var keys: [Int64] = []
-        var unindexed: [(Int64, SearchDocument)] = []
+        var pruned: [SearchIndex.Row] = []
         try db.statement(
             """
             DELETE FROM entry WHERE seq IN (\(ReadSplitOrder.feedStored("seq", limit: "?2")))\(condition)
@@ -64,11 +64,11 @@ extension FeedStore {
             outcome.pruned += 1
             if !row.bool(7) { outcome.unread += 1 }
             if step.remembers { keys.append(RememberedID.key(feed: feed, id: row.text(6) ?? "")) }
-            unindexed.append(SearchIndex.document(row))
+            pruned.append(SearchIndex.Row(row))
             return true
         }
         // Out of the index in the same transaction (a pruned entry is never a result).
-        for (seq, document) in unindexed { try SearchIndex.remove(db, seq: seq, document) }
+        try SearchIndex.remove(db, pruned)
         guard outcome.pruned > 0 else { return outcome }
         if !keys.isEmpty {
             let expires = RememberedGeneration.expiry(until: step.rememberUntil, now: Self.seconds(now))

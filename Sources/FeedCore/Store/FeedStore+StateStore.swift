@@ -83,7 +83,6 @@ extension FeedStore: StateStore {
                         .blob(entry.author), .blob(entry.url), SQLiteValue(entry.published), .text(entry.fetchedAt),
                         SQLiteValue(entry.read), .text(entry.source.text),
                     ])
-                    try SearchIndex.add(db, seq: entry.seq, SearchDocument(entry))
                 } catch {
                     throw StoreFile.failure(error, path: path)
                 }
@@ -96,6 +95,7 @@ extension FeedStore: StateStore {
                 UPDATE entry_numbers SET next = COALESCE((SELECT MAX(seq) FROM entry), 0) + 1,
                     floor = MIN(COALESCE((SELECT MIN(seq) FROM entry), 1), 1);
                 """)
+            try SearchIndex.forgetAll(db)
         }
     }
 

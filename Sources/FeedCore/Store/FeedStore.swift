@@ -33,7 +33,7 @@ public final class FeedStore: Sendable {
     /// What waiting (`wait`, for SQLite and for lock files) reads and sleeps on.
     private let clock: FeedLock.WaitingClock
     /// Whether this connection may write, and so bounds the journal when it closes.
-    private let writes: Bool
+    let writes: Bool
     /// What retention learned, so that commits with nothing to prune ask nothing.
     let retentionMemo = RetentionMemo()
     /// The keys of the remembered ids, as far as this store added or last read them.
@@ -226,9 +226,6 @@ public final class FeedStore: Sendable {
                     let isNew = try db.statement("SELECT COUNT(*) FROM sqlite_master").first { $0.int64(0) } == 0
                     if isNew { try db.execute("PRAGMA auto_vacuum = INCREMENTAL") }
                     if !isWAL { try db.execute("PRAGMA journal_mode = WAL") }
-                    if !isNew, try Self.buildsSearchIndex(db) {
-                        notice("building the search index of the store at \(path) (once; a large store takes a while)")
-                    }
                     try migrator.migrate(db)
                     // Converted by the first command that writes: a reading command brings the
                     // schema up to date (it reads through it) but never rewrites a big store.
@@ -240,17 +237,6 @@ public final class FeedStore: Sendable {
         } catch {
             throw .storeAccess("\(path): migration failed: \(StoreFile.describe(error))")
         }
-    }
-
-    /// Whether migrating builds the search index over entries a store made before search holds.
-    private static func buildsSearchIndex(_ db: SQLiteConnection) throws -> Bool {
-        let migrations = try db.statement("SELECT COUNT(*) FROM sqlite_master WHERE name = 'grdb_migrations'")
-            .first { $0.int64(0) }
-        guard migrations == 1 else { return false }
-        let built = try db.statement("SELECT COUNT(*) FROM grdb_migrations WHERE identifier = ?")
-            .first([.text(StoreSchema.searchIndexMigration)]) { $0.int64(0) }
-        let holdsEntries = try db.statement("SELECT EXISTS (SELECT 1 FROM entry)").first { $0.bool(0) }
-        return built == 0 && holdsEntries == true
     }
 
     /// Turns on incremental auto-vacuum in a store made before retention: `VACUUM` rewrites the

@@ -231,15 +231,17 @@ package enum StoreSchema {
                 """)
         }
         migrator.register("v18: search") { db in
-            // The index of every entry's words (`SearchIndex`), built here over what is stored.
+            // The index of every entry's words (`SearchIndex`), and which entries it holds:
+            // none yet; `search` indexes what it holds not before it answers.
             try db.execute(SearchIndex.create)
-            try SearchIndex.build(db)
+            let holds = try db.statement("SELECT EXISTS (SELECT 1 FROM entry)").first { $0.bool(0) } ?? false
+            try db.execute(
+                "CREATE TABLE search_mark (lower INTEGER NOT NULL, upper INTEGER NOT NULL, built INTEGER NOT NULL)")
+            try db.statement("INSERT INTO search_mark (lower, upper, built) VALUES (1, 1, ?)").run([SQLiteValue(!holds)]
+            )
         }
         return migrator
     }
-
-    /// The migration that builds the search index: a store that has it not yet says so first.
-    static let searchIndexMigration = "v18: search"
 
     /// Removes AUTOINCREMENT from `entry`'s definition, and its row of `sqlite_sequence`; in the
     /// migration's transaction. Nothing when the definition has none.

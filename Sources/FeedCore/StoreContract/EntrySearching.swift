@@ -24,10 +24,12 @@ public struct SearchRequest: Sendable {
     /// At most this many (nil: all).
     public var limit: Int?
     public var ranked: Bool
+    /// Told a line for the user when the search first indexes a store made before search.
+    public var notice: @Sendable (String) -> Void
 
     package init(
         query: SearchQuery, feeds: [String] = [], unreadOnly: Bool = false, since: Date? = nil, limit: Int? = nil,
-        ranked: Bool = false
+        ranked: Bool = false, notice: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.query = query
         self.feeds = feeds
@@ -35,6 +37,7 @@ public struct SearchRequest: Sendable {
         self.since = since
         self.limit = limit
         self.ranked = ranked
+        self.notice = notice
     }
 
     /// `since` as the stores' timestamps are written (they compare as text).

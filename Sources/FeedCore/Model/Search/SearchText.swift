@@ -15,21 +15,45 @@ package enum SearchText {
     /// The words of `text`, in order.
     package static func words(in text: String) -> [Word] {
         var words: [Word] = []
-        var current = ""
+        // The word being read, as UTF-8: an ASCII letter is one byte appended (most of what is
+        // indexed), not a string of its own.
+        var current: [UInt8] = []
+        current.reserveCapacity(64)
         var start: String.Index?
         let scalars = text.unicodeScalars
         var index = scalars.startIndex
         func end(at position: String.Index) {
-            if let begun = start, !current.isEmpty { words.append(Word(folded: current, range: begun..<position)) }
-            current = ""
+            if let begun = start, !current.isEmpty {
+                words.append(Word(folded: String(decoding: current, as: UTF8.self), range: begun..<position))
+            }
+            current.removeAll(keepingCapacity: true)
             start = nil
         }
         while index < scalars.endIndex {
             let scalar = scalars[index]
-            if scalar == "<" || scalar == "&", let after = markupEnd(scalars, at: index) {
-                end(at: index)
-                index = after
-                continue
+            let value = scalar.value
+            if value < 0x80 {
+                let byte = UInt8(value)
+                switch byte {
+                case 0x61...0x7A, 0x30...0x39:
+                    if start == nil { start = index }
+                    current.append(byte)
+                    index = scalars.index(after: index)
+                    continue
+                case 0x41...0x5A:
+                    if start == nil { start = index }
+                    current.append(byte + 0x20)
+                    index = scalars.index(after: index)
+                    continue
+                case UInt8(ascii: "<"), UInt8(ascii: "&"):
+                    if let after = markupEnd(scalars, at: index) {
+                        end(at: index)
+                        index = after
+                        continue
+                    }
+                default:
+                    break
+                }
             }
             let next = scalars.index(after: index)
             switch kind(of: scalar) {
@@ -42,7 +66,7 @@ package enum SearchText {
                 words.append(Word(folded: fold(scalar), range: index..<next))
             case .letter:
                 if start == nil { start = index }
-                current += fold(scalar)
+                current.append(contentsOf: fold(scalar).utf8)
             }
             index = next
         }
