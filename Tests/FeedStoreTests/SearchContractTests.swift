@@ -113,6 +113,9 @@ struct SearchContractTests {
         let swift = SearchQuery.parse("swift")
         #expect(try ids(SearchRequest(query: swift, feeds: ["a"])) == ["rust", "swift"])
         #expect(try ids(SearchRequest(query: swift, limit: 1)) == ["bnews"])
+        // Few matches for the limit (PostgreSQL reads their dates and sorts them itself).
+        #expect(try ids(SearchRequest(query: SearchQuery.parse("rust OR 🎉"), limit: 2)) == ["rust", "emoji"])
+        #expect(try ids(SearchRequest(query: SearchQuery.parse("aero"), limit: 1)) == ["aero"])
         _ = try store.markDelivered(feed: "b", id: "bnews")
         #expect(try ids(SearchRequest(query: swift, unreadOnly: true)) == ["rust", "swift"])
         let since = try #require(Timestamp.parse("2026-11-06T00:00:00Z"))

@@ -39,12 +39,25 @@ package enum SearchExcerpt {
         func oneLine(_ piece: Substring) -> String {
             TerminalText.safe(String(piece.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
         }
+        // Marked words with only spaces between them (a phrase) are marked as one.
+        var marking = false
         for index in start..<end {
             let word = words[index]
-            line += oneLine(text[cursor..<word.range.lowerBound])
-            line += matched.contains(index) ? open + oneLine(text[word.range]) + close : oneLine(text[word.range])
+            let isMarked = matched.contains(index)
+            let gap = text[cursor..<word.range.lowerBound]
+            if marking && !(isMarked && gap.allSatisfy(\.isWhitespace)) {
+                line += close
+                marking = false
+            }
+            line += oneLine(gap)
+            if isMarked && !marking {
+                line += open
+                marking = true
+            }
+            line += oneLine(text[word.range])
             cursor = word.range.upperBound
         }
+        if marking { line += close }
         if end < words.count { line += "…" }
         return line
     }
