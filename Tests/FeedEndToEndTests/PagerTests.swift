@@ -24,36 +24,8 @@ struct PagerTests {
 
     /// Runs feedcli on a pseudo-terminal `rows` × `columns`; what the terminal showed.
     private func onTerminal(_ arguments: [String], rows: Int, columns: Int, pager: String?) async throws -> String {
-        let script = """
-            import fcntl, os, pty, struct, sys, termios
-            rows, cols, pager = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-            env = dict(os.environ)
-            env.pop("PAGER", None)
-            if pager != "-": env["PAGER"] = pager
-            pid, fd = pty.fork()
-            if pid == 0:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-                os.execve(sys.argv[4], sys.argv[4:], env)
-            out = b""
-            while True:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not chunk: break
-                out += chunk
-            os.waitpid(pid, 0)
-            sys.stdout.write(out.decode("utf-8", "replace").replace("\\r\\n", "\\n"))
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", "-c", script, String(rows), String(columns), pager ?? "-", Feedcli.binary]
-            + arguments + ["--state", session.state]
-        let out = Pipe()
-        process.standardOutput = out
-        let data = try await process.runToExit()
-        return String(decoding: data, as: UTF8.self)
+        try await Feedcli.onTerminal(
+            arguments + ["--state", session.state], rows: rows, columns: columns, pager: pager)
     }
 
     private var recorded: String { folder + "/paged" }

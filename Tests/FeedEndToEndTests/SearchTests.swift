@@ -36,28 +36,11 @@ struct SearchTests {
     }
 
     @Test func aTerminalShowsBoldUnlessNoColor() async throws {
-        let script = #"""
-            import os, pty, sys
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], sys.argv[1:])
-            out = b""
-            while True:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not chunk: break
-                out += chunk
-            os.waitpid(pid, 0)
-            sys.stdout.write(out.decode("utf-8", "replace"))
-            """#
-        let command = #"python3 -c "$SCRIPT" "$FEEDCLI" search lifetimes --state "$STATE""#
-        let bold = try await Feedcli.shell(command, environment: ["SCRIPT": script, "STATE": session.state])
-        #expect(bold.stdout.contains("\u{1B}[1mlifetimes\u{1B}[22m"), "\(bold.stdout)")
-        let plain = try await Feedcli.shell(
-            command, environment: ["SCRIPT": script, "STATE": session.state, "NO_COLOR": "1"])
-        #expect(!plain.stdout.contains("\u{1B}[1m") && plain.stdout.contains("[lifetimes]"), "\(plain.stdout)")
+        let arguments = ["search", "lifetimes", "--state", session.state]
+        let bold = try await Feedcli.onTerminal(arguments)
+        #expect(bold.contains("\u{1B}[1mlifetimes\u{1B}[22m"), "\(bold)")
+        let plain = try await Feedcli.onTerminal(arguments, environment: ["NO_COLOR": "1"])
+        #expect(!plain.contains("\u{1B}[1m") && plain.contains("[lifetimes]"), "\(plain)")
     }
 
     @Test func jsonHasListsShapeWithAnExcerptAndARank() async throws {
