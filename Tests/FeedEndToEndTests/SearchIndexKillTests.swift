@@ -34,4 +34,18 @@ struct SearchIndexKillTests {
         let all = try await session.feedcli("search", "line", "--limit", "0", "--jsonl")
         #expect(all.status == 0 && JSONLines.ids(all.stdout).count == count, "\(all.stderr)")
     }
+
+    /// Indexing many entries shows how far it has come on a terminal, and clears the line; a
+    /// search with nothing to index shows nothing.
+    @Test func aLongIndexingShowsItsProgressOnATerminal() async throws {
+        let server = try await PythonServer.streams()
+        let session = StoreSession()
+        try await session.add("lines", "http://127.0.0.1:\(server.port)/ndjson?count=12000", kind: "ndjson")
+        #expect(try await session.feedcli("sync", "lines", "--quiet").status == 0)
+        let first = try await Feedcli.onTerminal(["search", "line", "-n", "1", "--state", session.state])
+        #expect(first.contains("feedcli: indexing for search: 5000 of 12000 entries"), "\(first)")
+        #expect(first.contains("\r\u{1B}[K@"), "the line cleared before the match: \(first)")
+        let second = try await Feedcli.onTerminal(["search", "line", "-n", "1", "--state", session.state])
+        #expect(!second.contains("indexing"), "\(second)")
+    }
 }

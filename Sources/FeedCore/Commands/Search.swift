@@ -54,12 +54,13 @@ public struct Search: FeedcliCommand {
                 context.stdout.isTerminal && context.environment["NO_COLOR"] == nil ? .bold : .brackets
             let store = try context.openStore(access: .readOnly)
             for feed in feeds { _ = try store.feed(named: feed) }
-            let request = SearchRequest(
+            var request = SearchRequest(
                 query: parsed, feeds: feeds, unreadOnly: unread,
                 since: since.flatMap { RetentionDuration.seconds($0) }.map {
                     context.now().addingTimeInterval(-Double($0))
                 },
                 limit: limit == 0 ? nil : limit, ranked: rank, notice: { [context] line in context.notice(line) })
+            request.progress = Self.progressLine(on: context)
             return try context.stream(
                 begin: [], end: { found == 0 ? [] : SearchRenderer.end(count: found, format: context.format) }
             ) { each in
@@ -75,5 +76,20 @@ public struct Search: FeedcliCommand {
             }
         }
         return status == 0 && found == 0 ? 1 : status
+    }
+
+    /// How far a long indexing has come, on one line of a terminal's stderr redrawn in place
+    /// and cleared at the end; nothing when stderr is not a terminal (a file, the journal).
+    private static func progressLine(on context: CommandContext) -> @Sendable (Int64, Int64) -> Void {
+        let stderr = context.stderr
+        guard stderr.isTerminal, context.environment["TERM"] != "dumb" else { return { _, _ in } }
+        return { indexed, total in
+            // A courtesy: a stderr that cannot take it changes nothing.
+            if indexed >= total {
+                try? stderr.write("\r\u{1B}[K")
+            } else {
+                try? stderr.write("\r\u{1B}[Kfeedcli: indexing for search: \(indexed) of \(total) entries")
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ import FeedStoreContract
 extension FeedStore {
     public func search(_ request: SearchRequest, _ body: (SearchHit) throws -> Bool) throws(FeedFailure) {
         guard !request.query.isEmpty else { return }
-        try catchUpSearchIndex(notice: request.notice)
+        try catchUpSearchIndex(notice: request.notice, progress: request.progress)
         let plan = FTS5Plan(request.query)
         var filters = plan.conditions
         var arguments = plan.arguments
@@ -167,14 +167,24 @@ extension FeedStore {
     /// Indexes every entry the index does not hold yet (`SearchIndex.catchUp`), a step a
     /// transaction. A store that cannot be written (a read-only file) is searched as far as
     /// its index goes.
-    func catchUpSearchIndex(notice: (String) -> Void) throws(FeedFailure) {
+    func catchUpSearchIndex(
+        notice: (String) -> Void, progress: (_ indexed: Int64, _ total: Int64) -> Void = { _, _ in }
+    ) throws(FeedFailure) {
         guard writes else { return }
         let (marks, behind) = try read { db in (try SearchIndex.marks(db), try SearchIndex.behind(db)) }
         guard behind > 0 else { return }
         if !marks.built {
             notice("building the search index of the store at \(path) (once; \(behind) entries)")
         }
-        while try write({ db in try SearchIndex.catchUp(db, step: Self.searchIndexStep) }) == Self.searchIndexStep {}
+        let step = Self.searchIndexStep
+        var indexed: Int64 = 0
+        while true {
+            let done = try write { db in try SearchIndex.catchUp(db, step: step) }
+            indexed += Int64(done)
+            if behind > step { progress(min(indexed, behind), behind) }
+            if done < step { break }
+        }
+        if behind > step, indexed < behind { progress(behind, behind) }
     }
 }
 

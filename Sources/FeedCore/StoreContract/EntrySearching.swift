@@ -26,6 +26,9 @@ public struct SearchRequest: Sendable {
     public var ranked: Bool
     /// Told a line for the user when the search first indexes a store made before search.
     public var notice: @Sendable (String) -> Void
+    /// Told how far an indexing of many entries has come (`indexed`, of `total`), after each
+    /// step, when it takes more than one; the last call has `indexed == total`.
+    public var progress: @Sendable (_ indexed: Int64, _ total: Int64) -> Void = { _, _ in }
 
     package init(
         query: SearchQuery, feeds: [String] = [], unreadOnly: Bool = false, since: Date? = nil, limit: Int? = nil,
