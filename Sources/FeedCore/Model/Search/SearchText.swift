@@ -115,14 +115,18 @@ package enum SearchText {
         }
     }
 
-    /// `scalar` lowercased, its accent removed.
+    /// `scalar` lowercased, then its accent removed: folding a folded word changes nothing
+    /// (`Ƒ` lowercases to `ƒ`, which folds to `f`; a word folded once and a query's word folded
+    /// again must be the same).
     private static func fold(_ scalar: Unicode.Scalar) -> String {
         if scalar.value < 0x80 {
             guard (0x41...0x5A).contains(scalar.value) else { return String(scalar) }
             return String(Unicode.Scalar(UInt8(scalar.value + 0x20)))
         }
         if let folded = latin[scalar.value] { return folded }
-        return scalar.properties.lowercaseMapping
+        let lower = scalar.properties.lowercaseMapping
+        guard lower.unicodeScalars.contains(where: { latin[$0.value] != nil }) else { return lower }
+        return lower.unicodeScalars.map { latin[$0.value] ?? String($0) }.joined()
     }
 
     /// Where markup that starts at `index` (a `<` or a `&`) ends: a tag `<x…>`, `</x…>`, `<!…>`
