@@ -5,8 +5,8 @@ import FoundationEssentials
 /// of each, then the rest appended part by part, in the same transaction.
 ///
 /// libpq copies a statement with its parameters into an output buffer that it grows to fit and
-/// never shrinks: one 15 MiB entry sent whole left 32 MiB held by the connection for the rest
-/// of a follow, beside every later entry (`--max-size` plus a bounded backlog is the whole of a
+/// never shrinks: a huge entry sent whole left a buffer of twice its size held by the
+/// connection for the rest of a follow, beside every later entry (`--max-size` plus a bounded backlog is the whole of a
 /// stream's memory). Parts keep that buffer near `partSize`.
 extension PostgresStore {
     /// The largest part of a value sent in one statement.

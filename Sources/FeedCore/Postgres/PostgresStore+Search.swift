@@ -43,8 +43,9 @@ extension PostgresStore {
     /// The newest `limit` matches when there are few: read (numbers and dates only) up to the
     /// number past which walking the entries newest first is quicker, sorted here; nil when
     /// there are more (then the planner's walk along the date index finds the newest soon).
-    /// Left to itself, the planner walked the dates for a word in one entry in 2,000 too
-    /// (0.4 s over 10^6 entries) and read every match for a word in one in ten (1 s).
+    /// Left to itself, the planner walked the dates for a rare word too (its GIN statistics
+    /// say little of a word's count), and, kept from walking, read every match of a common one
+    /// (scripts/bench-search.sh's PostgreSQL rows).
     private func fewMatches(conditions: [String], parameters: [PostgresValue], limit: Int) throws(FeedFailure)
         -> [SearchHit]?
     {

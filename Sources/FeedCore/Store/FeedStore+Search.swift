@@ -38,8 +38,8 @@ extension FeedStore {
     /// from the search index, then unread and read entries each walked newest first
     /// along their index of dates (`entry_by_read_publication`, numbers only) until `limit` of
     /// each are in the set; the two merged, and only those read whole. Reading every match to
-    /// sort it read 94,000 entries for a word in one entry in ten; SQLite's own `IN` built its
-    /// lookup table once for each of the two walks.
+    /// sort it read a tenth of the store for a word in one entry in ten; SQLite's own `IN`
+    /// built its lookup table once for each of the two walks.
     private func searchWalkingDates(
         match: String, filters: [String], arguments: [SQLiteValue], unreadOnly: Bool, limit: Int,
         _ body: (SearchHit) throws -> Bool
@@ -148,7 +148,8 @@ extension FeedStore {
         return try read { db in
             let entries = try db.statement("SELECT COALESCE(SUM(entry_count), 0) FROM feed").first { $0.int64(0) } ?? 0
             // A step of the walk costs about a tenth of reading a match whole: the walk wins
-            // from matches² ≥ limit × entries / 8 (measured on 10^6 entries: docs/DESIGN.md).
+            // from matches² ≥ limit × entries / 8 (scripts/bench-search.sh, the rows of a rare
+            // and a common word).
             // In floating point: a limit may be as large as the user types it.
             let enough = (Double(limit) * Double(entries) / 8).squareRoot() + 1
             guard enough < Double(entries) else { return false }

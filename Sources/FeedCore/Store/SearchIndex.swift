@@ -13,8 +13,8 @@ import FeedStoreContract
 /// or `SearchDocument` is a migration that builds the index anew.
 ///
 /// Entries are indexed by `catchUp`, which `search` runs before it answers, not by the commit
-/// that stores them: folding and indexing each entry in the commit made `follow` half again as
-/// slow (docs/DESIGN.md). Which entries the index holds is one range of numbers, `search_mark`'s
+/// that stores them: folding and indexing each entry in the commit slowed `follow` past what
+/// the contract allows the index to cost it (bench-streams.sh's follow row; docs/DESIGN.md). Which entries the index holds is one range of numbers, `search_mark`'s
 /// `lower..<upper`: numbers are given counting up (new entries) and down (backfills) and never
 /// again, so what is not indexed yet is above `upper` or below `lower`. A pruned or removed
 /// entry inside the range leaves the index in the transaction that removes it.

@@ -4,8 +4,8 @@
 ///
 /// Parsing never fails: whatever the text, it is words and these few signs, and anything else is
 /// a separator. The words are `SearchText`'s (folded, CJK a character a word), so that the index
-/// and the query agree; each engine gets its own spelling of the result (`SearchQuery+FTS5`,
-/// `SearchQuery+TSQuery`), made from words only, never from the user's text, so that no input
+/// and the query agree; each engine gets its own spelling of the result (`FTS5Plan` in
+/// `Store/FeedStore+Search.swift`, `PostgresSearch`), made from words only, never from the user's text, so that no input
 /// becomes a syntax error of an engine's query language.
 package struct SearchQuery: Equatable, Sendable {
     /// What a term is matched against.
